@@ -1,0 +1,112 @@
+import path from 'node:path';
+
+/** Where the catalog keeps its state. */
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly database: DatabaseConfig;
+  readonly authEnabled: boolean;
+  readonly systemClientId: string;
+  /** System-client auth is on only when this is set: there is no built-in secret. */
+  readonly systemClientSecret: string | undefined;
+  /** When unset, a key is generated once and kept in the database. */
+  readonly tokenSigningKey: string | undefined;
+  readonly tokenSalt: string | undefined;
+  readonly logLevel: string;
+  readonly bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/almanac.db';
+
+/** Parses `sqlite:<path>`, `sqlite::memory:` or `postgres://...` / `postgresql://...`. */
+export function parseDatabaseUrl(url: string): DatabaseConfig | string {
+  if (url.startsWith('sqlite:')) {
+    const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!file) return 'ALMANAC_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/almanac.db';
+    return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    try {
+      new URL(url);
+    } catch {
+      return `ALMANAC_DATABASE_URL: not a valid postgres URL`;
+    }
+    return { kind: 'postgres', url };
+  }
+  return `ALMANAC_DATABASE_URL: must start with sqlite: or postgres://, got "${url.split(':')[0]}:..."`;
+}
+
+/**
+ * The only reader of process.env. Every problem is collected so that an operator
+ * fixes them all in one go; the caller exits non-zero on ConfigError.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name}: must be an integer from ${min} to ${max}, got "${raw}"`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const v = raw.trim().toLowerCase();
+    if (v === 'true' || v === '1') return true;
+    if (v === 'false' || v === '0') return false;
+    problems.push(`${name}: must be true or false, got "${raw}"`);
+    return fallback;
+  };
+  const optionalSecret = (name: string, minLength: number): string | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return undefined;
+    if (raw.length < minLength) problems.push(`${name}: must be at least ${minLength} characters`);
+    return raw;
+  };
+
+  const port = int('PORT', 8080, 0, 65535);
+  const host = env.HOST || '0.0.0.0';
+  const db = parseDatabaseUrl(env.ALMANAC_DATABASE_URL || DEFAULT_DATABASE_URL);
+  if (typeof db === 'string') problems.push(db);
+  const authEnabled = bool('METADATA_SERVICE_AUTH_ENABLED', true);
+  const systemClientId = env.DATAHUB_SYSTEM_CLIENT_ID || '__datahub_system';
+  if (systemClientId.includes(':')) problems.push('DATAHUB_SYSTEM_CLIENT_ID: must not contain ":"');
+  const systemClientSecret = optionalSecret('DATAHUB_SYSTEM_CLIENT_SECRET', 8);
+  const tokenSigningKey = optionalSecret('DATAHUB_TOKEN_SERVICE_SIGNING_KEY', 32);
+  const tokenSalt = optionalSecret('DATAHUB_TOKEN_SERVICE_SALT', 8);
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  const bodyLimitBytes = int('ALMANAC_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return Object.freeze({
+    port,
+    host,
+    database: db as DatabaseConfig,
+    authEnabled,
+    systemClientId,
+    systemClientSecret,
+    tokenSigningKey,
+    tokenSalt,
+    logLevel,
+    bodyLimitBytes,
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * Versioned schema migrations for the PostgreSQL adapter, applied in order on
+ * start under an advisory lock, so several Almanac processes can start at once.
+ */
+export const POSTGRES_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE entities (
+    urn TEXT PRIMARY KEY,
+    entity_type TEXT NOT NULL,
+    created_on BIGINT NOT NULL,
+    created_by TEXT NOT NULL
+  );
+  CREATE INDEX entities_by_type ON entities (entity_type, urn);
+  CREATE TABLE aspects (
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    version BIGINT NOT NULL,
+    entity_type TEXT NOT NULL,
+    metadata JSONB NOT NULL,
+    system_metadata JSONB,
+    created_on BIGINT NOT NULL,
+    created_by TEXT NOT NULL,
+    PRIMARY KEY (urn, aspect, version)
+  );
+  CREATE TABLE ts_indices (
+    id SERIAL PRIMARY KEY,
+    entity_type TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    UNIQUE (entity_type, aspect)
+  );
+  CREATE TABLE ts_partitions (
+    index_id INTEGER NOT NULL,
+    start_ms BIGINT NOT NULL,
+    row_count BIGINT NOT NULL,
+    PRIMARY KEY (index_id, start_ms)
+  );
+  CREATE TABLE access_tokens (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT,
+    actor_urn TEXT NOT NULL,
+    owner_urn TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    expires_at BIGINT
+  );
+  CREATE INDEX access_tokens_by_owner ON access_tokens (owner_urn);
+  `,
+];
+
+/** The parent of an index's day partitions; rows are routed by ts. */
+export const indexTableSql = (table: string): string => `
+  CREATE TABLE IF NOT EXISTS ${table} (
+    ts BIGINT NOT NULL,
+    doc_id TEXT NOT NULL,
+    urn TEXT NOT NULL,
+    event TEXT NOT NULL,
+    system_metadata TEXT,
+    PRIMARY KEY (ts, doc_id)
+  ) PARTITION BY RANGE (ts);
+  CREATE INDEX IF NOT EXISTS ${table}_urn ON ${table} (urn, ts);
+`;
+
+export const partitionTableSql = (parent: string, table: string, from: number, to: number): string =>
+  `CREATE TABLE IF NOT EXISTS ${table} PARTITION OF ${parent} FOR VALUES FROM (${from}) TO (${to})`;

@@ -1,0 +1,233 @@
+import pg from 'pg';
+import type {
+  AccessTokenRecord,
+  StoredAspect,
+  Store,
+  TimeseriesEvent,
+  TimeseriesIndexRef,
+  TimeseriesIndexStats,
+  TimeseriesPartition,
+  TimeseriesQuery,
+  WriteBatch,
+  WriteOp,
+} from '../store.ts';
+import type { Json } from '../store.ts';
+import { POSTGRES_MIGRATIONS } from './migrations.ts';
+import { PostgresTimeseries } from './timeseries.ts';
+
+/** BIGINT columns hold epoch millis and counts, all well inside 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === 20 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+const MIGRATION_LOCK = 0x616c6d61; // "alma"
+/** "no partition of relation found for row": another process dropped a partition we cached. */
+const NO_PARTITION = '23514';
+
+interface AspectRow {
+  urn: string;
+  entity_type: string;
+  aspect: string;
+  version: number;
+  metadata: Json;
+  system_metadata: Json | null;
+  created_on: number;
+  created_by: string;
+}
+
+const toAspect = (r: AspectRow): StoredAspect => ({
+  urn: r.urn,
+  entityType: r.entity_type,
+  aspect: r.aspect,
+  version: r.version,
+  value: r.metadata,
+  systemMetadata: r.system_metadata,
+  createdOn: r.created_on,
+  createdBy: r.created_by,
+});
+
+/** The production adapter; several stateless Almanac processes may share one database. */
+export class PostgresStore implements Store {
+  readonly backend = 'postgres' as const;
+  private readonly pool: pg.Pool;
+  private readonly ts: PostgresTimeseries;
+
+  constructor(url: string, poolSize = 10) {
+    this.pool = new pg.Pool({ connectionString: url, max: poolSize, types });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    this.pool.on('error', () => undefined);
+    this.ts = new PostgresTimeseries(this.pool);
+  }
+
+  private async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    } finally {
+      client.release();
+    }
+  }
+
+  async migrate(): Promise<void> {
+    await this.tx(async (c) => {
+      await c.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      const applied = new Set((await c.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => r.version));
+      for (const [i, sql] of POSTGRES_MIGRATIONS.entries()) {
+        if (applied.has(i + 1)) continue;
+        await c.query(sql);
+        await c.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, Date.now()]);
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  async getOrInitSetting(key: string, init: () => string): Promise<string> {
+    await this.pool.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT DO NOTHING', [key, init()]);
+    return (await this.pool.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key])).rows[0]!.value;
+  }
+
+  async write(batch: WriteBatch): Promise<void> {
+    const series = batch.ops.filter((op): op is Extract<WriteOp, { kind: 'timeseries' }> => op.kind === 'timeseries');
+    for (let attempt = 1; ; attempt++) {
+      await this.ts.prepare(series);
+      try {
+        await this.tx(async (c) => {
+          for (const op of batch.ops) if (op.kind === 'aspect') await this.writeAspect(c, op, batch.actor, batch.now);
+          if (series.length > 0) await this.ts.upsert(c, series);
+        });
+        return;
+      } catch (e) {
+        if ((e as { code?: string }).code !== NO_PARTITION || attempt >= 3) throw e;
+        this.ts.resetCaches();
+      }
+    }
+  }
+
+  private async writeAspect(c: pg.PoolClient, op: Extract<WriteOp, { kind: 'aspect' }>, actor: string, now: number): Promise<void> {
+    const value = JSON.stringify(op.value);
+    const sm = op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata);
+    const inserted = await c.query(
+      `WITH e AS (INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES ($1, $3, $6, $7) ON CONFLICT DO NOTHING)
+       INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+       VALUES ($1, $2, 0, $3, $4::jsonb, $5::jsonb, $6, $7) ON CONFLICT DO NOTHING`,
+      [op.urn, op.aspect, op.entityType, value, sm, now, actor],
+    );
+    if (inserted.rowCount === 1 || op.onlyIfAbsent) return;
+    const current = await c.query<{ same: boolean }>(
+      'SELECT metadata = $3::jsonb AS same FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE',
+      [op.urn, op.aspect, value],
+    );
+    if (current.rows[0]?.same) {
+      // Same value again: DataHub records the sighting, not a new version.
+      await c.query('UPDATE aspects SET system_metadata = $3::jsonb WHERE urn = $1 AND aspect = $2 AND version = 0', [op.urn, op.aspect, sm]);
+      return;
+    }
+    await c.query(
+      `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+       SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = $1 AND aspect = $2), entity_type, metadata, system_metadata, created_on, created_by
+         FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0`,
+      [op.urn, op.aspect],
+    );
+    await c.query(
+      'UPDATE aspects SET metadata = $3::jsonb, system_metadata = $4::jsonb, created_on = $5, created_by = $6 WHERE urn = $1 AND aspect = $2 AND version = 0',
+      [op.urn, op.aspect, value, sm, now, actor],
+    );
+  }
+
+  async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
+    const r = await this.pool.query<AspectRow>('SELECT * FROM aspects WHERE urn = $1 AND aspect = $2 AND version = $3', [urn, aspect, version]);
+    return r.rows[0] && toAspect(r.rows[0]);
+  }
+
+  async getLatestAspects(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    const r = aspects
+      ? await this.pool.query<AspectRow>('SELECT * FROM aspects WHERE urn = $1 AND version = 0 AND aspect = ANY($2) ORDER BY aspect', [urn, aspects])
+      : await this.pool.query<AspectRow>('SELECT * FROM aspects WHERE urn = $1 AND version = 0 ORDER BY aspect', [urn]);
+    return r.rows.map(toAspect);
+  }
+
+  async getAspectHistory(urn: string, aspect: string, limit: number): Promise<StoredAspect[]> {
+    const r = await this.pool.query<AspectRow>(
+      'SELECT * FROM aspects WHERE urn = $1 AND aspect = $2 ORDER BY version = 0 DESC, version DESC LIMIT $3',
+      [urn, aspect, limit],
+    );
+    return r.rows.map(toAspect);
+  }
+
+  async existing(urns: readonly string[]): Promise<Set<string>> {
+    if (urns.length === 0) return new Set();
+    const r = await this.pool.query<{ urn: string }>('SELECT urn FROM entities WHERE urn = ANY($1)', [[...new Set(urns)]]);
+    return new Set(r.rows.map((row) => row.urn));
+  }
+
+  async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
+    return this.tx(async (c) => {
+      const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
+      await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
+      const timeseriesRows = await this.ts.deleteUrn(c, urn);
+      return { aspectRows, timeseriesRows };
+    });
+  }
+
+  queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]> {
+    return this.ts.query(query);
+  }
+
+  timeseriesIndexStats(): Promise<TimeseriesIndexStats[]> {
+    return this.ts.stats();
+  }
+
+  countTimeseriesBefore(index: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }> {
+    return this.ts.countBefore(index, before);
+  }
+
+  listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]> {
+    return this.ts.listPartitions(index);
+  }
+
+  async insertAccessToken(t: AccessTokenRecord): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [t.id, t.name, t.description, t.actorUrn, t.ownerUrn, t.createdAt, t.expiresAt],
+    );
+  }
+
+  async getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
+    const r = await this.pool.query<{
+      id: string;
+      name: string;
+      description: string | null;
+      actor_urn: string;
+      owner_urn: string;
+      created_at: number;
+      expires_at: number | null;
+    }>('SELECT * FROM access_tokens WHERE id = $1', [id]);
+    const row = r.rows[0];
+    return (
+      row && {
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        actorUrn: row.actor_urn,
+        ownerUrn: row.owner_urn,
+        createdAt: row.created_at,
+        expiresAt: row.expires_at,
+      }
+    );
+  }
+
+  async deleteAccessToken(id: string): Promise<boolean> {
+    return ((await this.pool.query('DELETE FROM access_tokens WHERE id = $1', [id])).rowCount ?? 0) > 0;
+  }
+}

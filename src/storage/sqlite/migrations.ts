@@ -1,0 +1,62 @@
+/**
+ * Versioned schema migrations for the SQLite adapter, applied in order on start.
+ * A migration is never edited once released: add a new one.
+ */
+export const SQLITE_MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE entities (
+    urn TEXT PRIMARY KEY,
+    entity_type TEXT NOT NULL,
+    created_on INTEGER NOT NULL,
+    created_by TEXT NOT NULL
+  );
+  CREATE INDEX entities_by_type ON entities (entity_type, urn);
+  CREATE TABLE aspects (
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    entity_type TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    system_metadata TEXT,
+    created_on INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    PRIMARY KEY (urn, aspect, version)
+  );
+  CREATE TABLE ts_indices (
+    id INTEGER PRIMARY KEY,
+    entity_type TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    UNIQUE (entity_type, aspect)
+  );
+  CREATE TABLE ts_partitions (
+    index_id INTEGER NOT NULL,
+    start_ms INTEGER NOT NULL,
+    row_count INTEGER NOT NULL,
+    PRIMARY KEY (index_id, start_ms)
+  ) WITHOUT ROWID;
+  CREATE TABLE access_tokens (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    description TEXT,
+    actor_urn TEXT NOT NULL,
+    owner_urn TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER
+  );
+  CREATE INDEX access_tokens_by_owner ON access_tokens (owner_urn);
+  `,
+];
+
+/** DDL of one day partition of a timeseries index; keyed by time so inserts append. */
+export const partitionTableSql = (table: string): string => `
+  CREATE TABLE IF NOT EXISTS "${table}" (
+    ts INTEGER NOT NULL,
+    doc_id TEXT NOT NULL,
+    urn TEXT NOT NULL,
+    event TEXT NOT NULL,
+    system_metadata TEXT,
+    PRIMARY KEY (ts, doc_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS "${table}_urn" ON "${table}" (urn, ts);
+`;

@@ -1,0 +1,264 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import { partitionStart } from '../partitions.ts';
+import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
+import type {
+  AccessTokenRecord,
+  StoredAspect,
+  Store,
+  TimeseriesEvent,
+  TimeseriesIndexRef,
+  TimeseriesIndexStats,
+  TimeseriesPartition,
+  TimeseriesQuery,
+  WriteBatch,
+  WriteOp,
+} from '../store.ts';
+import { SQLITE_MIGRATIONS } from './migrations.ts';
+import { SqliteTimeseries } from './timeseries.ts';
+
+interface AspectRow {
+  urn: string;
+  entity_type: string;
+  aspect: string;
+  version: number;
+  metadata: string;
+  system_metadata: string | null;
+  created_on: number;
+  created_by: string;
+}
+
+interface TokenRow {
+  id: string;
+  name: string;
+  description: string | null;
+  actor_urn: string;
+  owner_urn: string;
+  created_at: number;
+  expires_at: number | null;
+}
+
+const toAspect = (r: AspectRow): StoredAspect => ({
+  urn: r.urn,
+  entityType: r.entity_type,
+  aspect: r.aspect,
+  version: r.version,
+  value: fromJsonTextRequired(r.metadata),
+  systemMetadata: fromJsonText(r.system_metadata),
+  createdOn: r.created_on,
+  createdBy: r.created_by,
+});
+
+const toToken = (r: TokenRow): AccessTokenRecord => ({
+  id: r.id,
+  name: r.name,
+  description: r.description,
+  actorUrn: r.actor_urn,
+  ownerUrn: r.owner_urn,
+  createdAt: r.created_at,
+  expiresAt: r.expires_at,
+});
+
+export interface SqliteOptions {
+  /** Run WAL checkpoints on a worker thread (off for :memory: and short-lived CLI use). */
+  readonly backgroundCheckpoints?: boolean;
+}
+
+/**
+ * The embedded adapter: better-sqlite3 in WAL mode. Calls are synchronous under
+ * the hood, so a write batch runs start to finish without another request
+ * interleaving; the async signatures only satisfy the port.
+ */
+export class SqliteStore implements Store {
+  readonly backend = 'sqlite' as const;
+  private readonly db: Database.Database;
+  private readonly ts: SqliteTimeseries;
+  private checkpointer: Worker | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly options: SqliteOptions = {},
+  ) {
+    if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+    this.db = new Database(file);
+    // Must precede the first table: lets a truncation hand pages back to the file system.
+    this.db.pragma('auto_vacuum = INCREMENTAL');
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma('journal_size_limit = 67108864');
+    this.db.pragma('cache_size = -65536');
+    this.ts = new SqliteTimeseries(this.db);
+  }
+
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private sql(text: string): Database.Statement {
+    let s = this.statements.get(text);
+    if (!s) {
+      s = this.db.prepare(text);
+      this.statements.set(text, s);
+    }
+    return s;
+  }
+
+  async migrate(): Promise<void> {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    const applied = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
+    SQLITE_MIGRATIONS.forEach((sql, i) => {
+      const version = i + 1;
+      if (applied.has(version)) return;
+      this.db.transaction(() => {
+        this.db.exec(sql);
+        this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+      }).immediate();
+    });
+    if (this.options.backgroundCheckpoints && this.file !== ':memory:') this.startCheckpointer();
+  }
+
+  private startCheckpointer(): void {
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = new Worker(new URL('./checkpoint-worker.cjs', import.meta.url), {
+      workerData: { path: this.file, intervalMs: 1000 },
+    });
+    this.checkpointer.unref();
+  }
+
+  async close(): Promise<void> {
+    const worker = this.checkpointer;
+    if (worker) {
+      this.checkpointer = undefined;
+      await new Promise<void>((resolve) => {
+        worker.once('message', () => resolve());
+        worker.once('error', () => resolve());
+        worker.once('exit', () => resolve());
+        worker.postMessage('stop');
+      });
+      await worker.terminate();
+    }
+    if (this.db.open) this.db.close();
+  }
+
+  async getOrInitSetting(key: string, init: () => string): Promise<string> {
+    this.sql('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(key, init());
+    return (this.sql('SELECT value FROM settings WHERE key = ?').get(key) as { value: string }).value;
+  }
+
+  async write(batch: WriteBatch): Promise<void> {
+    this.db.transaction(() => {
+      const added = new Map<string, { ref: TimeseriesIndexRef; start: number; n: number }>();
+      for (const op of batch.ops) {
+        if (op.kind === 'aspect') {
+          this.writeAspect(op, batch.actor, batch.now);
+        } else if (this.ts.upsert(op, op)) {
+          const start = partitionStart(op.timestampMillis);
+          const key = `${op.entityType}\u0000${op.aspect}\u0000${start}`;
+          const slot = added.get(key) ?? { ref: op, start, n: 0 };
+          slot.n++;
+          added.set(key, slot);
+        }
+      }
+      for (const { ref, start, n } of added.values()) this.ts.addToCount(ref, start, n);
+    }).immediate();
+  }
+
+  private writeAspect(op: Extract<WriteOp, { kind: 'aspect' }>, actor: string, now: number): void {
+    this.sql('INSERT OR IGNORE INTO entities (urn, entity_type, created_on, created_by) VALUES (?, ?, ?, ?)')
+      .run(op.urn, op.entityType, now, actor);
+    const value = JSON.stringify(op.value);
+    const sm = toJsonText(op.systemMetadata);
+    const current = this.sql('SELECT metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0')
+      .get(op.urn, op.aspect) as { metadata: string } | undefined;
+    if (!current) {
+      this.sql(
+          'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by) VALUES (?, ?, 0, ?, ?, ?, ?, ?)',
+        )
+        .run(op.urn, op.aspect, op.entityType, value, sm, now, actor);
+      return;
+    }
+    if (op.onlyIfAbsent) return;
+    if (current.metadata === value) {
+      // Same value again: DataHub records the sighting, not a new version.
+      this.sql('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0').run(sm, op.urn, op.aspect);
+      return;
+    }
+    this.sql(
+        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+         SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = @urn AND aspect = @aspect), entity_type, metadata, system_metadata, created_on, created_by
+           FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = 0`,
+      )
+      .run({ urn: op.urn, aspect: op.aspect });
+    this.sql('UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ? WHERE urn = ? AND aspect = ? AND version = 0')
+      .run(value, sm, now, actor, op.urn, op.aspect);
+  }
+
+  async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
+    const row = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? AND version = ?').get(urn, aspect, version) as
+      | AspectRow
+      | undefined;
+    return row && toAspect(row);
+  }
+
+  async getLatestAspects(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    const rows = this.sql('SELECT * FROM aspects WHERE urn = ? AND version = 0 ORDER BY aspect').all(urn) as AspectRow[];
+    const wanted = aspects && new Set(aspects);
+    return rows.filter((r) => !wanted || wanted.has(r.aspect)).map(toAspect);
+  }
+
+  async getAspectHistory(urn: string, aspect: string, limit: number): Promise<StoredAspect[]> {
+    // Version 0 is the newest; among the rest, the highest version is the most recent.
+    const rows = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? ORDER BY version = 0 DESC, version DESC LIMIT ?')
+      .all(urn, aspect, limit) as AspectRow[];
+    return rows.map(toAspect);
+  }
+
+  async existing(urns: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    const stmt = this.sql('SELECT 1 FROM entities WHERE urn = ?');
+    for (const urn of new Set(urns)) if (stmt.get(urn)) found.add(urn);
+    return found;
+  }
+
+  async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
+    return this.db.transaction(() => {
+      const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
+      this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
+      const timeseriesRows = this.ts.deleteUrn(urn);
+      return { aspectRows, timeseriesRows };
+    }).immediate();
+  }
+
+  async queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]> {
+    return this.ts.query(query);
+  }
+
+  async timeseriesIndexStats(): Promise<TimeseriesIndexStats[]> {
+    return this.ts.stats();
+  }
+
+  async countTimeseriesBefore(index: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }> {
+    return this.ts.countBefore(index, before);
+  }
+
+  async listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]> {
+    return this.ts.listPartitions(index);
+  }
+
+  async insertAccessToken(t: AccessTokenRecord): Promise<void> {
+    this.sql(
+        'INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(t.id, t.name, t.description, t.actorUrn, t.ownerUrn, t.createdAt, t.expiresAt);
+  }
+
+  async getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
+    const row = this.sql('SELECT * FROM access_tokens WHERE id = ?').get(id) as TokenRow | undefined;
+    return row && toToken(row);
+  }
+
+  async deleteAccessToken(id: string): Promise<boolean> {
+    return this.sql('DELETE FROM access_tokens WHERE id = ?').run(id).changes > 0;
+  }
+}

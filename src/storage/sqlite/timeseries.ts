@@ -1,0 +1,202 @@
+import type Database from 'better-sqlite3';
+import { partitionEnd, partitionLabel, partitionStart } from '../partitions.ts';
+import type {
+  TimeseriesEvent,
+  TimeseriesIndexRef,
+  TimeseriesIndexStats,
+  TimeseriesPartition,
+  TimeseriesQuery,
+} from '../store.ts';
+import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
+import { partitionTableSql } from './migrations.ts';
+
+interface PartitionRow {
+  start_ms: number;
+  row_count: number;
+}
+
+/**
+ * Timeseries indices on SQLite: one table per (index, UTC day), listed with its
+ * row count in ts_partitions. Must be called inside the caller's transaction for
+ * writes; SQLite has one writer, so the in-memory caches stay true.
+ */
+export class SqliteTimeseries {
+  private readonly indexIds = new Map<string, number>();
+  private readonly knownPartitions = new Set<string>();
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  /** Forgets cached statements and partitions, e.g. after partitions were dropped. */
+  resetCaches(): void {
+    this.knownPartitions.clear();
+    this.statements.clear();
+  }
+
+  indexId(ref: TimeseriesIndexRef, create: boolean): number | undefined {
+    const key = `${ref.entityType}\u0000${ref.aspect}`;
+    const cached = this.indexIds.get(key);
+    if (cached !== undefined) return cached;
+    if (create) {
+      this.stmt('INSERT OR IGNORE INTO ts_indices (entity_type, aspect) VALUES (?, ?)').run(ref.entityType, ref.aspect);
+    }
+    const row = this.stmt('SELECT id FROM ts_indices WHERE entity_type = ? AND aspect = ?').get(ref.entityType, ref.aspect) as
+      | { id: number }
+      | undefined;
+    if (row) this.indexIds.set(key, row.id);
+    return row?.id;
+  }
+
+  tableName(indexId: number, startMillis: number): string {
+    return `ts_${indexId}_${partitionLabel(startMillis)}`;
+  }
+
+  private ensurePartition(indexId: number, startMillis: number): string {
+    const table = this.tableName(indexId, startMillis);
+    if (!this.knownPartitions.has(table)) {
+      this.db.exec(partitionTableSql(table));
+      this.stmt('INSERT OR IGNORE INTO ts_partitions (index_id, start_ms, row_count) VALUES (?, ?, 0)').run(indexId, startMillis);
+      this.knownPartitions.add(table);
+    }
+    return table;
+  }
+
+  /** Inserts or overwrites one event; returns true when it added a row. */
+  upsert(ref: TimeseriesIndexRef, e: TimeseriesEvent): boolean {
+    const indexId = this.indexId(ref, true)!;
+    const start = partitionStart(e.timestampMillis);
+    const table = this.ensurePartition(indexId, start);
+    const event = JSON.stringify(e.event);
+    const sm = toJsonText(e.systemMetadata);
+    const inserted = this.stmt(
+      `INSERT INTO "${table}" (ts, doc_id, urn, event, system_metadata) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    ).run(e.timestampMillis, e.docId, e.urn, event, sm).changes;
+    if (inserted === 0) {
+      this.stmt(`UPDATE "${table}" SET urn = ?, event = ?, system_metadata = ? WHERE ts = ? AND doc_id = ?`).run(
+        e.urn,
+        event,
+        sm,
+        e.timestampMillis,
+        e.docId,
+      );
+      return false;
+    }
+    return true;
+  }
+
+  addToCount(ref: TimeseriesIndexRef, startMillis: number, delta: number): void {
+    const indexId = this.indexId(ref, true)!;
+    this.stmt('UPDATE ts_partitions SET row_count = row_count + ? WHERE index_id = ? AND start_ms = ?').run(delta, indexId, startMillis);
+  }
+
+  private partitions(indexId: number): PartitionRow[] {
+    return this.stmt('SELECT start_ms, row_count FROM ts_partitions WHERE index_id = ? ORDER BY start_ms').all(indexId) as PartitionRow[];
+  }
+
+  listPartitions(ref: TimeseriesIndexRef): TimeseriesPartition[] {
+    const indexId = this.indexId(ref, false);
+    if (indexId === undefined) return [];
+    return this.partitions(indexId).map((p) => ({ startMillis: p.start_ms, endMillis: partitionEnd(p.start_ms), rowCount: p.row_count }));
+  }
+
+  query(q: TimeseriesQuery): TimeseriesEvent[] {
+    const indexId = this.indexId(q, false);
+    if (indexId === undefined || q.limit <= 0) return [];
+    const lo = q.startTimeMillis ?? Number.MIN_SAFE_INTEGER;
+    const hi = q.endTimeMillis ?? Number.MAX_SAFE_INTEGER;
+    const parts = this.partitions(indexId).filter((p) => partitionEnd(p.start_ms) > lo && p.start_ms <= hi && p.row_count > 0);
+    const out: TimeseriesEvent[] = [];
+    // Newest partition first, stopping as soon as the limit is met.
+    for (let i = parts.length - 1; i >= 0 && out.length < q.limit; i--) {
+      const table = this.tableName(indexId, parts[i]!.start_ms);
+      const rows = this.stmt(
+        `SELECT ts, doc_id, urn, event, system_metadata FROM "${table}" WHERE urn = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?`,
+      ).all(q.urn, lo, hi, q.limit - out.length) as Array<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>;
+      for (const r of rows) {
+        out.push({ urn: r.urn, timestampMillis: r.ts, docId: r.doc_id, event: fromJsonTextRequired(r.event), systemMetadata: fromJsonText(r.system_metadata) });
+      }
+    }
+    return out;
+  }
+
+  countBefore(ref: TimeseriesIndexRef, before: number): { matching: number; total: number } {
+    const indexId = this.indexId(ref, false);
+    if (indexId === undefined) return { matching: 0, total: 0 };
+    const sums = this.stmt(
+      `SELECT COALESCE(SUM(row_count), 0) AS total,
+              COALESCE(SUM(CASE WHEN start_ms + ? <= ? THEN row_count ELSE 0 END), 0) AS whole
+         FROM ts_partitions WHERE index_id = ?`,
+    ).get(partitionEnd(0), before, indexId) as { total: number; whole: number };
+    let matching = sums.whole;
+    const boundary = partitionStart(before);
+    if (boundary < before && this.partitionExists(indexId, boundary)) {
+      const table = this.tableName(indexId, boundary);
+      matching += (this.stmt(`SELECT COUNT(*) AS n FROM "${table}" WHERE ts < ?`).get(before) as { n: number }).n;
+    }
+    return { matching, total: sums.total };
+  }
+
+  private partitionExists(indexId: number, startMillis: number): boolean {
+    return this.stmt('SELECT 1 FROM ts_partitions WHERE index_id = ? AND start_ms = ?').get(indexId, startMillis) !== undefined;
+  }
+
+  /** Deletes every event of one urn in every index; returns the rows removed. */
+  deleteUrn(urn: string): number {
+    let removed = 0;
+    const indices = this.stmt('SELECT id FROM ts_indices').all() as Array<{ id: number }>;
+    for (const { id } of indices) {
+      for (const p of this.partitions(id)) {
+        if (p.row_count === 0) continue;
+        const n = this.stmt(`DELETE FROM "${this.tableName(id, p.start_ms)}" WHERE urn = ?`).run(urn).changes;
+        if (n > 0) {
+          this.stmt('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(n, id, p.start_ms);
+          removed += n;
+        }
+      }
+    }
+    return removed;
+  }
+
+  stats(): TimeseriesIndexStats[] {
+    const indices = this.stmt('SELECT id, entity_type, aspect FROM ts_indices ORDER BY entity_type, aspect').all() as Array<{
+      id: number;
+      entity_type: string;
+      aspect: string;
+    }>;
+    const sizes = new Map<string, number>();
+    for (const r of this.stmt("SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'ts\\_%' ESCAPE '\\' GROUP BY name").all() as Array<{
+      name: string;
+      bytes: number;
+    }>) {
+      sizes.set(r.name, r.bytes);
+    }
+    return indices.map((ix) => {
+      const parts = this.partitions(ix.id);
+      let sizeBytes = 0;
+      for (const p of parts) {
+        const table = this.tableName(ix.id, p.start_ms);
+        sizeBytes += (sizes.get(table) ?? 0) + (sizes.get(`${table}_urn`) ?? 0);
+      }
+      const nonEmpty = parts.filter((p) => p.row_count > 0);
+      const edge = (first: PartitionRow | undefined, order: 'MIN' | 'MAX'): number | null =>
+        first ? ((this.stmt(`SELECT ${order}(ts) AS t FROM "${this.tableName(ix.id, first.start_ms)}"`).get() as { t: number | null }).t ?? null) : null;
+      return {
+        entityType: ix.entity_type,
+        aspect: ix.aspect,
+        rowCount: nonEmpty.reduce((n, p) => n + p.row_count, 0),
+        sizeBytes,
+        oldestTimestampMillis: edge(nonEmpty[0], 'MIN'),
+        newestTimestampMillis: edge(nonEmpty[nonEmpty.length - 1], 'MAX'),
+      };
+    });
+  }
+}

@@ -1,0 +1,151 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openStore } from '../../src/storage/open-store.ts';
+import { PARTITION_MILLIS } from '../../src/storage/partitions.ts';
+import type { Store, WriteOp } from '../../src/storage/store.ts';
+import { backends, type TestDatabase } from '../support/databases.ts';
+
+const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)';
+const OTHER = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
+const PROFILE = { entityType: 'dataset', aspect: 'datasetProfile' } as const;
+const DAY0 = Date.UTC(2026, 0, 1);
+
+const aspectOp = (urn: string, aspect: string, value: Record<string, unknown>, onlyIfAbsent = false): WriteOp => ({
+  kind: 'aspect',
+  entityType: 'dataset',
+  urn,
+  aspect,
+  value,
+  systemMetadata: { runId: 'test' },
+  onlyIfAbsent,
+});
+
+const profileOp = (urn: string, ts: number, rowCount: number, docId = `${urn}@${ts}`): WriteOp => ({
+  kind: 'timeseries',
+  ...PROFILE,
+  urn,
+  timestampMillis: ts,
+  docId,
+  event: { timestampMillis: ts, rowCount },
+  systemMetadata: null,
+});
+
+for (const backend of await backends()) {
+  describe(`storage conformance: ${backend.name}`, { skip: backend.skip }, () => {
+    let db: TestDatabase;
+    let store: Store;
+
+    before(async () => {
+      db = await backend.create();
+      store = await openStore(db.config);
+    });
+    after(async () => {
+      await store?.close();
+      await db?.drop();
+    });
+
+    it('migrates twice without error', async () => {
+      await store.migrate();
+    });
+
+    it('keeps the first value of a setting', async () => {
+      assert.equal(await store.getOrInitSetting('k', () => 'first'), 'first');
+      assert.equal(await store.getOrInitSetting('k', () => 'second'), 'first');
+    });
+
+    it('creates the entity on its first aspect and versions later writes', async () => {
+      await store.write({ ops: [aspectOp(DATASET, 'datasetKey', { name: 'db.users' }, true), aspectOp(DATASET, 'status', { removed: false })], actor: 'urn:li:corpuser:a', now: 1000 });
+      assert.deepEqual(await store.existing([DATASET, OTHER]), new Set([DATASET]));
+      await store.write({ ops: [aspectOp(DATASET, 'status', { removed: true })], actor: 'urn:li:corpuser:b', now: 2000 });
+      await store.write({ ops: [aspectOp(DATASET, 'status', { removed: false })], actor: 'urn:li:corpuser:c', now: 3000 });
+
+      const latest = await store.getAspect(DATASET, 'status');
+      assert.deepEqual(latest?.value, { removed: false });
+      assert.equal(latest?.createdBy, 'urn:li:corpuser:c');
+      assert.equal(latest?.createdOn, 3000);
+      assert.deepEqual((await store.getAspect(DATASET, 'status', 1))?.value, { removed: false });
+      assert.equal((await store.getAspect(DATASET, 'status', 1))?.createdBy, 'urn:li:corpuser:a');
+      assert.deepEqual((await store.getAspect(DATASET, 'status', 2))?.value, { removed: true });
+      const history = await store.getAspectHistory(DATASET, 'status', 10);
+      assert.deepEqual(history.map((h) => h.version), [0, 2, 1]);
+      assert.deepEqual(history.map((h) => h.createdOn), [3000, 2000, 1000]);
+    });
+
+    it('does not version an identical value, and never rewrites a key aspect', async () => {
+      await store.write({ ops: [aspectOp(DATASET, 'status', { removed: false }), aspectOp(DATASET, 'datasetKey', { name: 'changed' }, true)], actor: 'urn:li:corpuser:d', now: 4000 });
+      assert.equal((await store.getAspectHistory(DATASET, 'status', 10)).length, 3);
+      assert.deepEqual((await store.getAspect(DATASET, 'datasetKey'))?.value, { name: 'db.users' });
+    });
+
+    it('returns latest aspects, filtered by name', async () => {
+      const all = await store.getLatestAspects(DATASET);
+      assert.deepEqual(all.map((a) => a.aspect).sort(), ['datasetKey', 'status']);
+      const some = await store.getLatestAspects(DATASET, ['status']);
+      assert.deepEqual(some.map((a) => a.aspect), ['status']);
+    });
+
+    it('writes a batch atomically: a failing op leaves nothing behind', async () => {
+      const bad = { ...aspectOp(OTHER, 'status', { removed: false }), value: undefined as unknown as Record<string, unknown> };
+      await assert.rejects(store.write({ ops: [aspectOp(OTHER, 'datasetKey', {}, true), bad], actor: 'x', now: 1 }));
+      assert.deepEqual(await store.existing([OTHER]), new Set());
+    });
+
+    it('stores timeseries events across day partitions, overwriting a re-ingested event', async () => {
+      const ops = [0, 1, 2, 3].map((d) => profileOp(DATASET, DAY0 + d * PARTITION_MILLIS + 5, d));
+      await store.write({ ops, actor: 'x', now: 1 });
+      await store.write({ ops: [profileOp(DATASET, DAY0 + 5, 99)], actor: 'x', now: 2 });
+      const events = await store.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 10 });
+      assert.deepEqual(events.map((e) => e.event.rowCount), [3, 2, 1, 99]);
+      const parts = await store.listTimeseriesPartitions(PROFILE);
+      assert.deepEqual(parts.map((p) => p.rowCount), [1, 1, 1, 1]);
+      assert.equal(parts[0]!.startMillis, DAY0);
+    });
+
+    it('deduplicates the same event within one batch', async () => {
+      await store.write({ ops: [profileOp(OTHER, DAY0 + 7, 1), profileOp(OTHER, DAY0 + 7, 2)], actor: 'x', now: 1 });
+      const events = await store.queryTimeseries({ ...PROFILE, urn: OTHER, limit: 10 });
+      assert.deepEqual(events.map((e) => e.event.rowCount), [2]);
+    });
+
+    it('filters timeseries reads by time range and limit', async () => {
+      const events = await store.queryTimeseries({ ...PROFILE, urn: DATASET, startTimeMillis: DAY0 + PARTITION_MILLIS, endTimeMillis: DAY0 + 2 * PARTITION_MILLIS + 5, limit: 10 });
+      assert.deepEqual(events.map((e) => e.event.rowCount), [2, 1]);
+      const one = await store.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 1 });
+      assert.deepEqual(one.map((e) => e.event.rowCount), [3]);
+    });
+
+    it('counts rows strictly before a cutoff, including inside the boundary partition', async () => {
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 2 * PARTITION_MILLIS + 5), { matching: 3, total: 5 });
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 2 * PARTITION_MILLIS + 6), { matching: 4, total: 5 });
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0), { matching: 0, total: 5 });
+      assert.deepEqual(await store.countTimeseriesBefore({ entityType: 'dataset', aspect: 'operation' }, DAY0), { matching: 0, total: 0 });
+    });
+
+    it('reports index stats with rows, bytes and time range', async () => {
+      const [stats] = await store.timeseriesIndexStats();
+      assert.equal(stats?.rowCount, 5);
+      assert.ok((stats?.sizeBytes ?? 0) > 0);
+      assert.equal(stats?.oldestTimestampMillis, DAY0 + 5);
+      assert.equal(stats?.newestTimestampMillis, DAY0 + 3 * PARTITION_MILLIS + 5);
+    });
+
+    it('deletes an entity with all its versions and timeseries rows', async () => {
+      const removed = await store.deleteEntity(DATASET);
+      assert.equal(removed.aspectRows, 4);
+      assert.equal(removed.timeseriesRows, 4);
+      assert.deepEqual(await store.existing([DATASET]), new Set());
+      assert.equal((await store.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 10 })).length, 0);
+      assert.equal((await store.queryTimeseries({ ...PROFILE, urn: OTHER, limit: 10 })).length, 1);
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), { matching: 1, total: 1 });
+    });
+
+    it('stores, finds and deletes access tokens', async () => {
+      const token = { id: 'h1', name: 'n', description: null, actorUrn: 'urn:li:corpuser:a', ownerUrn: 'urn:li:corpuser:a', createdAt: 1, expiresAt: null };
+      await store.insertAccessToken(token);
+      assert.deepEqual(await store.getAccessToken('h1'), token);
+      assert.equal(await store.deleteAccessToken('h1'), true);
+      assert.equal(await store.deleteAccessToken('h1'), false);
+      assert.equal(await store.getAccessToken('h1'), undefined);
+    });
+  });
+}
