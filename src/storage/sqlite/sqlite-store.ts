@@ -120,7 +120,7 @@ export class SqliteStore implements Store {
 
   private startCheckpointer(): void {
     this.db.pragma('wal_autocheckpoint = 0');
-    this.checkpointer = new Worker(new URL('./checkpoint-worker.cjs', import.meta.url), {
+    this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
       workerData: { path: this.file, intervalMs: 1000 },
     });
     this.checkpointer.unref();

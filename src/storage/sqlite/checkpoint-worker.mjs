@@ -1,7 +1,7 @@
 // Runs WAL checkpoints on its own thread and connection, so that the request
 // path never pays for copying the WAL back into the database file.
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require('better-sqlite3');
+import { parentPort, workerData } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 
 const db = new Database(workerData.path);
 db.pragma('busy_timeout = 1000');

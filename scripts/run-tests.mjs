@@ -1,0 +1,19 @@
+// Runs every test file under test/ with node's test runner, TypeScript loaded by tsx.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const files = (dir) =>
+  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? files(p) : e.name.endsWith('.test.ts') ? [p] : [];
+  });
+
+const only = process.argv.slice(2);
+const selected = files('test').filter((f) => only.length === 0 || only.some((o) => f.includes(o))).sort();
+if (selected.length === 0) {
+  console.error('no test files matched');
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
+process.exit(result.status ?? 1);

@@ -1,0 +1,26 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Authenticator } from '../auth/authenticator.ts';
+import type { Principal } from '../auth/principal.ts';
+import type { TokenService } from '../auth/token-service.ts';
+import type { Catalog } from '../catalog/catalog.ts';
+import type { Config } from '../config.ts';
+
+/** What the route plugins need; built once by the composition root. */
+export interface AppContext {
+  readonly config: Config;
+  readonly catalog: Catalog;
+  readonly tokens: TokenService;
+  readonly authenticator: Authenticator;
+  readonly logger: FastifyBaseLogger;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook on every route that is not public. */
+    principal: Principal;
+  }
+  interface FastifyContextConfig {
+    /** Routes open without a token: /health and /config. */
+    public?: boolean;
+  }
+}

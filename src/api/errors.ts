@@ -1,0 +1,61 @@
+import type { FastifyReply } from 'fastify';
+import { CatalogError, type ErrorCode } from '../catalog/errors.ts';
+
+/** The one table from domain codes to HTTP status: a new code without a status fails to compile. */
+export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 422,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  INTERNAL: 500,
+};
+
+/** DataHub's GraphQL error codes (DataHubGraphQLErrorCode). */
+export const GRAPHQL_CODE: Readonly<Record<ErrorCode, { code: number; type: string }>> = {
+  BAD_REQUEST: { code: 400, type: 'BAD_REQUEST' },
+  VALIDATION_FAILED: { code: 400, type: 'BAD_REQUEST' },
+  UNAUTHENTICATED: { code: 401, type: 'UNAUTHORIZED' },
+  FORBIDDEN: { code: 403, type: 'UNAUTHORIZED' },
+  NOT_FOUND: { code: 404, type: 'NOT_FOUND' },
+  CONFLICT: { code: 409, type: 'CONFLICT' },
+  PAYLOAD_TOO_LARGE: { code: 400, type: 'BAD_REQUEST' },
+  INTERNAL: { code: 500, type: 'SERVER_ERROR' },
+};
+
+export const UNKNOWN_ERROR_MESSAGE = 'An unknown error occurred.';
+const RESTLI_EXCEPTION = 'com.linkedin.restli.server.RestLiServiceException';
+
+/** Fastify's own errors (body parsing, limits) expressed as domain errors. */
+export function fromFrameworkError(e: unknown): CatalogError | undefined {
+  if (e instanceof CatalogError) return e;
+  const err = e as { code?: string; statusCode?: number; message?: string };
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new CatalogError('PAYLOAD_TOO_LARGE', 'Request body is too large');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new CatalogError('BAD_REQUEST', 'Unsupported Content-Type: send application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new CatalogError('BAD_REQUEST', 'Request body is empty: send a JSON object');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new CatalogError('BAD_REQUEST', 'Request body is not valid JSON');
+  }
+  if (err instanceof SyntaxError || err.statusCode === 400) return new CatalogError('BAD_REQUEST', 'Request body is not valid JSON');
+  return undefined;
+}
+
+/** Sends a Rest.li-shaped error; anything unexpected is masked and must be logged by the caller. */
+export function sendRestliError(reply: FastifyReply, e: CatalogError | undefined): FastifyReply {
+  const status = e ? HTTP_STATUS[e.code] : 500;
+  const body: Record<string, unknown> = {
+    exceptionClass: RESTLI_EXCEPTION,
+    message: e ? e.message : UNKNOWN_ERROR_MESSAGE,
+    status,
+    ...(e?.details ?? {}),
+  };
+  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="almanac"');
+  return reply.code(status).header('X-RestLi-Error-Response', 'true').type('application/json').send(body);
+}

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { badRequest, notFound } from '../../catalog/errors.ts';
+import type { Proposal } from '../../catalog/proposals.ts';
+import { entitySpec } from '../../catalog/registry/index.ts';
+import type { Json, StoredAspect } from '../../storage/store.ts';
+import type { AppContext } from '../context.ts';
+import { openapiDocument } from './document.ts';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** One `{"value": {...}, "systemMetadata": {...}}` aspect of the v3 entity form, as a proposal. */
+function toProposal(entityType: string, urn: string, aspectName: string, body: unknown, path: string): Proposal {
+  if (!isObject(body) || !('value' in body)) throw badRequest(`'${path}' must be {"value": {...}, "systemMetadata": {...}}`);
+  const sm = body.systemMetadata;
+  if (sm !== undefined && sm !== null && !isObject(sm)) throw badRequest(`'${path}.systemMetadata' must be an object`);
+  return { entityType, urn, changeType: 'UPSERT', aspectName, value: body.value, systemMetadata: (sm as Json | undefined) ?? null };
+}
+
+const entityView = (urn: string, aspects: readonly StoredAspect[]) => ({
+  urn,
+  ...Object.fromEntries(aspects.map((a) => [a.aspect, { value: a.value, systemMetadata: a.systemMetadata }])),
+});
+
+/** DataHub's OpenAPI v3 entity endpoints, as newer emitters use them. */
+export const openapiRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.get('/openapi/v3/api-docs', { config: { public: true } }, async () => openapiDocument());
+
+    app.post<{ Params: { entityType: string } }>('/openapi/v3/entity/:entityType', async (req) => {
+      const spec = entitySpec(req.params.entityType);
+      if (!Array.isArray(req.body)) throw badRequest('Request body must be an array of {"urn": ..., "<aspect>": {"value": ...}}');
+      const proposals: Proposal[] = [];
+      const urns: string[] = [];
+      req.body.forEach((item: unknown, i: number) => {
+        if (!isObject(item) || typeof item.urn !== 'string') throw badRequest(`'[${i}].urn' is required and must be a string`);
+        urns.push(item.urn);
+        for (const [aspect, body] of Object.entries(item)) {
+          if (aspect !== 'urn') proposals.push(toProposal(spec.name, item.urn, aspect, body, `[${i}].${aspect}`));
+        }
+      });
+      await ctx.catalog.ingest(proposals, req.principal.actorUrn);
+      return Promise.all(urns.map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
+    });
+
+    app.get<{ Params: { entityType: string; urn: string } }>('/openapi/v3/entity/:entityType/:urn', async (req) => {
+      entitySpec(req.params.entityType);
+      const aspects = await ctx.catalog.getEntity(req.params.urn);
+      if (!aspects) throw notFound(`Entity ${req.params.urn} not found`);
+      return entityView(req.params.urn, aspects);
+    });
+
+    app.delete<{ Params: { entityType: string; urn: string } }>('/openapi/v3/entity/:entityType/:urn', async (req, reply) => {
+      entitySpec(req.params.entityType);
+      if (!(await ctx.catalog.exists(req.params.urn))) throw notFound(`Entity ${req.params.urn} not found`);
+      await ctx.catalog.deleteEntity(req.params.urn);
+      return reply.code(200).send();
+    });
+
+    app.post<{ Params: { entityType: string; urn: string; aspect: string } }>('/openapi/v3/entity/:entityType/:urn/:aspect', async (req, reply) => {
+      const spec = entitySpec(req.params.entityType);
+      const proposal = toProposal(spec.name, req.params.urn, req.params.aspect, req.body, 'body');
+      const existed = await ctx.catalog.exists(req.params.urn);
+      await ctx.catalog.ingest([proposal], req.principal.actorUrn);
+      return reply.code(existed ? 200 : 201).send({ urn: req.params.urn, [req.params.aspect]: { value: proposal.value, systemMetadata: proposal.systemMetadata } });
+    });
+  };

@@ -1,0 +1,72 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { badRequest, notFound } from '../../catalog/errors.ts';
+import { parseProposal } from '../../catalog/proposals.ts';
+import { aspectClassOf } from '../../catalog/snapshot.ts';
+import type { AppContext } from '../context.ts';
+import { actionBody, boolParam, intParam, requireParam, stringParam, unknownAction } from './params.ts';
+
+/** DataHub's EnvelopedAspect: the aspect JSON as a string, as the emitter reads it. */
+const envelope = (value: unknown, systemMetadata: unknown) => ({
+  aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+  ...(systemMetadata ? { systemMetadata } : {}),
+});
+
+/** Rest.li `aspects` resource: ingestion and timeseries reads. */
+export const aspectsRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.post<{ Querystring: { action?: string } }>('/aspects', async (req) => {
+      const body = actionBody(req.body);
+      switch (req.query.action) {
+        case 'ingestProposal': {
+          const proposal = parseProposal(requireParam(body, 'proposal'), 'proposal');
+          await ctx.catalog.ingest([proposal], req.principal.actorUrn);
+          return { value: 'success' };
+        }
+        case 'ingestProposalBatch': {
+          const list = requireParam(body, 'proposals');
+          if (!Array.isArray(list)) throw badRequest("Parameter 'proposals' must be an array");
+          const proposals = list.map((p, i) => parseProposal(p, `proposals[${i}]`));
+          await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `proposals[${i}]`);
+          return { value: 'success' };
+        }
+        case 'getTimeseriesAspectValues': {
+          const urn = stringParam(body, 'urn', true);
+          const entityName = stringParam(body, 'entity', true);
+          const aspectName = stringParam(body, 'aspect', true);
+          const startTimeMillis = intParam(body, 'startTimeMillis');
+          const endTimeMillis = intParam(body, 'endTimeMillis');
+          const latestValue = boolParam(body, 'latestValue') ?? false;
+          const limit = latestValue ? 1 : (intParam(body, 'limit', { min: 1 }) ?? 10000);
+          const values = await ctx.catalog.timeseriesValues({ urn, entityType: entityName, aspect: aspectName, startTimeMillis, endTimeMillis, limit });
+          return {
+            value: {
+              entityName,
+              aspectName,
+              ...(startTimeMillis !== undefined ? { startTimeMillis } : {}),
+              ...(endTimeMillis !== undefined ? { endTimeMillis } : {}),
+              limit,
+              values: values.map((v) => envelope(v.event, v.systemMetadata)),
+            },
+          };
+        }
+        default:
+          throw unknownAction('aspects', req.query.action);
+      }
+    });
+
+    app.get<{ Params: { urn: string }; Querystring: { aspect?: string; version?: string } }>('/aspects/:urn', async (req) => {
+      const aspect = req.query.aspect;
+      if (!aspect) throw badRequest("Parameter 'aspect' is required");
+      const version = intParam({ version: req.query.version ?? '0' }, 'version', { min: 0 })!;
+      const found = await ctx.catalog.getAspect(req.params.urn, aspect, version);
+      if (!found) throw notFound(`Aspect ${aspect} version ${version} of ${req.params.urn} not found`);
+      return {
+        urn: found.urn,
+        version: found.version,
+        aspect: { [aspectClassOf(found.aspect)]: found.value },
+        created: { time: found.createdOn, actor: found.createdBy },
+        ...(found.systemMetadata ? { systemMetadata: found.systemMetadata } : {}),
+      };
+    });
+  };

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { notFound } from '../../catalog/errors.ts';
+import type { Proposal } from '../../catalog/proposals.ts';
+import { parseSnapshot, toSnapshot } from '../../catalog/snapshot.ts';
+import type { Json } from '../../storage/store.ts';
+import type { AppContext } from '../context.ts';
+import { actionBody, requireParam, stringParam, unknownAction } from './params.ts';
+
+/** Parses Rest.li's `aspects=List(a,b)` query form (also a plain comma list). */
+function aspectList(raw: string | undefined): string[] | undefined {
+  if (!raw) return undefined;
+  const inner = raw.startsWith('List(') && raw.endsWith(')') ? raw.slice(5, -1) : raw;
+  return inner.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+/** Rest.li `entities` resource: the snapshot form, exists and delete. */
+export const entitiesRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    app.post<{ Querystring: { action?: string } }>('/entities', async (req, reply) => {
+      const body = actionBody(req.body);
+      switch (req.query.action) {
+        case 'ingest': {
+          const snapshot = parseSnapshot(requireParam(body, 'entity'));
+          const systemMetadata = (body.systemMetadata as Json | undefined) ?? null;
+          const proposals: Proposal[] = snapshot.aspects.map((a) => ({
+            entityType: snapshot.entityType,
+            urn: snapshot.urn,
+            changeType: 'UPSERT',
+            aspectName: a.aspect,
+            value: a.value,
+            systemMetadata,
+          }));
+          await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `entity.aspects[${i}]`);
+          return reply.code(200).send({});
+        }
+        case 'exists':
+          return { value: await ctx.catalog.exists(stringParam(body, 'urn', true)) };
+        case 'delete': {
+          const urn = stringParam(body, 'urn', true);
+          const removed = await ctx.catalog.deleteEntity(urn);
+          return { value: { rowsDeletedFromEntityDeletion: removed.aspectRows, timeseriesRowsDeleted: removed.timeseriesRows } };
+        }
+        default:
+          throw unknownAction('entities', req.query.action);
+      }
+    });
+
+    app.get<{ Params: { urn: string }; Querystring: { aspects?: string } }>('/entities/:urn', async (req) => {
+      const aspects = await ctx.catalog.getEntity(req.params.urn, aspectList(req.query.aspects));
+      if (!aspects) throw notFound(`Entity ${req.params.urn} not found`);
+      return { value: toSnapshot(req.params.urn, aspects) };
+    });
+  };

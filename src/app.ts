@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { Authenticator } from './auth/authenticator.ts';
+import { ADMIN_URN } from './auth/principal.ts';
+import { loadTokenSecrets } from './auth/secrets.ts';
+import { TokenService } from './auth/token-service.ts';
+import { Catalog } from './catalog/catalog.ts';
+import type { Config } from './config.ts';
+import { buildServer } from './api/server.ts';
+import { openStore } from './storage/open-store.ts';
+import type { Store } from './storage/store.ts';
+
+export interface Services {
+  readonly store: Store;
+  readonly catalog: Catalog;
+  readonly tokens: TokenService;
+}
+
+/** Opens and migrates the store, and makes sure the built-in administrator exists. */
+export async function openServices(config: Config, options: { background?: boolean } = {}): Promise<Services> {
+  const store = await openStore(config.database, options);
+  try {
+    const catalog = new Catalog(store);
+    await catalog.ensureUser(ADMIN_URN, ADMIN_URN);
+    const tokens = new TokenService(store, await loadTokenSecrets(config, store));
+    return { store, catalog, tokens };
+  } catch (e) {
+    await store.close();
+    throw e;
+  }
+}
+
+export interface App {
+  readonly server: FastifyInstance;
+  readonly services: Services;
+  /** Stops accepting requests, drains in-flight ones, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** The composition root shared by `npm start`, `almanac serve` and the API tests. */
+export async function createApp(config: Config, logger: Logger): Promise<App> {
+  const services = await openServices(config, { background: true });
+  const authenticator = new Authenticator(
+    { enabled: config.authEnabled, systemClientId: config.systemClientId, systemClientSecret: config.systemClientSecret },
+    services.tokens,
+    services.store,
+  );
+  if (!config.authEnabled) logger.warn('METADATA_SERVICE_AUTH_ENABLED=false: every request acts as urn:li:corpuser:datahub');
+  const server = await buildServer({ config, catalog: services.catalog, tokens: services.tokens, authenticator }, { logger });
+  return {
+    server,
+    services,
+    close: async () => {
+      await server.close();
+      await services.store.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
+import { unauthenticated } from '../catalog/errors.ts';
+import type { AccessTokenRecord, Store } from '../storage/store.ts';
+import { TOKEN_DURATIONS, type TokenDuration } from './durations.ts';
+import type { TokenSecrets } from './secrets.ts';
+
+export const TOKEN_ISSUER = 'datahub-metadata-service';
+
+export interface MintRequest {
+  readonly actorUrn: string;
+  readonly ownerUrn: string;
+  readonly duration: TokenDuration;
+  readonly name: string;
+  readonly description?: string | null;
+  readonly now?: number;
+}
+
+export interface VerifiedToken {
+  readonly actorUrn: string;
+  readonly tokenId: string;
+  readonly type: 'PERSONAL' | 'SESSION';
+}
+
+const actorIdOf = (actorUrn: string): string => actorUrn.slice(actorUrn.lastIndexOf(':') + 1);
+
+/**
+ * DataHub's stateful personal access tokens: HS256 JWTs with version "2" whose
+ * salted SHA-256 is stored, so a token can be listed and revoked. The token
+ * itself is never stored or logged.
+ */
+export class TokenService {
+  private readonly key: Uint8Array;
+
+  constructor(
+    private readonly store: Store,
+    private readonly secrets: TokenSecrets,
+  ) {
+    this.key = new TextEncoder().encode(secrets.signingKey);
+  }
+
+  /** Base64(SHA-256(token + salt)): DataHub's stored token id. */
+  tokenId(token: string): string {
+    return crypto.createHash('sha256').update(token + this.secrets.salt).digest('base64');
+  }
+
+  async mint(req: MintRequest): Promise<{ token: string; record: AccessTokenRecord }> {
+    const now = req.now ?? Date.now();
+    const ttl = TOKEN_DURATIONS[req.duration];
+    const actorId = actorIdOf(req.actorUrn);
+    let jwt = new SignJWT({ actorType: 'USER', actorId, type: 'PERSONAL', version: '2' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(actorId)
+      .setIssuer(TOKEN_ISSUER)
+      .setJti(crypto.randomUUID())
+      .setIssuedAt(Math.floor(now / 1000));
+    if (ttl !== null) jwt = jwt.setExpirationTime(Math.floor((now + ttl) / 1000));
+    const token = await jwt.sign(this.key);
+    const record: AccessTokenRecord = {
+      id: this.tokenId(token),
+      name: req.name,
+      description: req.description ?? null,
+      actorUrn: req.actorUrn,
+      ownerUrn: req.ownerUrn,
+      createdAt: now,
+      expiresAt: ttl === null ? null : now + ttl,
+    };
+    await this.store.insertAccessToken(record);
+    return { token, record };
+  }
+
+  /** Checks signature, algorithm, issuer, expiry and revocation; throws UNAUTHENTICATED with DataHub's messages. */
+  async verify(token: string): Promise<VerifiedToken> {
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: TOKEN_ISSUER }));
+    } catch (e) {
+      if (e instanceof joseErrors.JWTExpired) {
+        // DataHub deletes an expired token when it is presented.
+        await this.store.deleteAccessToken(this.tokenId(token)).catch(() => undefined);
+        throw unauthenticated('Failed to validate DataHub token. Token has expired.');
+      }
+      throw unauthenticated('Unable to verify the provided token.');
+    }
+    const actorId = payload.actorId;
+    if (typeof actorId !== 'string' || actorId === '' || payload.actorType !== 'USER') {
+      throw unauthenticated("Failed to validate DataHub token: Found malformed or missing 'actor' claim.");
+    }
+    if (payload.type !== 'PERSONAL' || payload.version !== '2') throw unauthenticated('Unable to verify the provided token.');
+    const tokenId = this.tokenId(token);
+    const record = await this.store.getAccessToken(tokenId);
+    if (!record) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');
+    return { actorUrn: record.actorUrn, tokenId, type: 'PERSONAL' };
+  }
+}

@@ -1,0 +1,146 @@
+import { CatalogError, badRequest, notFound } from './errors.ts';
+import type { Proposal } from './proposals.ts';
+import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
+import { timeseriesDocId } from './timeseries-doc-id.ts';
+import { parseUrn, validateUrnForIngest } from './urn.ts';
+import type { Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
+
+const DEFAULT_RUN_ID = 'no-run-id-provided';
+export const DEFAULT_TIMESERIES_LIMIT = 10000;
+
+export interface TimeseriesValuesQuery {
+  readonly urn: string;
+  readonly entityType: string;
+  readonly aspect: string;
+  readonly startTimeMillis?: number;
+  readonly endTimeMillis?: number;
+  readonly limit?: number;
+}
+
+/** Prefixes a batch item's error with where it is, keeping its code. */
+function at(path: string | undefined, e: unknown): unknown {
+  if (path === undefined || !(e instanceof CatalogError)) return e;
+  return new CatalogError(e.code, `${path}: ${e.message}`, e.details ? { ...e.details } : undefined);
+}
+
+/**
+ * The catalog's use cases over the storage port: ingestion, reads and deletes.
+ * REST, OpenAPI and GraphQL all call these, so validation is written once.
+ */
+export class Catalog {
+  constructor(
+    readonly store: Store,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /**
+   * Validates every proposal first, then writes them all in one transaction:
+   * a bad item leaves nothing stored. `itemPath` names items in error messages.
+   */
+  async ingest(proposals: readonly Proposal[], actor: string, itemPath?: (i: number) => string): Promise<void> {
+    const now = this.clock();
+    const ops: WriteOp[] = [];
+    const created = new Set<string>();
+    const needsEntity = new Map<string, string>();
+    proposals.forEach((p, i) => {
+      try {
+        ops.push(...this.toWriteOps(p, now, created, needsEntity, itemPath?.(i)));
+      } catch (e) {
+        throw at(itemPath?.(i), e);
+      }
+    });
+    const missing = [...needsEntity.keys()].filter((urn) => !created.has(urn));
+    if (missing.length > 0) {
+      const found = await this.store.existing(missing);
+      const absent = missing.find((urn) => !found.has(urn));
+      if (absent !== undefined) {
+        throw at(
+          needsEntity.get(absent),
+          notFound(`Entity ${absent} does not exist. Ingest one of its aspects (for example status) before its timeseries aspects.`),
+        );
+      }
+    }
+    await this.store.write({ ops, actor, now });
+  }
+
+  private toWriteOps(p: Proposal, now: number, created: Set<string>, needsEntity: Map<string, string>, path?: string): WriteOp[] {
+    const spec = entitySpec(p.entityType);
+    const urn = validateUrnForIngest(p.urn);
+    if (urn.entityType.toLowerCase() !== spec.name.toLowerCase()) {
+      throw badRequest(`Urn ${p.urn} is not a ${spec.name} urn (entityType is ${p.entityType})`);
+    }
+    const aspect = aspectSpec(spec.name, p.aspectName);
+    const value = validateAspect(spec.name, aspect.name, p.value);
+    const systemMetadata: Json = { runId: DEFAULT_RUN_ID, lastObserved: now, ...(p.systemMetadata ?? {}) };
+    if (aspect.kind === 'timeseries') {
+      if (!needsEntity.has(p.urn)) needsEntity.set(p.urn, path ?? '');
+      const event: TimeseriesEvent = {
+        urn: p.urn,
+        timestampMillis: value.timestampMillis as number,
+        docId: timeseriesDocId(p.urn, value),
+        event: value,
+        systemMetadata,
+      };
+      return [{ kind: 'timeseries', entityType: spec.name, aspect: aspect.name, ...event }];
+    }
+    created.add(p.urn);
+    const key = validateAspect(spec.name, spec.keyAspect, keyAspectValue(spec.name, urn.parts));
+    const keyOp: WriteOp = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: spec.keyAspect, value: key, systemMetadata, onlyIfAbsent: true };
+    if (aspect.kind === 'key') return [keyOp];
+    return [keyOp, { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: aspect.name, value, systemMetadata }];
+  }
+
+  async exists(urn: string): Promise<boolean> {
+    parseUrn(urn);
+    return (await this.store.existing([urn])).has(urn);
+  }
+
+  /** The entity's latest aspects, or undefined when it does not exist. */
+  async getEntity(urn: string, aspects?: readonly string[]): Promise<StoredAspect[] | undefined> {
+    parseUrn(urn);
+    if (!(await this.exists(urn))) return undefined;
+    return this.store.getLatestAspects(urn, aspects);
+  }
+
+  async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
+    const parsed = parseUrn(urn);
+    aspectSpec(parsed.entityType, aspect);
+    return this.store.getAspect(urn, aspect, version);
+  }
+
+  async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
+    parseUrn(urn);
+    return this.store.deleteEntity(urn);
+  }
+
+  async timeseriesValues(q: TimeseriesValuesQuery): Promise<TimeseriesEvent[]> {
+    parseUrn(q.urn);
+    const spec = entitySpec(q.entityType);
+    const aspect = aspectSpec(spec.name, q.aspect);
+    if (aspect.kind !== 'timeseries') throw badRequest(`Aspect ${q.aspect} of ${spec.name} is not a timeseries aspect`);
+    return this.store.queryTimeseries({
+      entityType: spec.name,
+      aspect: aspect.name,
+      urn: q.urn,
+      startTimeMillis: q.startTimeMillis,
+      endTimeMillis: q.endTimeMillis,
+      limit: q.limit ?? DEFAULT_TIMESERIES_LIMIT,
+    });
+  }
+
+  /** Creates a user entity if it is missing (bootstrap and token minting). */
+  async ensureUser(userUrn: string, actor: string): Promise<void> {
+    const urn = parseUrn(userUrn);
+    if (urn.entityType !== 'corpuser') throw badRequest(`${userUrn} is not a corpuser urn`);
+    const now = this.clock();
+    const systemMetadata = { runId: DEFAULT_RUN_ID, lastObserved: now };
+    await this.store.write({
+      ops: [
+        { kind: 'aspect', entityType: 'corpuser', urn: userUrn, aspect: 'corpUserKey', value: { username: urn.key }, systemMetadata, onlyIfAbsent: true },
+        { kind: 'aspect', entityType: 'corpuser', urn: userUrn, aspect: 'corpUserInfo', value: { active: true, displayName: urn.key }, systemMetadata, onlyIfAbsent: true },
+      ],
+      actor,
+      now,
+    });
+  }
+}

@@ -1,0 +1,125 @@
+import type { z } from 'zod';
+import { badRequest, validationFailed } from '../errors.ts';
+import { ASPECTS, type AspectKind, type AspectSpec } from './aspects.ts';
+import { ENTITIES, type EntitySpec } from './entities.ts';
+import { checkPartitionSpec, TIMESTAMP_MISSING } from './timeseries-aspects.ts';
+
+export type { AspectKind, AspectSpec, EntitySpec };
+
+/**
+ * DataHub looks entity names up case-insensitively (ConfigEntityRegistry keys
+ * its map by the lower-cased name), so `DATASET` finds `dataset`.
+ */
+const BY_LOWER_NAME = new Map(ENTITIES.map((e) => [e.name.toLowerCase(), e]));
+
+export function findEntitySpec(entityType: string): EntitySpec | undefined {
+  return BY_LOWER_NAME.get(entityType.toLowerCase());
+}
+
+export function entitySpec(entityType: string): EntitySpec {
+  const spec = findEntitySpec(entityType);
+  if (!spec) throw badRequest(`Failed to find entity with name ${entityType} in EntityRegistry`);
+  return spec;
+}
+
+/** Aspect names are exact (DataHub's EntitySpec.getAspectSpec is case-sensitive). */
+export function aspectSpec(entityType: string, aspectName: string): AspectSpec {
+  const entity = entitySpec(entityType);
+  const spec = entity.aspects.includes(aspectName) ? ASPECTS.get(aspectName) : undefined;
+  if (!spec) throw badRequest(`Unknown aspect ${aspectName} for entity ${entityType}`);
+  return spec;
+}
+
+export function allEntitySpecs(): readonly EntitySpec[] {
+  return ENTITIES;
+}
+
+export function aspectNamesOfKind(entityType: string, kind: AspectKind): string[] {
+  return entitySpec(entityType).aspects.filter((a) => ASPECTS.get(a)?.kind === kind);
+}
+
+const TIMESERIES_PAIRS = Object.freeze(
+  ENTITIES.flatMap((e) => aspectNamesOfKind(e.name, 'timeseries').map((aspect) => Object.freeze({ entityType: e.name, aspect }))),
+);
+
+export function timeseriesAspectPairs(): ReadonlyArray<{ entityType: string; aspect: string }> {
+  return TIMESERIES_PAIRS;
+}
+
+/**
+ * DataHub's timeseries index names are lower-cased, so operations addressing
+ * an index (e.g. truncateTimeseriesAspect) match entity and aspect in any case.
+ * Returns the canonical names.
+ */
+export function findTimeseriesAspectCaseInsensitive(
+  entityType: string,
+  aspect: string,
+): { entityType: string; aspect: string } | undefined {
+  const e = entityType.toLowerCase();
+  const a = aspect.toLowerCase();
+  return TIMESERIES_PAIRS.find((p) => p.entityType.toLowerCase() === e && p.aspect.toLowerCase() === a);
+}
+
+/** `fieldProfiles[0].fieldPath` style, as users read paths in JSON. */
+function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else out += out === '' ? String(seg) : `.${String(seg)}`;
+  }
+  return out;
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let cur = root;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[seg];
+  }
+  return cur;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
+  // zod reports a missing key as a type or enum mismatch against undefined; say it plainly.
+  const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
+  const notInt = issue.code === 'invalid_type' && issue.expected === 'int';
+  let what = missing ? 'is required' : notInt ? 'expected an integer' : issue.message.replace(/^Invalid (input|option): /, '');
+  if (what === 'Invalid input') what = 'has an invalid value';
+  what = what.charAt(0).toLowerCase() + what.slice(1);
+  return issue.path.length === 0 ? what : `field "${formatPath(issue.path)}" ${what}`;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Validates an aspect value and returns it with defaults applied and unknown
+ * fields kept. Schema failures are 422 (DataHub's ValidationException); the
+ * partitionSpec rule is 400 (DataHub throws IllegalArgumentException there).
+ */
+export function validateAspect(entityType: string, aspectName: string, value: unknown): Record<string, unknown> {
+  const spec = aspectSpec(entityType, aspectName);
+  if (spec.kind === 'timeseries' && isRecord(value) && (value['timestampMillis'] ?? null) === null) {
+    throw validationFailed(TIMESTAMP_MISSING);
+  }
+  const result = spec.schema.safeParse(value, { reportInput: true });
+  if (!result.success) {
+    const details = result.error.issues.map((i) => describeIssue(i, value)).join('; ');
+    throw validationFailed(`Aspect ${spec.name} is invalid: ${details}`);
+  }
+  const parsed = result.data as Record<string, unknown>;
+  if (spec.kind === 'timeseries') checkPartitionSpec(parsed);
+  return parsed;
+}
+
+/**
+ * Builds the key aspect from urn parts (tuple parts, or `[key]` for single-key
+ * urns) by position, as DataHub's EntityKeyUtils does. The result is not
+ * validated; pass it to validateAspect with the key aspect name for that.
+ */
+export function keyAspectValue(entityType: string, parts: readonly string[]): Record<string, unknown> {
+  const spec = entitySpec(entityType);
+  if (parts.length !== spec.keyFields.length) {
+    throw badRequest('Failed to convert urn to entity key: urns parts and key fields do not have same length');
+  }
+  return Object.fromEntries(spec.keyFields.map((field, i) => [field, parts[i]]));
+}

@@ -1,0 +1,23 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../config.ts';
+import { CatalogError } from '../catalog/errors.ts';
+import { tokenCommands } from './token-commands.ts';
+import { serveCommand } from './serve-command.ts';
+
+/** The `almanac` command line; every failure is one clear line on stderr and a non-zero exit. */
+export async function run(argv: readonly string[]): Promise<void> {
+  const program = new Command('almanac')
+    .description('Almanac metadata catalog: server and administration commands')
+    .showHelpAfterError()
+    .exitOverride();
+  program.addCommand(serveCommand());
+  program.addCommand(tokenCommands());
+  try {
+    await program.parseAsync(argv as string[]);
+  } catch (e) {
+    if (e instanceof CommanderError) process.exit(e.exitCode);
+    const message = e instanceof ConfigError ? e.message : e instanceof CatalogError ? e.message : `unexpected error: ${(e as Error).message}`;
+    process.stderr.write(`almanac: ${message}\n`);
+    process.exit(1);
+  }
+}
