@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.ts';
+import { Authorizer } from './auth/authorizer.ts';
 import { ADMIN_URN } from './auth/principal.ts';
 import { loadTokenSecrets } from './auth/secrets.ts';
 import { TokenService } from './auth/token-service.ts';
@@ -46,7 +47,15 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     services.store,
   );
   if (!config.authEnabled) logger.warn('METADATA_SERVICE_AUTH_ENABLED=false: every request acts as urn:li:corpuser:datahub');
-  const server = await buildServer({ config, catalog: services.catalog, tokens: services.tokens, authenticator }, { logger });
+  const authorizer = new Authorizer();
+  const server = await buildServer(
+    { config, catalog: services.catalog, tokens: services.tokens, authenticator, authorizer },
+    {
+      logger,
+      // Feature route plugins, mounted under both path forms (/x and /api/gms/x).
+      plugins: [],
+    },
+  );
   return {
     server,
     services,

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { Authorizer } from '../auth/authorizer.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
@@ -11,6 +12,7 @@ export interface AppContext {
   readonly catalog: Catalog;
   readonly tokens: TokenService;
   readonly authenticator: Authenticator;
+  readonly authorizer: Authorizer;
   readonly logger: FastifyBaseLogger;
 }
 

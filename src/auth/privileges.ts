@@ -1,0 +1,14 @@
+/** DataHub's privilege names (PoliciesConfig), the ones Almanac enforces. */
+export const PRIVILEGES = [
+  'EDIT_ENTITY',
+  'EDIT_DEPRECATION_PRIVILEGE',
+  'TRUNCATE_TIMESERIES_INDEX_PRIVILEGE',
+  'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE',
+  'GET_ES_TASK_STATUS_PRIVILEGE',
+  'RESTORE_INDICES_PRIVILEGE',
+  'MANAGE_SYSTEM_OPERATIONS',
+  'GENERATE_PERSONAL_ACCESS_TOKENS',
+  'MANAGE_ACCESS_TOKENS',
+] as const;
+
+export type Privilege = (typeof PRIVILEGES)[number];
