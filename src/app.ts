@@ -1,10 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.ts';
+import { AccessTokens } from './auth/access-tokens.ts';
 import { Authorizer } from './auth/authorizer.ts';
+import { LoginService } from './auth/login.ts';
 import { ADMIN_URN } from './auth/principal.ts';
 import { loadTokenSecrets } from './auth/secrets.ts';
 import { TokenService } from './auth/token-service.ts';
+import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
@@ -15,6 +18,18 @@ export interface Services {
   readonly store: Store;
   readonly catalog: Catalog;
   readonly tokens: TokenService;
+  readonly authorizer: Authorizer;
+  readonly accessTokens: AccessTokens;
+  readonly login: LoginService;
+}
+
+/** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
+async function bootstrapAdmin(store: Store, catalog: Catalog): Promise<void> {
+  await catalog.ensureUser(ADMIN_URN, ADMIN_URN);
+  const marker = crypto.randomUUID();
+  if ((await store.getOrInitSetting('bootstrap.admin_role_granted', () => marker)) === marker) {
+    await store.setRole([ADMIN_URN], 'urn:li:dataHubRole:Admin', ADMIN_URN, Date.now());
+  }
 }
 
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
@@ -22,9 +37,10 @@ export async function openServices(config: Config, options: { background?: boole
   const store = await openStore(config.database, options);
   try {
     const catalog = new Catalog(store);
-    await catalog.ensureUser(ADMIN_URN, ADMIN_URN);
+    await bootstrapAdmin(store, catalog);
     const tokens = new TokenService(store, await loadTokenSecrets(config, store));
-    return { store, catalog, tokens };
+    const authorizer = new Authorizer(store);
+    return { store, catalog, tokens, authorizer, accessTokens: new AccessTokens(store, tokens, authorizer), login: new LoginService(store, tokens) };
   } catch (e) {
     await store.close();
     throw e;
@@ -47,9 +63,16 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     services.store,
   );
   if (!config.authEnabled) logger.warn('METADATA_SERVICE_AUTH_ENABLED=false: every request acts as urn:li:corpuser:datahub');
-  const authorizer = new Authorizer();
   const server = await buildServer(
-    { config, catalog: services.catalog, tokens: services.tokens, authenticator, authorizer },
+    {
+      config,
+      catalog: services.catalog,
+      tokens: services.tokens,
+      authenticator,
+      authorizer: services.authorizer,
+      accessTokens: services.accessTokens,
+      login: services.login,
+    },
     {
       logger,
       // Feature route plugins, mounted under both path forms (/x and /api/gms/x).

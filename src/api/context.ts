@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AccessTokens } from '../auth/access-tokens.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
+import type { LoginService } from '../auth/login.ts';
 import type { Authorizer } from '../auth/authorizer.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
@@ -13,6 +15,8 @@ export interface AppContext {
   readonly tokens: TokenService;
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;
+  readonly accessTokens: AccessTokens;
+  readonly login: LoginService;
   readonly logger: FastifyBaseLogger;
 }
 

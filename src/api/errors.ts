@@ -10,6 +10,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
   INTERNAL: 500,
 };
 
@@ -22,6 +23,7 @@ export const GRAPHQL_CODE: Readonly<Record<ErrorCode, { code: number; type: stri
   NOT_FOUND: { code: 404, type: 'NOT_FOUND' },
   CONFLICT: { code: 409, type: 'CONFLICT' },
   PAYLOAD_TOO_LARGE: { code: 400, type: 'BAD_REQUEST' },
+  RATE_LIMITED: { code: 429, type: 'TOO_MANY_REQUESTS' },
   INTERNAL: { code: 500, type: 'SERVER_ERROR' },
 };
 
@@ -57,5 +59,6 @@ export function sendRestliError(reply: FastifyReply, e: CatalogError | undefined
     ...(e?.details ?? {}),
   };
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="almanac"');
+  if (status === 429 && typeof e?.details?.retryAfterSeconds === 'number') reply.header('Retry-After', String(e.details.retryAfterSeconds));
   return reply.code(status).header('X-RestLi-Error-Response', 'true').type('application/json').send(body);
 }

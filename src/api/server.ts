@@ -9,11 +9,12 @@ import { configRoutes } from './restli/config-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { entitiesRoutes } from './restli/entities-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
+import { loginRoutes } from './login-routes.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Route plugins reachable both GMS-style (/x) and through the frontend proxy's /api/gms/x. */
-export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, openapiRoutes];
+export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, openapiRoutes, loginRoutes];
 
 export interface ServerOptions {
   readonly logger: Logger;

@@ -35,7 +35,7 @@ export class Authenticator {
     if (!known.has(verified.actorUrn)) {
       throw unauthenticated(`Failed to validate DataHub token: actor ${verified.actorUrn} does not exist.`);
     }
-    return { actorUrn: verified.actorUrn, kind: 'user', tokenId: verified.tokenId };
+    return { actorUrn: verified.actorUrn, kind: 'user', ...(verified.tokenId ? { tokenId: verified.tokenId } : {}) };
   }
 
   private systemClient(credentials: string): Principal {

@@ -9,6 +9,8 @@ export const PRIVILEGES = [
   'MANAGE_SYSTEM_OPERATIONS',
   'GENERATE_PERSONAL_ACCESS_TOKENS',
   'MANAGE_ACCESS_TOKENS',
+  'MANAGE_POLICIES',
+  'MANAGE_USERS_AND_GROUPS',
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];

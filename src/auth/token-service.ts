@@ -6,6 +6,8 @@ import { TOKEN_DURATIONS, type TokenDuration } from './durations.ts';
 import type { TokenSecrets } from './secrets.ts';
 
 export const TOKEN_ISSUER = 'datahub-metadata-service';
+/** Console sessions are short-lived, stateless JWTs (DataHub's SESSION type, version "1"). */
+export const SESSION_TTL_MILLIS = 8 * 60 * 60 * 1000;
 
 export interface MintRequest {
   readonly actorUrn: string;
@@ -18,6 +20,7 @@ export interface MintRequest {
 
 export interface VerifiedToken {
   readonly actorUrn: string;
+  /** The stored id of a personal token; empty for a session token, which is not stored. */
   readonly tokenId: string;
   readonly type: 'PERSONAL' | 'SESSION';
 }
@@ -69,6 +72,21 @@ export class TokenService {
     return { token, record };
   }
 
+  /** A stateless session token for a signed-in console user; it is not stored. */
+  async mintSession(actorUrn: string, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
+    const actorId = actorIdOf(actorUrn);
+    const expiresAt = now + SESSION_TTL_MILLIS;
+    const token = await new SignJWT({ actorType: 'USER', actorId, type: 'SESSION', version: '1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(actorId)
+      .setIssuer(TOKEN_ISSUER)
+      .setJti(crypto.randomUUID())
+      .setIssuedAt(Math.floor(now / 1000))
+      .setExpirationTime(Math.floor(expiresAt / 1000))
+      .sign(this.key);
+    return { token, expiresAt };
+  }
+
   /** Checks signature, algorithm, issuer, expiry and revocation; throws UNAUTHENTICATED with DataHub's messages. */
   async verify(token: string): Promise<VerifiedToken> {
     let payload: Record<string, unknown>;
@@ -85,6 +103,9 @@ export class TokenService {
     const actorId = payload.actorId;
     if (typeof actorId !== 'string' || actorId === '' || payload.actorType !== 'USER') {
       throw unauthenticated("Failed to validate DataHub token: Found malformed or missing 'actor' claim.");
+    }
+    if (payload.type === 'SESSION' && payload.version === '1') {
+      return { actorUrn: `urn:li:corpuser:${actorId}`, tokenId: '', type: 'SESSION' };
     }
     if (payload.type !== 'PERSONAL' || payload.version !== '2') throw unauthenticated('Unable to verify the provided token.');
     const tokenId = this.tokenId(token);

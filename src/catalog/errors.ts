@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
   'INTERNAL',
 ] as const;
 

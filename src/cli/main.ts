@@ -3,6 +3,7 @@ import { ConfigError } from '../config.ts';
 import { CatalogError } from '../catalog/errors.ts';
 import { tokenCommands } from './token-commands.ts';
 import { serveCommand } from './serve-command.ts';
+import { userCommands } from './user-commands.ts';
 
 /** The `almanac` command line; every failure is one clear line on stderr and a non-zero exit. */
 export async function run(argv: readonly string[]): Promise<void> {
@@ -12,6 +13,7 @@ export async function run(argv: readonly string[]): Promise<void> {
     .exitOverride();
   program.addCommand(serveCommand());
   program.addCommand(tokenCommands());
+  program.addCommand(userCommands());
   try {
     await program.parseAsync(argv as string[]);
   } catch (e) {

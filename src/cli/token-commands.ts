@@ -1,8 +1,20 @@
 import { Command, Option } from 'commander';
-import { openServices } from '../app.ts';
-import { ADMIN_URN } from '../auth/principal.ts';
+import { openServices, type Services } from '../app.ts';
+import { ADMIN_URN, type Principal } from '../auth/principal.ts';
 import { TOKEN_DURATIONS, parseTokenDuration } from '../auth/durations.ts';
 import { loadConfig } from '../config.ts';
+
+/** Commands run against the database act as the operator who holds it: the administrator. */
+const OPERATOR: Principal = { actorUrn: ADMIN_URN, kind: 'system' };
+
+export async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
+  const services = await openServices(loadConfig());
+  try {
+    return await fn(services);
+  } finally {
+    await services.store.close();
+  }
+}
 
 interface CreateOptions {
   actor: string;
@@ -12,26 +24,40 @@ interface CreateOptions {
 }
 
 /** Bootstrap: mints a personal access token straight into the configured database, no server needed. */
-async function createToken(opts: CreateOptions): Promise<void> {
-  const duration = parseTokenDuration(opts.duration);
-  const services = await openServices(loadConfig());
-  try {
-    await services.catalog.ensureUser(opts.actor, ADMIN_URN);
-    const { token } = await services.tokens.mint({
+const createToken = (opts: CreateOptions) =>
+  withServices(async (s) => {
+    const duration = parseTokenDuration(opts.duration);
+    await s.catalog.ensureUser(opts.actor, ADMIN_URN);
+    const { token } = await s.accessTokens.create(OPERATOR, {
       actorUrn: opts.actor,
-      ownerUrn: opts.actor,
       duration,
       name: opts.name ?? `almanac cli token (${new Date().toISOString()})`,
       description: opts.description,
     });
     process.stdout.write(`${token}\n`);
-  } finally {
-    await services.store.close();
-  }
-}
+  });
+
+const listTokens = (opts: { owner?: string; json?: boolean }) =>
+  withServices(async (s) => {
+    const page = await s.accessTokens.list(OPERATOR, { start: 0, count: 1000, ownerUrn: opts.owner });
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+      return;
+    }
+    for (const t of page.tokens) {
+      const expires = t.expiresAt === null ? 'never' : new Date(t.expiresAt).toISOString();
+      process.stdout.write(`${t.id}\t${t.actorUrn}\t${t.name}\texpires ${expires}\n`);
+    }
+  });
+
+const revokeToken = (id: string) =>
+  withServices(async (s) => {
+    await s.accessTokens.revoke(OPERATOR, id);
+    process.stdout.write(`revoked ${id}\n`);
+  });
 
 export function tokenCommands(): Command {
-  const token = new Command('token').description('Personal access tokens');
+  const token = new Command('token').description('Personal access tokens (run against the configured database)');
   token
     .command('create')
     .description('Mint a personal access token directly against the configured database (bootstrap; no server needed)')
@@ -41,5 +67,18 @@ export function tokenCommands(): Command {
     .option('--description <text>', 'what the token is for')
     .addHelpText('after', '\nExamples:\n  $ npx almanac token create --actor urn:li:corpuser:datahub\n  $ TOKEN=$(npx almanac token create --actor urn:li:corpuser:datahub --duration NO_EXPIRY --name ci)')
     .action(createToken);
+  token
+    .command('list')
+    .description('List access tokens, newest expiry first (ids are what revoke takes)')
+    .option('--owner <urn>', 'only tokens created by this user')
+    .option('--json', 'machine-readable output')
+    .addHelpText('after', '\nExamples:\n  $ npx almanac token list\n  $ npx almanac token list --owner urn:li:corpuser:alice --json')
+    .action(listTokens);
+  token
+    .command('revoke')
+    .description('Revoke an access token by its id; it stops working on the next request')
+    .argument('<id>', 'the token id shown by `token list`')
+    .addHelpText('after', "\nExample:\n  $ npx almanac token revoke 'k3yH4sh...='")
+    .action(revokeToken);
   return token;
 }

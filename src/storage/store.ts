@@ -88,6 +88,16 @@ export interface AccessTokenRecord {
   readonly expiresAt: number | null;
 }
 
+export interface AccessTokenPage {
+  readonly total: number;
+  readonly tokens: readonly AccessTokenRecord[];
+}
+
+export interface LoginFailures {
+  readonly failures: number;
+  readonly lastFailureAt: number;
+}
+
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
 
@@ -118,4 +128,18 @@ export interface Store {
   insertAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
   deleteAccessToken(id: string): Promise<boolean>;
+  /** Tokens newest expiry first (no expiry first of all), optionally only one owner's. */
+  listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage>;
+  /** Deletes tokens that expired before `now`; returns how many. */
+  deleteExpiredAccessTokens(now: number): Promise<number>;
+
+  /** The role urn assigned to an actor, if any. */
+  getRole(actorUrn: string): Promise<string | undefined>;
+  /** Assigns one role to every actor, or removes their role when `roleUrn` is null; atomic. */
+  setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
+  getPasswordHash(userUrn: string): Promise<string | undefined>;
+  setPasswordHash(userUrn: string, hash: string, now: number): Promise<void>;
+  getLoginFailures(username: string): Promise<LoginFailures | undefined>;
+  recordLoginFailure(username: string, now: number): Promise<void>;
+  clearLoginFailures(username: string): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type { Proposal } from '../../catalog/proposals.ts';
 import { entitySpec } from '../../catalog/registry/index.ts';
 import type { Json, StoredAspect } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
+import { requireDelete, requireEdit } from '../guards.ts';
 import { openapiDocument } from './document.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,6 +40,7 @@ export const openapiRoutes =
           if (aspect !== 'urn') proposals.push(toProposal(spec.name, item.urn, aspect, body, `[${i}].${aspect}`));
         }
       });
+      await requireEdit(ctx, req.principal, urns);
       await ctx.catalog.ingest(proposals, req.principal.actorUrn);
       return Promise.all(urns.map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
     });
@@ -52,6 +54,7 @@ export const openapiRoutes =
 
     app.delete<{ Params: { entityType: string; urn: string } }>('/openapi/v3/entity/:entityType/:urn', async (req, reply) => {
       entitySpec(req.params.entityType);
+      await requireDelete(ctx, req.principal, req.params.urn);
       if (!(await ctx.catalog.exists(req.params.urn))) throw notFound(`Entity ${req.params.urn} not found`);
       await ctx.catalog.deleteEntity(req.params.urn);
       return reply.code(200).send();
@@ -60,6 +63,7 @@ export const openapiRoutes =
     app.post<{ Params: { entityType: string; urn: string; aspect: string } }>('/openapi/v3/entity/:entityType/:urn/:aspect', async (req, reply) => {
       const spec = entitySpec(req.params.entityType);
       const proposal = toProposal(spec.name, req.params.urn, req.params.aspect, req.body, 'body');
+      await requireEdit(ctx, req.principal, [req.params.urn]);
       const existed = await ctx.catalog.exists(req.params.urn);
       await ctx.catalog.ingest([proposal], req.principal.actorUrn);
       return reply.code(existed ? 200 : 201).send({ urn: req.params.urn, [req.params.aspect]: { value: proposal.value, systemMetadata: proposal.systemMetadata } });

@@ -3,6 +3,7 @@ import { badRequest, notFound } from '../../catalog/errors.ts';
 import { parseProposal } from '../../catalog/proposals.ts';
 import { aspectClassOf } from '../../catalog/snapshot.ts';
 import type { AppContext } from '../context.ts';
+import { requireEdit } from '../guards.ts';
 import { actionBody, boolParam, intParam, requireParam, stringParam, unknownAction } from './params.ts';
 
 /** DataHub's EnvelopedAspect: the aspect JSON as a string, as the emitter reads it. */
@@ -20,6 +21,7 @@ export const aspectsRoutes =
       switch (req.query.action) {
         case 'ingestProposal': {
           const proposal = parseProposal(requireParam(body, 'proposal'), 'proposal');
+          await requireEdit(ctx, req.principal, [proposal.urn]);
           await ctx.catalog.ingest([proposal], req.principal.actorUrn);
           return { value: 'success' };
         }
@@ -27,6 +29,7 @@ export const aspectsRoutes =
           const list = requireParam(body, 'proposals');
           if (!Array.isArray(list)) throw badRequest("Parameter 'proposals' must be an array");
           const proposals = list.map((p, i) => parseProposal(p, `proposals[${i}]`));
+          await requireEdit(ctx, req.principal, proposals.map((p) => p.urn));
           await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `proposals[${i}]`);
           return { value: 'success' };
         }

@@ -4,6 +4,7 @@ import type { Proposal } from '../../catalog/proposals.ts';
 import { parseSnapshot, toSnapshot } from '../../catalog/snapshot.ts';
 import type { Json } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
+import { requireDelete, requireEdit } from '../guards.ts';
 import { actionBody, requireParam, stringParam, unknownAction } from './params.ts';
 
 /** Parses Rest.li's `aspects=List(a,b)` query form (also a plain comma list). */
@@ -22,6 +23,7 @@ export const entitiesRoutes =
       switch (req.query.action) {
         case 'ingest': {
           const snapshot = parseSnapshot(requireParam(body, 'entity'));
+          await requireEdit(ctx, req.principal, [snapshot.urn]);
           const systemMetadata = (body.systemMetadata as Json | undefined) ?? null;
           const proposals: Proposal[] = snapshot.aspects.map((a) => ({
             entityType: snapshot.entityType,
@@ -38,6 +40,7 @@ export const entitiesRoutes =
           return { value: await ctx.catalog.exists(stringParam(body, 'urn', true)) };
         case 'delete': {
           const urn = stringParam(body, 'urn', true);
+          await requireDelete(ctx, req.principal, urn);
           const removed = await ctx.catalog.deleteEntity(urn);
           return { value: { rowsDeletedFromEntityDeletion: removed.aspectRows, timeseriesRowsDeleted: removed.timeseriesRows } };
         }

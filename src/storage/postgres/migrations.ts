@@ -46,6 +46,26 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX access_tokens_by_owner ON access_tokens (owner_urn);
   `,
+  // Users, roles and sign-in: kept out of the aspect tables so that no ingestion can grant a role or read a hash.
+  `
+  CREATE TABLE role_assignments (
+    actor_urn TEXT PRIMARY KEY,
+    role_urn TEXT NOT NULL,
+    assigned_by TEXT NOT NULL,
+    assigned_at BIGINT NOT NULL
+  );
+  CREATE TABLE user_credentials (
+    user_urn TEXT PRIMARY KEY,
+    password_hash TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE TABLE login_failures (
+    username TEXT PRIMARY KEY,
+    failures INTEGER NOT NULL,
+    last_failure_at BIGINT NOT NULL
+  );
+  CREATE INDEX access_tokens_by_expiry ON access_tokens (expires_at);
+  `,
 ];
 
 /** The parent of an index's day partitions; rows are routed by ts. */

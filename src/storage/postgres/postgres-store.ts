@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type {
+  AccessTokenPage,
   AccessTokenRecord,
+  LoginFailures,
   StoredAspect,
   Store,
   TimeseriesEvent,
@@ -13,6 +15,7 @@ import type {
 } from '../store.ts';
 import type { Json } from '../store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
+import { PostgresIdentity } from './identity.ts';
 import { PostgresTimeseries } from './timeseries.ts';
 
 /** BIGINT columns hold epoch millis and counts, all well inside 2^53. */
@@ -52,12 +55,14 @@ export class PostgresStore implements Store {
   readonly backend = 'postgres' as const;
   private readonly pool: pg.Pool;
   private readonly ts: PostgresTimeseries;
+  private readonly identity: PostgresIdentity;
 
   constructor(url: string, poolSize = 10) {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize, types });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
     this.ts = new PostgresTimeseries(this.pool);
+    this.identity = new PostgresIdentity(this.pool);
   }
 
   private async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -196,38 +201,51 @@ export class PostgresStore implements Store {
     return this.ts.listPartitions(index);
   }
 
-  async insertAccessToken(t: AccessTokenRecord): Promise<void> {
-    await this.pool.query(
-      'INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
-      [t.id, t.name, t.description, t.actorUrn, t.ownerUrn, t.createdAt, t.expiresAt],
-    );
+  insertAccessToken(t: AccessTokenRecord): Promise<void> {
+    return this.identity.insertAccessToken(t);
   }
 
-  async getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
-    const r = await this.pool.query<{
-      id: string;
-      name: string;
-      description: string | null;
-      actor_urn: string;
-      owner_urn: string;
-      created_at: number;
-      expires_at: number | null;
-    }>('SELECT * FROM access_tokens WHERE id = $1', [id]);
-    const row = r.rows[0];
-    return (
-      row && {
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        actorUrn: row.actor_urn,
-        ownerUrn: row.owner_urn,
-        createdAt: row.created_at,
-        expiresAt: row.expires_at,
-      }
-    );
+  getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
+    return this.identity.getAccessToken(id);
   }
 
-  async deleteAccessToken(id: string): Promise<boolean> {
-    return ((await this.pool.query('DELETE FROM access_tokens WHERE id = $1', [id])).rowCount ?? 0) > 0;
+  deleteAccessToken(id: string): Promise<boolean> {
+    return this.identity.deleteAccessToken(id);
+  }
+
+  listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage> {
+    return this.identity.listAccessTokens(filter, start, count);
+  }
+
+  deleteExpiredAccessTokens(now: number): Promise<number> {
+    return this.identity.deleteExpiredAccessTokens(now);
+  }
+
+  getRole(actorUrn: string): Promise<string | undefined> {
+    return this.identity.getRole(actorUrn);
+  }
+
+  setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void> {
+    return this.identity.setRole(actorUrns, roleUrn, assignedBy, now);
+  }
+
+  getPasswordHash(userUrn: string): Promise<string | undefined> {
+    return this.identity.getPasswordHash(userUrn);
+  }
+
+  setPasswordHash(userUrn: string, hash: string, now: number): Promise<void> {
+    return this.identity.setPasswordHash(userUrn, hash, now);
+  }
+
+  getLoginFailures(username: string): Promise<LoginFailures | undefined> {
+    return this.identity.getLoginFailures(username);
+  }
+
+  recordLoginFailure(username: string, now: number): Promise<void> {
+    return this.identity.recordLoginFailure(username, now);
+  }
+
+  clearLoginFailures(username: string): Promise<void> {
+    return this.identity.clearLoginFailures(username);
   }
 }

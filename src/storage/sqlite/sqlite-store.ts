@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import { partitionStart } from '../partitions.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
 import type {
+  AccessTokenPage,
   AccessTokenRecord,
+  LoginFailures,
   StoredAspect,
   Store,
   TimeseriesEvent,
@@ -17,6 +19,7 @@ import type {
   WriteOp,
 } from '../store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
+import { SqliteIdentity } from './identity.ts';
 import { SqliteTimeseries } from './timeseries.ts';
 
 interface AspectRow {
@@ -30,16 +33,6 @@ interface AspectRow {
   created_by: string;
 }
 
-interface TokenRow {
-  id: string;
-  name: string;
-  description: string | null;
-  actor_urn: string;
-  owner_urn: string;
-  created_at: number;
-  expires_at: number | null;
-}
-
 const toAspect = (r: AspectRow): StoredAspect => ({
   urn: r.urn,
   entityType: r.entity_type,
@@ -49,16 +42,6 @@ const toAspect = (r: AspectRow): StoredAspect => ({
   systemMetadata: fromJsonText(r.system_metadata),
   createdOn: r.created_on,
   createdBy: r.created_by,
-});
-
-const toToken = (r: TokenRow): AccessTokenRecord => ({
-  id: r.id,
-  name: r.name,
-  description: r.description,
-  actorUrn: r.actor_urn,
-  ownerUrn: r.owner_urn,
-  createdAt: r.created_at,
-  expiresAt: r.expires_at,
 });
 
 export interface SqliteOptions {
@@ -75,6 +58,7 @@ export class SqliteStore implements Store {
   readonly backend = 'sqlite' as const;
   private readonly db: Database.Database;
   private readonly ts: SqliteTimeseries;
+  private readonly identity: SqliteIdentity;
   private checkpointer: Worker | undefined;
 
   constructor(
@@ -91,6 +75,7 @@ export class SqliteStore implements Store {
     this.db.pragma('journal_size_limit = 67108864');
     this.db.pragma('cache_size = -65536');
     this.ts = new SqliteTimeseries(this.db);
+    this.identity = new SqliteIdentity((text) => this.sql(text));
   }
 
   private readonly statements = new Map<string, Database.Statement>();
@@ -247,18 +232,50 @@ export class SqliteStore implements Store {
   }
 
   async insertAccessToken(t: AccessTokenRecord): Promise<void> {
-    this.sql(
-        'INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(t.id, t.name, t.description, t.actorUrn, t.ownerUrn, t.createdAt, t.expiresAt);
+    this.identity.insertAccessToken(t);
   }
 
   async getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
-    const row = this.sql('SELECT * FROM access_tokens WHERE id = ?').get(id) as TokenRow | undefined;
-    return row && toToken(row);
+    return this.identity.getAccessToken(id);
   }
 
   async deleteAccessToken(id: string): Promise<boolean> {
-    return this.sql('DELETE FROM access_tokens WHERE id = ?').run(id).changes > 0;
+    return this.identity.deleteAccessToken(id);
+  }
+
+  async listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage> {
+    return this.identity.listAccessTokens(filter, start, count);
+  }
+
+  async deleteExpiredAccessTokens(now: number): Promise<number> {
+    return this.identity.deleteExpiredAccessTokens(now);
+  }
+
+  async getRole(actorUrn: string): Promise<string | undefined> {
+    return this.identity.getRole(actorUrn);
+  }
+
+  async setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void> {
+    this.db.transaction(() => this.identity.setRole(actorUrns, roleUrn, assignedBy, now)).immediate();
+  }
+
+  async getPasswordHash(userUrn: string): Promise<string | undefined> {
+    return this.identity.getPasswordHash(userUrn);
+  }
+
+  async setPasswordHash(userUrn: string, hash: string, now: number): Promise<void> {
+    this.identity.setPasswordHash(userUrn, hash, now);
+  }
+
+  async getLoginFailures(username: string): Promise<LoginFailures | undefined> {
+    return this.identity.getLoginFailures(username);
+  }
+
+  async recordLoginFailure(username: string, now: number): Promise<void> {
+    this.identity.recordLoginFailure(username, now);
+  }
+
+  async clearLoginFailures(username: string): Promise<void> {
+    this.identity.clearLoginFailures(username);
   }
 }

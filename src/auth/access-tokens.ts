@@ -1,0 +1,72 @@
+import { badRequest, forbidden, notFound } from '../catalog/errors.ts';
+import type { AccessTokenPage, AccessTokenRecord, Store } from '../storage/store.ts';
+import { UNAUTHORIZED_MESSAGE, type Authorizer } from './authorizer.ts';
+import type { TokenDuration } from './durations.ts';
+import type { Principal } from './principal.ts';
+import type { TokenService } from './token-service.ts';
+
+export interface CreateTokenInput {
+  readonly actorUrn: string;
+  readonly duration: TokenDuration;
+  readonly name: string;
+  readonly description?: string | null;
+}
+
+export interface ListTokensInput {
+  readonly start: number;
+  readonly count: number;
+  /** Only tokens of this owner; managers may ask for anyone's. */
+  readonly ownerUrn?: string;
+}
+
+export const MAX_TOKEN_PAGE = 1000;
+
+/**
+ * Personal access token management with DataHub's rules: a user creates tokens
+ * for themself with GENERATE_PERSONAL_ACCESS_TOKENS; creating for others, and
+ * seeing or revoking others' tokens, needs MANAGE_ACCESS_TOKENS. The GraphQL API
+ * and the CLI both use this.
+ */
+export class AccessTokens {
+  constructor(
+    private readonly store: Store,
+    private readonly tokens: TokenService,
+    private readonly authorizer: Authorizer,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private async canManage(principal: Principal): Promise<boolean> {
+    return this.authorizer.has(principal, ['MANAGE_ACCESS_TOKENS']);
+  }
+
+  async create(principal: Principal, input: CreateTokenInput): Promise<{ token: string; record: AccessTokenRecord }> {
+    const forSelf = input.actorUrn === principal.actorUrn;
+    const allowed = (await this.canManage(principal)) || (forSelf && (await this.authorizer.has(principal, ['GENERATE_PERSONAL_ACCESS_TOKENS'])));
+    if (!allowed) throw forbidden(UNAUTHORIZED_MESSAGE);
+    if (input.name.trim() === '') throw badRequest("Field 'name' must not be empty");
+    if (!(await this.store.existing([input.actorUrn])).has(input.actorUrn)) {
+      throw badRequest(`Failed to create access token: actor ${input.actorUrn} does not exist`);
+    }
+    return this.tokens.mint({ ...input, ownerUrn: principal.actorUrn, now: this.clock() });
+  }
+
+  async list(principal: Principal, input: ListTokensInput): Promise<AccessTokenPage> {
+    if (!Number.isInteger(input.start) || input.start < 0) throw badRequest("Field 'start' must be a non-negative integer");
+    if (!Number.isInteger(input.count) || input.count < 0 || input.count > MAX_TOKEN_PAGE) {
+      throw badRequest(`Field 'count' must be an integer from 0 to ${MAX_TOKEN_PAGE}`);
+    }
+    const manager = await this.canManage(principal);
+    if (!manager && input.ownerUrn !== undefined && input.ownerUrn !== principal.actorUrn) throw forbidden(UNAUTHORIZED_MESSAGE);
+    await this.store.deleteExpiredAccessTokens(this.clock());
+    const ownerUrn = manager ? input.ownerUrn : principal.actorUrn;
+    return this.store.listAccessTokens(ownerUrn === undefined ? {} : { ownerUrn }, input.start, input.count);
+  }
+
+  async revoke(principal: Principal, tokenId: string): Promise<true> {
+    const record = await this.store.getAccessToken(tokenId);
+    if (!record) throw notFound('Access token no longer exists');
+    if (record.ownerUrn !== principal.actorUrn && !(await this.canManage(principal))) throw forbidden(UNAUTHORIZED_MESSAGE);
+    await this.store.deleteAccessToken(tokenId);
+    return true;
+  }
+}

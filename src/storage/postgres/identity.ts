@@ -1,0 +1,91 @@
+import type pg from 'pg';
+import type { AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
+import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
+
+/** Access tokens, role assignments, password hashes and sign-in failures on PostgreSQL. */
+export class PostgresIdentity {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async insertAccessToken(t: AccessTokenRecord): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [t.id, t.name, t.description, t.actorUrn, t.ownerUrn, t.createdAt, t.expiresAt],
+    );
+  }
+
+  async getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
+    const r = await this.pool.query<AccessTokenRow>('SELECT * FROM access_tokens WHERE id = $1', [id]);
+    return r.rows[0] && toAccessToken(r.rows[0]);
+  }
+
+  async deleteAccessToken(id: string): Promise<boolean> {
+    return ((await this.pool.query('DELETE FROM access_tokens WHERE id = $1', [id])).rowCount ?? 0) > 0;
+  }
+
+  async listAccessTokens(filter: { ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage> {
+    const owner = filter.ownerUrn ?? null;
+    const total = await this.pool.query<{ n: number }>('SELECT COUNT(*)::bigint AS n FROM access_tokens WHERE $1::text IS NULL OR owner_urn = $1', [owner]);
+    const rows = await this.pool.query<AccessTokenRow>(
+      `SELECT * FROM access_tokens WHERE $1::text IS NULL OR owner_urn = $1
+        ORDER BY expires_at DESC NULLS FIRST, created_at DESC LIMIT $2 OFFSET $3`,
+      [owner, count, start],
+    );
+    return { total: total.rows[0]!.n, tokens: rows.rows.map(toAccessToken) };
+  }
+
+  async deleteExpiredAccessTokens(now: number): Promise<number> {
+    return (await this.pool.query('DELETE FROM access_tokens WHERE expires_at IS NOT NULL AND expires_at <= $1', [now])).rowCount ?? 0;
+  }
+
+  async getRole(actorUrn: string): Promise<string | undefined> {
+    const r = await this.pool.query<{ role_urn: string }>('SELECT role_urn FROM role_assignments WHERE actor_urn = $1', [actorUrn]);
+    return r.rows[0]?.role_urn;
+  }
+
+  async setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void> {
+    if (roleUrn === null) {
+      await this.pool.query('DELETE FROM role_assignments WHERE actor_urn = ANY($1)', [actorUrns]);
+      return;
+    }
+    await this.pool.query(
+      `INSERT INTO role_assignments (actor_urn, role_urn, assigned_by, assigned_at)
+       SELECT a, $2, $3, $4 FROM unnest($1::text[]) AS a
+       ON CONFLICT (actor_urn) DO UPDATE SET role_urn = EXCLUDED.role_urn, assigned_by = EXCLUDED.assigned_by, assigned_at = EXCLUDED.assigned_at`,
+      [[...new Set(actorUrns)], roleUrn, assignedBy, now],
+    );
+  }
+
+  async getPasswordHash(userUrn: string): Promise<string | undefined> {
+    const r = await this.pool.query<{ password_hash: string }>('SELECT password_hash FROM user_credentials WHERE user_urn = $1', [userUrn]);
+    return r.rows[0]?.password_hash;
+  }
+
+  async setPasswordHash(userUrn: string, hash: string, now: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO user_credentials (user_urn, password_hash, updated_at) VALUES ($1, $2, $3)
+       ON CONFLICT (user_urn) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = EXCLUDED.updated_at`,
+      [userUrn, hash, now],
+    );
+  }
+
+  async getLoginFailures(username: string): Promise<LoginFailures | undefined> {
+    const r = await this.pool.query<{ failures: number; last_failure_at: number }>(
+      'SELECT failures, last_failure_at FROM login_failures WHERE username = $1',
+      [username],
+    );
+    const row = r.rows[0];
+    return row && { failures: row.failures, lastFailureAt: row.last_failure_at };
+  }
+
+  async recordLoginFailure(username: string, now: number): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO login_failures (username, failures, last_failure_at) VALUES ($1, 1, $2)
+       ON CONFLICT (username) DO UPDATE SET failures = login_failures.failures + 1, last_failure_at = EXCLUDED.last_failure_at`,
+      [username, now],
+    );
+  }
+
+  async clearLoginFailures(username: string): Promise<void> {
+    await this.pool.query('DELETE FROM login_failures WHERE username = $1', [username]);
+  }
+}

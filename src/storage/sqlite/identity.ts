@@ -1,0 +1,88 @@
+import type Database from 'better-sqlite3';
+import type { AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
+import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
+
+/** Access tokens, role assignments, password hashes and sign-in failures on SQLite. */
+export class SqliteIdentity {
+  constructor(private readonly sql: (text: string) => Database.Statement) {}
+
+  insertAccessToken(t: AccessTokenRecord): void {
+    this.sql('INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
+      t.id,
+      t.name,
+      t.description,
+      t.actorUrn,
+      t.ownerUrn,
+      t.createdAt,
+      t.expiresAt,
+    );
+  }
+
+  getAccessToken(id: string): AccessTokenRecord | undefined {
+    const row = this.sql('SELECT * FROM access_tokens WHERE id = ?').get(id) as AccessTokenRow | undefined;
+    return row && toAccessToken(row);
+  }
+
+  deleteAccessToken(id: string): boolean {
+    return this.sql('DELETE FROM access_tokens WHERE id = ?').run(id).changes > 0;
+  }
+
+  listAccessTokens(filter: { ownerUrn?: string }, start: number, count: number): AccessTokenPage {
+    const where = filter.ownerUrn === undefined ? '' : 'WHERE owner_urn = @owner';
+    const owner = filter.ownerUrn === undefined ? {} : { owner: filter.ownerUrn };
+    const total = (this.sql(`SELECT COUNT(*) AS n FROM access_tokens ${where}`).get(owner) as { n: number }).n;
+    const rows = this.sql(
+      `SELECT * FROM access_tokens ${where} ORDER BY expires_at IS NULL DESC, expires_at DESC, created_at DESC LIMIT @count OFFSET @start`,
+    ).all({ ...owner, start, count }) as AccessTokenRow[];
+    return { total, tokens: rows.map(toAccessToken) };
+  }
+
+  deleteExpiredAccessTokens(now: number): number {
+    return this.sql('DELETE FROM access_tokens WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes;
+  }
+
+  getRole(actorUrn: string): string | undefined {
+    return (this.sql('SELECT role_urn FROM role_assignments WHERE actor_urn = ?').get(actorUrn) as { role_urn: string } | undefined)?.role_urn;
+  }
+
+  setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): void {
+    for (const actor of actorUrns) {
+      if (roleUrn === null) this.sql('DELETE FROM role_assignments WHERE actor_urn = ?').run(actor);
+      else
+        this.sql(
+          `INSERT INTO role_assignments (actor_urn, role_urn, assigned_by, assigned_at) VALUES (?, ?, ?, ?)
+           ON CONFLICT (actor_urn) DO UPDATE SET role_urn = excluded.role_urn, assigned_by = excluded.assigned_by, assigned_at = excluded.assigned_at`,
+        ).run(actor, roleUrn, assignedBy, now);
+    }
+  }
+
+  getPasswordHash(userUrn: string): string | undefined {
+    return (this.sql('SELECT password_hash FROM user_credentials WHERE user_urn = ?').get(userUrn) as { password_hash: string } | undefined)
+      ?.password_hash;
+  }
+
+  setPasswordHash(userUrn: string, hash: string, now: number): void {
+    this.sql(
+      `INSERT INTO user_credentials (user_urn, password_hash, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (user_urn) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at`,
+    ).run(userUrn, hash, now);
+  }
+
+  getLoginFailures(username: string): LoginFailures | undefined {
+    const row = this.sql('SELECT failures, last_failure_at FROM login_failures WHERE username = ?').get(username) as
+      | { failures: number; last_failure_at: number }
+      | undefined;
+    return row && { failures: row.failures, lastFailureAt: row.last_failure_at };
+  }
+
+  recordLoginFailure(username: string, now: number): void {
+    this.sql(
+      `INSERT INTO login_failures (username, failures, last_failure_at) VALUES (?, 1, ?)
+       ON CONFLICT (username) DO UPDATE SET failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at`,
+    ).run(username, now);
+  }
+
+  clearLoginFailures(username: string): void {
+    this.sql('DELETE FROM login_failures WHERE username = ?').run(username);
+  }
+}

@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openStore } from '../../src/storage/open-store.ts';
+import type { AccessTokenRecord, Store } from '../../src/storage/store.ts';
+import { backends, type TestDatabase } from '../support/databases.ts';
+
+const token = (id: string, ownerUrn: string, expiresAt: number | null, createdAt = 1): AccessTokenRecord => ({
+  id,
+  name: id,
+  description: null,
+  actorUrn: ownerUrn,
+  ownerUrn,
+  createdAt,
+  expiresAt,
+});
+
+for (const backend of await backends()) {
+  describe(`identity storage conformance: ${backend.name}`, { skip: backend.skip }, () => {
+    let db: TestDatabase;
+    let store: Store;
+    before(async () => {
+      db = await backend.create();
+      store = await openStore(db.config);
+    });
+    after(async () => {
+      await store?.close();
+      await db?.drop();
+    });
+
+    it('lists tokens newest expiry first, never-expiring first of all, filtered by owner and paged', async () => {
+      await store.insertAccessToken(token('a', 'urn:li:corpuser:x', 100));
+      await store.insertAccessToken(token('b', 'urn:li:corpuser:x', null));
+      await store.insertAccessToken(token('c', 'urn:li:corpuser:y', 300));
+      await store.insertAccessToken(token('d', 'urn:li:corpuser:x', 200));
+      const all = await store.listAccessTokens({}, 0, 10);
+      assert.equal(all.total, 4);
+      assert.deepEqual(all.tokens.map((t) => t.id), ['b', 'c', 'd', 'a']);
+      const mine = await store.listAccessTokens({ ownerUrn: 'urn:li:corpuser:x' }, 1, 1);
+      assert.equal(mine.total, 3);
+      assert.deepEqual(mine.tokens.map((t) => t.id), ['d']);
+    });
+
+    it('deletes expired tokens only', async () => {
+      assert.equal(await store.deleteExpiredAccessTokens(200), 2);
+      assert.deepEqual((await store.listAccessTokens({}, 0, 10)).tokens.map((t) => t.id), ['b', 'c']);
+    });
+
+    it('assigns, replaces and removes roles', async () => {
+      const actors = ['urn:li:corpuser:x', 'urn:li:corpuser:y'];
+      await store.setRole(actors, 'urn:li:dataHubRole:Editor', 'urn:li:corpuser:datahub', 1);
+      assert.equal(await store.getRole('urn:li:corpuser:y'), 'urn:li:dataHubRole:Editor');
+      await store.setRole(['urn:li:corpuser:y'], 'urn:li:dataHubRole:Reader', 'urn:li:corpuser:datahub', 2);
+      assert.equal(await store.getRole('urn:li:corpuser:y'), 'urn:li:dataHubRole:Reader');
+      await store.setRole(actors, null, 'urn:li:corpuser:datahub', 3);
+      assert.equal(await store.getRole('urn:li:corpuser:x'), undefined);
+    });
+
+    it('keeps one password hash per user', async () => {
+      assert.equal(await store.getPasswordHash('urn:li:corpuser:x'), undefined);
+      await store.setPasswordHash('urn:li:corpuser:x', 'h1', 1);
+      await store.setPasswordHash('urn:li:corpuser:x', 'h2', 2);
+      assert.equal(await store.getPasswordHash('urn:li:corpuser:x'), 'h2');
+    });
+
+    it('counts and clears sign-in failures', async () => {
+      await store.recordLoginFailure('x', 10);
+      await store.recordLoginFailure('x', 20);
+      assert.deepEqual(await store.getLoginFailures('x'), { failures: 2, lastFailureAt: 20 });
+      await store.clearLoginFailures('x');
+      assert.equal(await store.getLoginFailures('x'), undefined);
+    });
+  });
+}
