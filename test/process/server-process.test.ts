@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import readline from 'node:readline';
 import { after, before, describe, it } from 'node:test';
+import { ROOT, childEnv, startServerProcess } from '../support/process.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/almanac.mjs');
-
-/** The environment of a child process: the parent's, minus anything Almanac reads. */
-function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const k of Object.keys(env)) if (k.startsWith('ALMANAC_') || k.startsWith('DATAHUB_') || k === 'PORT') delete env[k];
-  return { ...env, ...extra };
-}
 
 describe('the server process', () => {
   let dir: string;
@@ -48,22 +40,8 @@ describe('the server process', () => {
     const token = minted.stdout.trim();
     assert.match(minted.stdout, /^[\w-]+\.[\w-]+\.[\w-]+\n$/);
 
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: ROOT,
-      env: childEnv({ ALMANAC_DATABASE_URL: dbUrl, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const lines = readline.createInterface({ input: child.stdout });
-    let address: string | undefined;
-    for await (const line of lines) {
-      const entry = JSON.parse(line) as { msg?: string; address?: string };
-      if (entry.msg === 'almanac ready') {
-        address = entry.address;
-        break;
-      }
-    }
-    assert.ok(address, 'server never reported ready');
+    const server = await startServerProcess({ ALMANAC_DATABASE_URL: dbUrl });
+    const address = server.address;
     assert.equal((await fetch(`${address}/health`)).status, 200);
 
     const res = await fetch(`${address}/entities?action=exists`, {
@@ -79,8 +57,7 @@ describe('the server process', () => {
     });
     assert.deepEqual(await admin.json(), { value: true });
 
-    child.kill('SIGTERM');
-    assert.equal(await exited, 0);
+    assert.equal(await server.stop(), 0);
   });
 
   it('refuses an unknown duration with one clear line', () => {

@@ -1,0 +1,49 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import readline from 'node:readline';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+/** The environment of a child process: the parent's, minus anything Almanac reads. */
+export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('ALMANAC_') || k.startsWith('DATAHUB_') || k === 'PORT') delete env[k];
+  return { ...env, ...extra };
+}
+
+export interface ServerProcess {
+  readonly address: string;
+  readonly child: ChildProcess;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts `src/main.ts` in its own process on a free port and waits for its "almanac ready" log line. */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  let address: string | undefined;
+  for await (const line of readline.createInterface({ input: child.stdout! })) {
+    const entry = JSON.parse(line) as { msg?: string; address?: string };
+    if (entry.msg === 'almanac ready') {
+      address = entry.address;
+      break;
+    }
+  }
+  if (!address) throw new Error(`server process did not start: ${stderr}`);
+  child.stdout!.resume();
+  return {
+    address,
+    child,
+    stop: () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
