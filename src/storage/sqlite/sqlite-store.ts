@@ -20,6 +20,7 @@ import type {
 } from '../store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
+import { StatementCache } from './statements.ts';
 import { SqliteTimeseries } from './timeseries.ts';
 
 interface AspectRow {
@@ -74,19 +75,15 @@ export class SqliteStore implements Store {
     this.db.pragma('busy_timeout = 5000');
     this.db.pragma('journal_size_limit = 67108864');
     this.db.pragma('cache_size = -65536');
+    this.statements = new StatementCache(this.db);
     this.ts = new SqliteTimeseries(this.db);
     this.identity = new SqliteIdentity((text) => this.sql(text));
   }
 
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
 
   private sql(text: string): Database.Statement {
-    let s = this.statements.get(text);
-    if (!s) {
-      s = this.db.prepare(text);
-      this.statements.set(text, s);
-    }
-    return s;
+    return this.statements.get(text);
   }
 
   async migrate(): Promise<void> {

@@ -9,6 +9,7 @@ import type {
 } from '../store.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
 import { partitionTableSql } from './migrations.ts';
+import { StatementCache } from './statements.ts';
 
 interface PartitionRow {
   start_ms: number;
@@ -23,17 +24,14 @@ interface PartitionRow {
 export class SqliteTimeseries {
   private readonly indexIds = new Map<string, number>();
   private readonly knownPartitions = new Set<string>();
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(private readonly db: Database.Database) {
+    this.statements = new StatementCache(db);
+  }
 
   private stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
+    return this.statements.get(sql);
   }
 
   /** Forgets cached statements and partitions, e.g. after partitions were dropped. */
