@@ -10,6 +10,7 @@ import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { entitiesRoutes } from './restli/entities-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
 import { loginRoutes } from './login-routes.ts';
+import { consoleRoutes } from './console-routes.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -73,5 +74,6 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
       { prefix },
     );
   }
+  await app.register(consoleRoutes());
   return app;
 }

@@ -1,0 +1,76 @@
+import { useState } from 'preact/hooks';
+import { gql } from '../api.ts';
+import { ErrorBox } from './error-box.tsx';
+
+const MUTATION = `mutation batch($input: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $input) }`;
+
+/** Deprecates (or undeprecates) the given datasets in one batchUpdateDeprecation call. */
+export function DeprecateForm({ urns, onDone, onCancel }: { urns: readonly string[]; onDone: () => void; onCancel: () => void }) {
+  const [note, setNote] = useState('');
+  const [date, setDate] = useState('');
+  const [replacement, setReplacement] = useState('');
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await gql(MUTATION, {
+        input: {
+          deprecated: true,
+          note,
+          decommissionTime: date ? Date.parse(`${date}T00:00:00Z`) : null,
+          replacement: replacement.trim() || null,
+          resources: urns.map((resourceUrn) => ({ resourceUrn })),
+        },
+      });
+      onDone();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="panel deprecate-form" onSubmit={submit} aria-label="Deprecate datasets">
+      <h3>
+        Deprecate {urns.length} dataset{urns.length === 1 ? '' : 's'}
+      </h3>
+      <label>
+        Note
+        <textarea value={note} onInput={(e) => setNote((e.target as HTMLTextAreaElement).value)} placeholder="Why, and what to use instead" />
+      </label>
+      <label>
+        Decommission date
+        <input type="date" value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />
+      </label>
+      <label>
+        Replacement (dataset urn)
+        <input
+          type="text"
+          list="replacement-options"
+          value={replacement}
+          onInput={(e) => setReplacement((e.target as HTMLInputElement).value)}
+          placeholder="urn:li:dataset:(urn:li:dataPlatform:...,...,PROD)"
+        />
+      </label>
+      <ErrorBox error={error} />
+      <div class="actions">
+        <button type="submit" class="danger" disabled={busy}>
+          Deprecate
+        </button>
+        <button type="button" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Marks the given datasets as no longer deprecated. */
+export async function undeprecate(urns: readonly string[]): Promise<void> {
+  await gql(MUTATION, { input: { deprecated: false, resources: urns.map((resourceUrn) => ({ resourceUrn })) } });
+}

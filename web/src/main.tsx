@@ -1,0 +1,74 @@
+import './styles.css';
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { fetchMe, type Me } from './me.ts';
+import { DatasetPage } from './pages/dataset.tsx';
+import { DatasetsPage } from './pages/datasets.tsx';
+import { LoginPage } from './pages/login.tsx';
+import { TimeseriesPage } from './pages/timeseries.tsx';
+import { TokensPage } from './pages/tokens.tsx';
+import { clearToken, getToken } from './session.ts';
+
+/** The hash route: #/datasets, #/dataset/<urn>, #/timeseries, #/tokens, #/login. */
+function useRoute(): string {
+  const [hash, setHash] = useState(location.hash || '#/datasets');
+  useEffect(() => {
+    const on = () => setHash(location.hash || '#/datasets');
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return hash;
+}
+
+function App() {
+  const route = useRoute();
+  const [me, setMe] = useState<Me | null>(null);
+  const [signedIn, setSignedIn] = useState(getToken() !== null);
+
+  useEffect(() => {
+    if (signedIn) fetchMe().then(setMe, () => setMe(null));
+  }, [signedIn]);
+
+  if (!signedIn || route === '#/login') {
+    return (
+      <LoginPage
+        onSignedIn={() => {
+          setSignedIn(true);
+          location.hash = '#/datasets';
+        }}
+      />
+    );
+  }
+  const signOut = () => {
+    clearToken();
+    setMe(null);
+    setSignedIn(false);
+  };
+  const link = (href: string, label: string) => (
+    <a href={href} aria-current={route.startsWith(href) ? 'page' : undefined}>
+      {label}
+    </a>
+  );
+  let page;
+  if (route.startsWith('#/dataset/')) page = <DatasetPage urn={decodeURIComponent(route.slice('#/dataset/'.length))} me={me} />;
+  else if (route.startsWith('#/timeseries')) page = <TimeseriesPage me={me} />;
+  else if (route.startsWith('#/tokens')) page = <TokensPage me={me} />;
+  else page = <DatasetsPage me={me} />;
+  return (
+    <>
+      <header>
+        <a class="brand" href="#/datasets">Almanac</a>
+        <nav aria-label="Main">
+          {link('#/datasets', 'Datasets')}
+          {link('#/timeseries', 'Timeseries')}
+          {link('#/tokens', 'Tokens')}
+        </nav>
+        <span class="who">{me?.username}</span>
+        <button onClick={signOut}>Sign out</button>
+      </header>
+      {page}
+    </>
+  );
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,20 @@
+import { gql } from './api.ts';
+
+export interface Me {
+  readonly urn: string;
+  readonly username: string;
+  readonly privileges: readonly string[];
+}
+
+/** Who is signed in and what they may do; the console hides what the API would refuse anyway. */
+export async function fetchMe(): Promise<Me> {
+  const data = await gql<{ me: { corpUser: { urn: string; username: string }; privileges: string[] } }>(
+    'query { me { corpUser { urn username } privileges } }',
+  );
+  return { urn: data.me.corpUser.urn, username: data.me.corpUser.username, privileges: data.me.privileges };
+}
+
+export const canDeprecate = (me: Me | null): boolean =>
+  !!me && (me.privileges.includes('EDIT_ENTITY') || me.privileges.includes('EDIT_DEPRECATION_PRIVILEGE'));
+
+export const canTruncate = (me: Me | null): boolean => !!me && me.privileges.includes('TRUNCATE_TIMESERIES_INDEX_PRIVILEGE');
