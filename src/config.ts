@@ -110,3 +110,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes,
   });
 }
+
+/** How the CLI finds a server: the DataHub CLI's variable names, so existing shells keep working. */
+export interface ClientConfig {
+  readonly server: string;
+  readonly token: string | undefined;
+}
+
+export function loadClientConfig(env: NodeJS.ProcessEnv = process.env): ClientConfig {
+  return { server: env.DATAHUB_GMS_URL || 'http://localhost:8080', token: env.DATAHUB_GMS_TOKEN || undefined };
+}

@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
-import { CatalogError } from '../catalog/errors.ts';
+import { cliMessage } from './client.ts';
 import { tokenCommands } from './token-commands.ts';
 import { serveCommand } from './serve-command.ts';
 import { userCommands } from './user-commands.ts';
+import { catalogCommands } from './catalog-commands.ts';
+import { deprecationCommands } from './deprecation-commands.ts';
 
 /** The `almanac` command line; every failure is one clear line on stderr and a non-zero exit. */
 export async function run(argv: readonly string[]): Promise<void> {
@@ -14,11 +16,12 @@ export async function run(argv: readonly string[]): Promise<void> {
   program.addCommand(serveCommand());
   program.addCommand(tokenCommands());
   program.addCommand(userCommands());
+  for (const cmd of [...catalogCommands(), ...deprecationCommands()]) program.addCommand(cmd);
   try {
     await program.parseAsync(argv as string[]);
   } catch (e) {
     if (e instanceof CommanderError) process.exit(e.exitCode);
-    const message = e instanceof ConfigError ? e.message : e instanceof CatalogError ? e.message : `unexpected error: ${(e as Error).message}`;
+    const message = e instanceof ConfigError ? e.message : cliMessage(e);
     process.stderr.write(`almanac: ${message}\n`);
     process.exit(1);
   }

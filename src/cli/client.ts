@@ -1,0 +1,79 @@
+import { CatalogError } from '../catalog/errors.ts';
+import { loadClientConfig } from '../config.ts';
+
+export interface ClientOptions {
+  readonly server?: string;
+  readonly token?: string;
+}
+
+/** A failure the CLI prints as one line and exits non-zero on. */
+export class CliError extends Error {}
+
+/**
+ * The CLI's view of a running Almanac: the public REST and GraphQL APIs only,
+ * so it works against any DataHub-compatible server it is pointed at.
+ */
+export class GmsClient {
+  readonly server: string;
+  private readonly token: string | undefined;
+
+  constructor(options: ClientOptions) {
+    const env = loadClientConfig();
+    this.server = (options.server ?? env.server).replace(/\/+$/, '');
+    this.token = options.token ?? env.token;
+  }
+
+  private async send(method: string, path: string, body?: unknown): Promise<unknown> {
+    let res: Response;
+    try {
+      res = await fetch(this.server + path, {
+        method,
+        headers: {
+          'Content-Type': 'application/json',
+          'X-RestLi-Protocol-Version': '2.0.0',
+          ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (e) {
+      throw new CliError(`cannot reach ${this.server}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
+    }
+    const text = await res.text();
+    let json: unknown;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      throw new CliError(`${method} ${path}: ${res.status} ${res.statusText} (not JSON)`);
+    }
+    if (!res.ok) {
+      const message = (json as { message?: string } | undefined)?.message ?? res.statusText;
+      const hint = res.status === 401 ? ' (set --token or DATAHUB_GMS_TOKEN)' : '';
+      throw new CliError(`${res.status}: ${message}${hint}`);
+    }
+    return json;
+  }
+
+  async action<T>(resource: string, name: string, params: Record<string, unknown>): Promise<T> {
+    return ((await this.send('POST', `/${resource}?action=${name}`, params)) as { value: T }).value;
+  }
+
+  async get<T>(path: string): Promise<T> {
+    return (await this.send('GET', path)) as T;
+  }
+
+  async post<T>(path: string, body: unknown): Promise<T> {
+    return (await this.send('POST', path, body)) as T;
+  }
+
+  async graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
+    const res = (await this.send('POST', '/api/graphql', { query, variables })) as { data?: T; errors?: Array<{ message: string }> };
+    if (res.errors?.length) throw new CliError(res.errors.map((e) => e.message).join('; '));
+    return res.data as T;
+  }
+}
+
+/** Messages of errors the CLI expects; anything else is reported as unexpected, still on one line. */
+export function cliMessage(e: unknown): string {
+  if (e instanceof CliError || e instanceof CatalogError) return e.message;
+  return `unexpected error: ${(e as Error).message}`;
+}
