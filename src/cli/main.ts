@@ -6,6 +6,7 @@ import { serveCommand } from './serve-command.ts';
 import { userCommands } from './user-commands.ts';
 import { catalogCommands } from './catalog-commands.ts';
 import { deprecationCommands } from './deprecation-commands.ts';
+import { timeseriesCommands } from './timeseries-commands.ts';
 
 /** The `almanac` command line; every failure is one clear line on stderr and a non-zero exit. */
 export async function run(argv: readonly string[]): Promise<void> {
@@ -16,7 +17,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   program.addCommand(serveCommand());
   program.addCommand(tokenCommands());
   program.addCommand(userCommands());
-  for (const cmd of [...catalogCommands(), ...deprecationCommands()]) program.addCommand(cmd);
+  for (const cmd of [...catalogCommands(), ...timeseriesCommands(), ...deprecationCommands()]) program.addCommand(cmd);
   try {
     await program.parseAsync(argv as string[]);
   } catch (e) {

@@ -17,9 +17,8 @@ interface IndexSize {
 interface Task {
   id: string;
   state: string;
-  entityType: string;
-  aspect: string;
-  endTimeMillis: number;
+  index: { entityType: string; aspect: string; indexName: string };
+  cutoffMillis: number;
   rowsToDelete: number;
   rowsDeleted: number;
   startedAt: number;
@@ -171,8 +170,8 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
           {tasks.map((t) => (
             <tr>
               <td>{t.id}</td>
-              <td>{t.entityType}/{t.aspect}</td>
-              <td>{formatDateTime(t.endTimeMillis)}</td>
+              <td>{t.index.indexName}</td>
+              <td>{formatDateTime(t.cutoffMillis)}</td>
               <td>{t.state}</td>
               <td>{formatCount(t.rowsDeleted)} / {formatCount(t.rowsToDelete)}</td>
               <td>{formatDateTime(t.startedAt)}</td>

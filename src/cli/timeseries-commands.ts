@@ -1,0 +1,201 @@
+import { Command } from 'commander';
+import { SingleBar } from 'cli-progress';
+import { CliError, type GmsClient } from './client.ts';
+import { clientOf, withServerOptions } from './global-options.ts';
+import { bold, green, isTty, isoDate, isoTime, parseAge, parseDate, printJson, printTable, red, yellow } from './output.ts';
+
+interface IndexSize {
+  indexName: string;
+  entityName: string;
+  aspectName: string;
+  sizeInMb: number;
+  rowCount: number;
+  oldestTimestampMillis: number | null;
+  newestTimestampMillis: number | null;
+}
+
+/** The plain JSON task view of GET /api/tasks/{id}. */
+export interface TaskView {
+  id: string;
+  state: string;
+  completed: boolean;
+  index: { entityType: string; aspect: string; indexName: string };
+  cutoffMillis: number;
+  strategy: string;
+  rowsToDelete: number;
+  rowsDeleted: number;
+  batches: number;
+  startedAt: number;
+  endedAt: number | null;
+  runTimeMillis: number;
+  error: string | null;
+  sizeBytesBefore: number | null;
+  sizeBytesAfter: number | null;
+}
+
+const mb = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1e6).toFixed(1)} MB`);
+
+async function indexSizes(_opts: unknown, cmd: Command): Promise<void> {
+  const { client, json } = clientOf(cmd);
+  const value = await client.action<{ indexSizes: IndexSize[] }>('operations', 'getIndexSizes', {});
+  const sorted = [...value.indexSizes].sort((a, b) => b.sizeInMb - a.sizeInMb);
+  if (json) return printJson(sorted);
+  printTable(
+    ['index', 'entityType', 'aspect', 'size', 'rows', 'oldest', 'newest'],
+    sorted.map((i) => [i.indexName, i.entityName, i.aspectName, `${i.sizeInMb.toFixed(2)} MB`, i.rowCount.toLocaleString('en-US'), isoDate(i.oldestTimestampMillis), isoDate(i.newestTimestampMillis)]),
+  );
+}
+
+interface TruncateOptions {
+  entityType: string;
+  aspect: string;
+  olderThan?: string;
+  before?: string;
+  execute?: boolean;
+  batchSize?: string;
+  timeout?: string;
+  forceDeleteByQuery?: boolean;
+}
+
+const positive = (value: string | undefined, flag: string): number | undefined => {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new CliError(`${flag} must be a positive integer, got "${value}"`);
+  return n;
+};
+
+/** Waits for a task with long polls, drawing a progress bar on a terminal; Ctrl-C asks whether to cancel or detach. */
+async function follow(client: GmsClient, id: string, json: boolean): Promise<TaskView> {
+  const bar = isTty() && !json ? new SingleBar({ format: 'deleting [{bar}] {value}/{total} rows | {rate} rows/s | {elapsed}s elapsed' }) : undefined;
+  const started = Date.now();
+  let interrupted = false;
+  const onSigint = () => {
+    interrupted = true;
+  };
+  process.on('SIGINT', onSigint);
+  try {
+    let task = await client.get<TaskView>(`/api/tasks/${encodeURIComponent(id)}`);
+    bar?.start(Math.max(1, task.rowsToDelete), task.rowsDeleted, { rate: 0, elapsed: 0 });
+    while (!task.completed) {
+      if (interrupted) {
+        bar?.stop();
+        if (await askCancel(id)) {
+          task = await client.post<TaskView>(`/api/tasks/${encodeURIComponent(id)}/cancel`, {});
+          process.stderr.write(`cancellation requested for ${id}\n`);
+        } else {
+          process.stderr.write(`detached; the task goes on. Follow it with: almanac task status ${id}\n`);
+          return task;
+        }
+        interrupted = false;
+      }
+      task = await client.get<TaskView>(`/api/tasks/${encodeURIComponent(id)}?waitMillis=500`);
+      const elapsed = (Date.now() - started) / 1000;
+      bar?.update(task.rowsDeleted, { rate: Math.round(task.rowsDeleted / Math.max(elapsed, 0.001)), elapsed: elapsed.toFixed(1) });
+    }
+    bar?.stop();
+    return task;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+}
+
+async function askCancel(id: string): Promise<boolean> {
+  if (!process.stdin.isTTY) return true;
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`Cancel task ${id}? [c]ancel it / [d]etach and leave it running: `);
+    return answer.trim().toLowerCase().startsWith('c');
+  } finally {
+    rl.close();
+  }
+}
+
+function printTask(task: TaskView): void {
+  const state = task.state === 'completed' ? green(task.state) : task.state === 'running' ? yellow(task.state) : red(task.state);
+  process.stdout.write(
+    `${bold(task.id)} ${state}: ${task.rowsDeleted.toLocaleString('en-US')} of ${task.rowsToDelete.toLocaleString('en-US')} rows deleted from ${task.index.indexName}` +
+      ` (before ${isoTime(task.cutoffMillis)}, ${task.strategy}, ${task.batches} batches, ${(task.runTimeMillis / 1000).toFixed(1)} s; size ${mb(task.sizeBytesBefore)} -> ${mb(task.sizeBytesAfter)})\n`,
+  );
+  if (task.error) process.stdout.write(`${red('error')}: ${task.error}\n`);
+}
+
+async function truncate(opts: TruncateOptions, cmd: Command): Promise<void> {
+  const { client, json } = clientOf(cmd);
+  if ((opts.olderThan === undefined) === (opts.before === undefined)) throw new CliError('give exactly one of --older-than or --before');
+  const endTimeMillis = opts.olderThan !== undefined ? Date.now() - parseAge(opts.olderThan) : parseDate(opts.before!, '--before');
+  const params = {
+    entityType: opts.entityType,
+    aspect: opts.aspect,
+    endTimeMillis,
+    dryRun: !opts.execute,
+    ...(opts.batchSize !== undefined ? { batchSize: positive(opts.batchSize, '--batch-size') } : {}),
+    ...(opts.timeout !== undefined ? { timeoutSeconds: positive(opts.timeout, '--timeout') } : {}),
+    ...(opts.forceDeleteByQuery ? { forceDeleteByQuery: true } : {}),
+  };
+  const value = await client.action<string>('operations', 'truncateTimeseriesAspect', params);
+  if (!opts.execute) {
+    if (json) return printJson({ dryRun: true, endTimeMillis, message: value });
+    process.stdout.write(`${yellow('DRY RUN')} (nothing was deleted) for rows before ${isoTime(endTimeMillis)}:\n${value}\nAdd --execute to delete them.\n`);
+    return;
+  }
+  const task = await follow(client, value, json);
+  if (json) printJson(task);
+  else printTask(task);
+  if (task.completed && task.state !== 'completed') process.exitCode = 1;
+}
+
+async function taskStatus(id: string, _opts: unknown, cmd: Command): Promise<void> {
+  const { client, json } = clientOf(cmd);
+  const task = await client.get<TaskView>(`/api/tasks/${encodeURIComponent(id)}`);
+  if (json) return printJson(task);
+  printTask(task);
+}
+
+async function taskList(opts: { limit: string }, cmd: Command): Promise<void> {
+  const { client, json } = clientOf(cmd);
+  const { tasks } = await client.get<{ tasks: TaskView[] }>(`/api/tasks?limit=${encodeURIComponent(opts.limit)}`);
+  if (json) return printJson(tasks);
+  printTable(
+    ['task', 'index', 'before', 'state', 'deleted', 'started'],
+    tasks.map((t) => [t.id, t.index.indexName, isoTime(t.cutoffMillis), t.state, `${t.rowsDeleted}/${t.rowsToDelete}`, isoTime(t.startedAt)]),
+  );
+}
+
+export function timeseriesCommands(): Command[] {
+  const sizes = withServerOptions(new Command('index-sizes'))
+    .description('Timeseries indices by size, with their rows and their oldest and newest dates')
+    .addHelpText('after', '\nExamples:\n  $ almanac index-sizes\n  $ almanac index-sizes --json')
+    .action(indexSizes);
+  const truncateCmd = withServerOptions(new Command('truncate'))
+    .description('Delete timeseries rows older than a cutoff: a dry run unless --execute')
+    .requiredOption('--entity-type <type>', 'e.g. dataset')
+    .requiredOption('--aspect <aspect>', 'e.g. datasetProfile')
+    .option('--older-than <age>', 'cutoff relative to now: 90d, 12h, 30m')
+    .option('--before <date>', 'absolute cutoff, e.g. 2026-01-01 (UTC)')
+    .option('--execute', 'really delete, as a background task, and follow its progress')
+    .option('--batch-size <n>', 'rows per transaction for --force-delete-by-query')
+    .option('--timeout <seconds>', 'stop the task after this many seconds')
+    .option('--force-delete-by-query', 'delete rows in batches instead of dropping whole partitions')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ almanac truncate --entity-type dataset --aspect datasetProfile --older-than 90d\n  $ almanac truncate --entity-type dataset --aspect datasetProfile --before 2026-01-01 --execute',
+    )
+    .action(truncate);
+  const task = new Command('task').description('Background tasks (truncations)');
+  task.addCommand(
+    withServerOptions(new Command('status'))
+      .description('One task: state and progress')
+      .argument('<id>', 'the task id, node:number')
+      .addHelpText('after', '\nExample:\n  $ almanac task status almanac-1a2b:7')
+      .action(taskStatus),
+  );
+  task.addCommand(
+    withServerOptions(new Command('list'))
+      .description('Recent tasks, newest first')
+      .option('--limit <n>', 'how many', '20')
+      .addHelpText('after', '\nExample:\n  $ almanac task list --limit 5')
+      .action(taskList),
+  );
+  return [sizes, truncateCmd, task];
+}
