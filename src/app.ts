@@ -11,6 +11,11 @@ import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
+import { operationsRoutes } from './api/restli/operations-routes.ts';
+import { tasksRoutes } from './api/tasks-routes.ts';
+import { TaskRunner } from './tasks/task-runner.ts';
+import { TimeseriesOperations } from './tasks/timeseries-operations.ts';
+import { graphqlRoutes } from './api/graphql/graphql-routes.ts';
 import { openStore } from './storage/open-store.ts';
 import type { Store } from './storage/store.ts';
 
@@ -63,6 +68,10 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     services.store,
   );
   if (!config.authEnabled) logger.warn('METADATA_SERVICE_AUTH_ENABLED=false: every request acts as urn:li:corpuser:datahub');
+  // Marks tasks left running by a crashed process failed before serving requests.
+  const runner = new TaskRunner(services.store, logger.child({ component: 'tasks' }));
+  await runner.start();
+  const operations = new TimeseriesOperations(services.store, runner, logger.child({ component: 'tasks' }));
   const server = await buildServer(
     {
       config,
@@ -76,13 +85,15 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     {
       logger,
       // Feature route plugins, mounted under both path forms (/x and /api/gms/x).
-      plugins: [],
+      plugins: [graphqlRoutes, operationsRoutes(operations), tasksRoutes(operations)],
     },
   );
   return {
     server,
     services,
     close: async () => {
+      // Running tasks stop at their next step and record how far they got; waiting requests then answer.
+      await runner.stop();
       await server.close();
       await services.store.close();
     },

@@ -62,3 +62,15 @@ export function sendRestliError(reply: FastifyReply, e: CatalogError | undefined
   if (status === 429 && typeof e?.details?.retryAfterSeconds === 'number') reply.header('Retry-After', String(e.details.retryAfterSeconds));
   return reply.code(status).header('X-RestLi-Error-Response', 'true').type('application/json').send(body);
 }
+
+/**
+ * For a GraphQL request refused before execution (unparseable body, no token):
+ * the HTTP status of the code, with the body GraphQL clients read, `{errors: [...]}`.
+ */
+export function sendGraphqlHttpError(reply: FastifyReply, e: CatalogError | undefined): FastifyReply {
+  const status = e ? HTTP_STATUS[e.code] : 500;
+  const error = { message: e ? e.message : UNKNOWN_ERROR_MESSAGE, extensions: GRAPHQL_CODE[e ? e.code : 'INTERNAL'] };
+  if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="almanac"');
+  if (status === 429 && typeof e?.details?.retryAfterSeconds === 'number') reply.header('Retry-After', String(e.details.retryAfterSeconds));
+  return reply.code(status).type('application/json').send({ errors: [error], extensions: {} });
+}

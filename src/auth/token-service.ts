@@ -6,6 +6,7 @@ import { TOKEN_DURATIONS, type TokenDuration } from './durations.ts';
 import type { TokenSecrets } from './secrets.ts';
 
 export const TOKEN_ISSUER = 'datahub-metadata-service';
+const VERIFIED_CACHE_SIZE = 10_000;
 /** Console sessions are short-lived, stateless JWTs (DataHub's SESSION type, version "1"). */
 export const SESSION_TTL_MILLIS = 8 * 60 * 60 * 1000;
 
@@ -87,15 +88,39 @@ export class TokenService {
     return { token, expiresAt };
   }
 
+  /**
+   * Signature checks cost ~100 µs (WebCrypto) and dominated every authenticated
+   * request, so the claims of a token that verified are kept until it expires:
+   * only the exact same token hits (keyed by its salted hash, so no token is
+   * kept in memory), and revocation is still checked on every request. An
+   * expired entry falls through to jose, which reports expiry.
+   */
+  private readonly verified = new Map<string, { payload: Record<string, unknown>; expSeconds: number }>();
+  private cryptoKey: Promise<CryptoKey> | undefined;
+
+  private async verifySignature(token: string, tokenId: string): Promise<Record<string, unknown>> {
+    const hit = this.verified.get(tokenId);
+    if (hit && Math.floor(Date.now() / 1000) < hit.expSeconds) return hit.payload;
+    this.verified.delete(tokenId);
+    this.cryptoKey ??= crypto.webcrypto.subtle.importKey('raw', this.key, { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    const { payload } = await jwtVerify(token, await this.cryptoKey, { algorithms: ['HS256'], issuer: TOKEN_ISSUER });
+    if (payload.nbf === undefined) {
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) this.verified.delete(this.verified.keys().next().value as string);
+      this.verified.set(tokenId, { payload, expSeconds: payload.exp ?? Infinity });
+    }
+    return payload;
+  }
+
   /** Checks signature, algorithm, issuer, expiry and revocation; throws UNAUTHENTICATED with DataHub's messages. */
   async verify(token: string): Promise<VerifiedToken> {
+    const tokenId = this.tokenId(token);
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], issuer: TOKEN_ISSUER }));
+      payload = await this.verifySignature(token, tokenId);
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) {
         // DataHub deletes an expired token when it is presented.
-        await this.store.deleteAccessToken(this.tokenId(token)).catch(() => undefined);
+        await this.store.deleteAccessToken(tokenId).catch(() => undefined);
         throw unauthenticated('Failed to validate DataHub token. Token has expired.');
       }
       throw unauthenticated('Unable to verify the provided token.');
@@ -108,7 +133,6 @@ export class TokenService {
       return { actorUrn: `urn:li:corpuser:${actorId}`, tokenId: '', type: 'SESSION' };
     }
     if (payload.type !== 'PERSONAL' || payload.version !== '2') throw unauthenticated('Unable to verify the provided token.');
-    const tokenId = this.tokenId(token);
     const record = await this.store.getAccessToken(tokenId);
     if (!record) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');
     return { actorUrn: record.actorUrn, tokenId, type: 'PERSONAL' };

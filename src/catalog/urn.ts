@@ -214,6 +214,11 @@ export function makeDatasetUrn(platformName: string, name: string, origin = 'PRO
   return `urn:li:dataset:(${platform},${name},${origin})`;
 }
 
+/**
+ * DataHub's SchemaFieldUtils: `(`, `)` and `,` in the field path are
+ * percent-encoded, so the urn stays a two-part tuple whatever the path holds.
+ */
 export function schemaFieldUrn(datasetUrn: string, fieldPath: string): string {
-  return `urn:li:schemaField:(${datasetUrn},${fieldPath})`;
+  const encoded = fieldPath.replaceAll('(', '%28').replaceAll(')', '%29').replaceAll(',', '%2C');
+  return `urn:li:schemaField:(${datasetUrn},${encoded})`;
 }

@@ -98,6 +98,93 @@ export interface LoginFailures {
   readonly lastFailureAt: number;
 }
 
+/**
+ * What one truncation step changed. Row counts are exact; bytes are the engine's
+ * own accounting of the pages or files the index stopped using.
+ */
+export interface TruncationStep {
+  readonly rows: number;
+  readonly partitionsDropped: number;
+  readonly freedBytes: number;
+}
+
+export type TaskState = 'running' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
+
+/** `rebuild` drops whole partitions and rewrites the boundary one; `delete_by_query` deletes rows in batches. */
+export type TruncationStrategy = 'rebuild' | 'delete_by_query';
+
+/** A task is addressed as `<nodeId>:<number>`; the number is unique across nodes. */
+export interface TaskRef {
+  readonly nodeId: string;
+  readonly number: number;
+}
+
+/** The parts of a task record that change while it runs. */
+export interface TaskProgress {
+  readonly rowsDeleted: number;
+  readonly batches: number;
+  readonly partitionsDropped: number;
+  readonly throttledMillis: number;
+  /** Bytes the index stopped using (engine accounting), known as soon as rows are gone. */
+  readonly freedBytes: number;
+  /** Index size before and after, and bytes handed back to the file system; null until measured. */
+  readonly sizeBytesBefore: number | null;
+  readonly sizeBytesAfter: number | null;
+  readonly reclaimedBytes: number | null;
+}
+
+export interface NewTruncationTask extends TimeseriesIndexRef {
+  /** The process that runs it; the task number is assigned by the database. */
+  readonly nodeId: string;
+  readonly createdBy: string;
+  readonly ownerPid: number;
+  readonly ownerHost: string;
+  readonly cutoffMillis: number;
+  readonly strategy: TruncationStrategy;
+  readonly batchSize: number;
+  readonly timeoutSeconds: number | null;
+  readonly requestsPerSecond: number | null;
+  readonly totalRows: number;
+  readonly rowsToDelete: number;
+  readonly startedAt: number;
+}
+
+/** A truncation task as recorded durably: who, what, how far, and how it ended. */
+export interface TaskRecord extends NewTruncationTask, TaskRef, TaskProgress {
+  readonly kind: 'truncateTimeseriesAspect';
+  readonly state: TaskState;
+  readonly endedAt: number | null;
+  readonly heartbeatAt: number;
+  readonly error: string | null;
+  readonly cancelRequested: boolean;
+}
+
+/** Fields a task update may set; the rest stay as they are. */
+export type TaskPatch = Partial<TaskProgress> & {
+  readonly state?: TaskState;
+  readonly endedAt?: number | null;
+  readonly heartbeatAt?: number;
+  readonly error?: string | null;
+};
+
+/** A page of datasets matching a name search and facet filters, with facet counts. */
+export interface DatasetSearchQuery {
+  /** Case-insensitive substring of the urn (platform and name); undefined matches all. */
+  readonly text?: string;
+  readonly platform?: string;
+  readonly deprecated?: boolean;
+  readonly start: number;
+  readonly count: number;
+}
+
+export interface DatasetSearchPage {
+  readonly total: number;
+  readonly urns: readonly string[];
+  /** Counts over the text match alone, so a filter's other choices stay visible. */
+  readonly platformCounts: ReadonlyArray<{ readonly value: string; readonly count: number }>;
+  readonly deprecatedCounts: ReadonlyArray<{ readonly value: 'true' | 'false'; readonly count: number }>;
+}
+
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
 
@@ -116,6 +203,12 @@ export interface Store {
   getAspectHistory(urn: string, aspect: string, limit: number): Promise<StoredAspect[]>;
   /** Which of these urns have their key aspect stored. */
   existing(urns: readonly string[]): Promise<Set<string>>;
+  /**
+   * Latest versions of the named aspects of many entities in one round trip.
+   * Every urn that exists has an entry (possibly empty); urns that do not exist have none.
+   */
+  getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>>;
+  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
   /** Deletes the entity, all versions of all its aspects, and its timeseries rows. */
   deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }>;
 
@@ -124,6 +217,40 @@ export interface Store {
   /** Rows strictly older than `before`, and all rows, without scanning the index row by row. */
   countTimeseriesBefore(index: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }>;
   listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]>;
+
+  // Truncation primitives. Each call is one short transaction that keeps the
+  // partition row counts exact, so a task can stop between any two calls.
+  /** Drops whole partitions that end at or before `before`, oldest first, within the budget; 0 partitions means none are left. */
+  dropTimeseriesPartitionsBefore(
+    index: TimeseriesIndexRef,
+    before: number,
+    budget: { readonly maxPartitions: number; readonly maxMillis: number },
+  ): Promise<TruncationStep>;
+  /** Removes the rows older than `before` from the one partition that straddles it, rewriting it when most of it goes. */
+  trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number): Promise<TruncationStep>;
+  /** Deletes up to `limit` of the oldest rows older than `before` (delete by query). */
+  deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number): Promise<TruncationStep>;
+  /** Hands space freed by deletions back to the file system for about `maxMillis`; `done` once nothing is left to give back. */
+  reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }>;
+  /** Bytes the index occupies, as the engine counts them. */
+  timeseriesIndexSizeBytes(index: TimeseriesIndexRef): Promise<number>;
+
+  // Background task records, shared by every process using the database.
+  /** Records a running truncation, unless one already runs on the index: then that one is returned instead. */
+  createTruncationTask(task: NewTruncationTask): Promise<{ created: TaskRecord } | { running: TaskRecord }>;
+  /** Applies the patch; with `whileRunning`, only if the task is still running. Returns the record, or undefined when nothing matched. */
+  updateTask(ref: TaskRef, patch: TaskPatch, options?: { readonly whileRunning?: boolean }): Promise<TaskRecord | undefined>;
+  getTask(ref: TaskRef): Promise<TaskRecord | undefined>;
+  /** Newest first. */
+  listTasks(filter: { readonly state?: TaskState; readonly limit: number }): Promise<TaskRecord[]>;
+  /** Flags a running task for cancellation; its owner stops it at the next step. */
+  requestTaskCancel(ref: TaskRef): Promise<TaskRecord | undefined>;
+  /** Refreshes the heartbeat of every running task of the node. */
+  heartbeatTasks(nodeId: string, now: number): Promise<void>;
+  /** Makes this process's liveness visible to other processes until close(), where the backend can. */
+  registerTaskNode(nodeId: string): Promise<void>;
+  /** Whether the process that registered `nodeId` is alive; undefined when the backend cannot tell. */
+  isTaskNodeAlive(nodeId: string): Promise<boolean | undefined>;
 
   insertAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;

@@ -84,6 +84,16 @@ for (const backend of await backends()) {
       assert.deepEqual(some.map((a) => a.aspect), ['status']);
     });
 
+    it('reads the named latest aspects of many entities at once, leaving out missing entities', async () => {
+      const found = await store.getEntities([DATASET, OTHER, DATASET], ['status', 'deprecation']);
+      assert.deepEqual([...found.keys()], [DATASET]);
+      const aspects = found.get(DATASET)!;
+      assert.deepEqual(aspects.map((a) => [a.aspect, a.version, a.value]), [['status', 0, { removed: false }]]);
+      assert.equal(aspects[0]!.createdBy, 'urn:li:corpuser:c');
+      assert.deepEqual((await store.getEntities([DATASET], [])).get(DATASET), []);
+      assert.equal((await store.getEntities([], ['status'])).size, 0);
+    });
+
     it('writes a batch atomically: a failing op leaves nothing behind', async () => {
       const bad = { ...aspectOp(OTHER, 'status', { removed: false }), value: undefined as unknown as Record<string, unknown> };
       await assert.rejects(store.write({ ops: [aspectOp(OTHER, 'datasetKey', {}, true), bad], actor: 'x', now: 1 }));

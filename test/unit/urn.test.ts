@@ -232,6 +232,12 @@ describe('urn builders', () => {
     assert.equal(makeDatasetUrn('urn:li:dataPlatform:hive', 'db.users'), HIVE_USERS);
   });
 
+  it("schemaFieldUrn percent-encodes parentheses and commas in the field path, as DataHub's SchemaFieldUtils does", () => {
+    const raw = schemaFieldUrn(HIVE_USERS, 'address(street,zip)');
+    assert.equal(raw, `urn:li:schemaField:(${HIVE_USERS},address%28street%2Czip%29)`);
+    assert.deepEqual(validateUrnForIngest(raw).parts, [HIVE_USERS, 'address%28street%2Czip%29']);
+  });
+
   it('schemaFieldUrn nests the dataset urn and round-trips through parseUrn', () => {
     const fieldPath = '[version=2.0].[type=struct].address.[type=string].zip';
     const raw = schemaFieldUrn(HIVE_USERS, fieldPath);

@@ -66,6 +66,42 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX access_tokens_by_expiry ON access_tokens (expires_at);
   `,
+  // Background tasks (timeseries truncation). The partial unique index lets only
+  // one truncation run per index, whichever process starts it.
+  `
+  CREATE TABLE tasks (
+    number BIGSERIAL PRIMARY KEY,
+    node_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    owner_pid INTEGER NOT NULL,
+    owner_host TEXT NOT NULL,
+    entity_type TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    cutoff_ms BIGINT NOT NULL,
+    strategy TEXT NOT NULL,
+    batch_size INTEGER NOT NULL,
+    timeout_seconds BIGINT,
+    requests_per_second DOUBLE PRECISION,
+    total_rows BIGINT NOT NULL,
+    rows_to_delete BIGINT NOT NULL,
+    rows_deleted BIGINT NOT NULL DEFAULT 0,
+    batches BIGINT NOT NULL DEFAULT 0,
+    partitions_dropped BIGINT NOT NULL DEFAULT 0,
+    throttled_ms BIGINT NOT NULL DEFAULT 0,
+    freed_bytes BIGINT NOT NULL DEFAULT 0,
+    size_bytes_before BIGINT,
+    size_bytes_after BIGINT,
+    reclaimed_bytes BIGINT,
+    started_at BIGINT NOT NULL,
+    ended_at BIGINT,
+    heartbeat_at BIGINT NOT NULL,
+    error TEXT,
+    cancel_requested BOOLEAN NOT NULL DEFAULT false
+  );
+  CREATE UNIQUE INDEX tasks_one_running_per_index ON tasks (kind, entity_type, aspect) WHERE state = 'running';
+  `,
 ];
 
 /** The parent of an index's day partitions; rows are routed by ts. */

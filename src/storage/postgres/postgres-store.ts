@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type {
   AccessTokenPage,
+  DatasetSearchPage,
+  DatasetSearchQuery,
   AccessTokenRecord,
   LoginFailures,
   StoredAspect,
@@ -13,10 +15,13 @@ import type {
   WriteBatch,
   WriteOp,
 } from '../store.ts';
-import type { Json } from '../store.ts';
+import type { Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { PostgresIdentity } from './identity.ts';
+import { searchDatasets } from './search.ts';
+import { PostgresTasks } from './tasks.ts';
 import { PostgresTimeseries } from './timeseries.ts';
+import { PostgresTruncation } from './truncation.ts';
 
 /** BIGINT columns hold epoch millis and counts, all well inside 2^53. */
 const types = {
@@ -56,6 +61,8 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly ts: PostgresTimeseries;
   private readonly identity: PostgresIdentity;
+  private readonly truncation: PostgresTruncation;
+  private readonly tasks: PostgresTasks;
 
   constructor(url: string, poolSize = 10) {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize, types });
@@ -63,6 +70,8 @@ export class PostgresStore implements Store {
     this.pool.on('error', () => undefined);
     this.ts = new PostgresTimeseries(this.pool);
     this.identity = new PostgresIdentity(this.pool);
+    this.truncation = new PostgresTruncation(this.pool, this.ts);
+    this.tasks = new PostgresTasks(this.pool, () => new pg.Client({ connectionString: url, types }));
   }
 
   private async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -94,6 +103,7 @@ export class PostgresStore implements Store {
   }
 
   async close(): Promise<void> {
+    await this.tasks.close();
     await this.pool.end();
   }
 
@@ -176,6 +186,28 @@ export class PostgresStore implements Store {
     return new Set(r.rows.map((row) => row.urn));
   }
 
+  async getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
+    const out = new Map<string, StoredAspect[]>();
+    if (urns.length === 0) return out;
+    const r = await this.pool.query<{ entity: string } & Partial<AspectRow>>(
+      `SELECT e.urn AS entity, a.urn, a.entity_type, a.aspect, a.version, a.metadata, a.system_metadata, a.created_on, a.created_by
+         FROM entities e
+         LEFT JOIN aspects a ON a.urn = e.urn AND a.version = 0 AND a.aspect = ANY($2)
+        WHERE e.urn = ANY($1)`,
+      [[...new Set(urns)], aspects],
+    );
+    for (const row of r.rows) {
+      const list = out.get(row.entity) ?? [];
+      if (row.aspect !== null && row.aspect !== undefined) list.push(toAspect(row as AspectRow));
+      out.set(row.entity, list);
+    }
+    return out;
+  }
+
+  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
+    return searchDatasets(this.pool, query);
+  }
+
   async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
     return this.tx(async (c) => {
       const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
@@ -199,6 +231,58 @@ export class PostgresStore implements Store {
 
   listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]> {
     return this.ts.listPartitions(index);
+  }
+
+  dropTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }): Promise<TruncationStep> {
+    return this.truncation.dropPartitionsBefore(index, before, budget);
+  }
+
+  trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number): Promise<TruncationStep> {
+    return this.truncation.trimBoundary(index, before);
+  }
+
+  deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number): Promise<TruncationStep> {
+    return this.truncation.deleteRowsBefore(index, before, limit);
+  }
+
+  reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, _maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }> {
+    return this.truncation.reclaim(index, before);
+  }
+
+  timeseriesIndexSizeBytes(index: TimeseriesIndexRef): Promise<number> {
+    return this.truncation.indexSizeBytes(index);
+  }
+
+  createTruncationTask(task: NewTruncationTask): Promise<{ created: TaskRecord } | { running: TaskRecord }> {
+    return this.tasks.createTruncationTask(task);
+  }
+
+  updateTask(ref: TaskRef, patch: TaskPatch, options: { whileRunning?: boolean } = {}): Promise<TaskRecord | undefined> {
+    return this.tasks.updateTask(ref, patch, options.whileRunning ?? false);
+  }
+
+  getTask(ref: TaskRef): Promise<TaskRecord | undefined> {
+    return this.tasks.getTask(ref);
+  }
+
+  listTasks(filter: { state?: TaskState; limit: number }): Promise<TaskRecord[]> {
+    return this.tasks.listTasks(filter);
+  }
+
+  requestTaskCancel(ref: TaskRef): Promise<TaskRecord | undefined> {
+    return this.tasks.requestTaskCancel(ref);
+  }
+
+  heartbeatTasks(nodeId: string, now: number): Promise<void> {
+    return this.tasks.heartbeatTasks(nodeId, now);
+  }
+
+  registerTaskNode(nodeId: string): Promise<void> {
+    return this.tasks.registerTaskNode(nodeId);
+  }
+
+  isTaskNodeAlive(nodeId: string): Promise<boolean | undefined> {
+    return this.tasks.isTaskNodeAlive(nodeId);
   }
 
   insertAccessToken(t: AccessTokenRecord): Promise<void> {

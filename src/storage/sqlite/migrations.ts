@@ -66,6 +66,42 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX access_tokens_by_expiry ON access_tokens (expires_at);
   `,
+  // Background tasks (timeseries truncation). The partial unique index lets only
+  // one truncation run per index, whichever process starts it.
+  `
+  CREATE TABLE tasks (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    node_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    owner_pid INTEGER NOT NULL,
+    owner_host TEXT NOT NULL,
+    entity_type TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    cutoff_ms INTEGER NOT NULL,
+    strategy TEXT NOT NULL,
+    batch_size INTEGER NOT NULL,
+    timeout_seconds INTEGER,
+    requests_per_second REAL,
+    total_rows INTEGER NOT NULL,
+    rows_to_delete INTEGER NOT NULL,
+    rows_deleted INTEGER NOT NULL DEFAULT 0,
+    batches INTEGER NOT NULL DEFAULT 0,
+    partitions_dropped INTEGER NOT NULL DEFAULT 0,
+    throttled_ms INTEGER NOT NULL DEFAULT 0,
+    freed_bytes INTEGER NOT NULL DEFAULT 0,
+    size_bytes_before INTEGER,
+    size_bytes_after INTEGER,
+    reclaimed_bytes INTEGER,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    heartbeat_at INTEGER NOT NULL,
+    error TEXT,
+    cancel_requested INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE UNIQUE INDEX tasks_one_running_per_index ON tasks (kind, entity_type, aspect) WHERE state = 'running';
+  `,
 ];
 
 /** DDL of one day partition of a timeseries index; keyed by time so inserts append. */

@@ -6,6 +6,8 @@ import { partitionStart } from '../partitions.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
 import type {
   AccessTokenPage,
+  DatasetSearchPage,
+  DatasetSearchQuery,
   AccessTokenRecord,
   LoginFailures,
   StoredAspect,
@@ -17,11 +19,20 @@ import type {
   TimeseriesQuery,
   WriteBatch,
   WriteOp,
+  NewTruncationTask,
+  TaskPatch,
+  TaskRecord,
+  TaskRef,
+  TaskState,
+  TruncationStep,
 } from '../store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
+import { searchDatasets } from './search.ts';
 import { StatementCache } from './statements.ts';
+import { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
+import { SqliteTruncation } from './truncation.ts';
 
 interface AspectRow {
   urn: string;
@@ -60,6 +71,8 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly ts: SqliteTimeseries;
   private readonly identity: SqliteIdentity;
+  private readonly truncation: SqliteTruncation;
+  private readonly tasks: SqliteTasks;
   private checkpointer: Worker | undefined;
 
   constructor(
@@ -78,6 +91,8 @@ export class SqliteStore implements Store {
     this.statements = new StatementCache(this.db);
     this.ts = new SqliteTimeseries(this.db);
     this.identity = new SqliteIdentity((text) => this.sql(text));
+    this.truncation = new SqliteTruncation(this.db, this.ts, file);
+    this.tasks = new SqliteTasks(this.db, (text) => this.sql(text));
   }
 
   private readonly statements: StatementCache;
@@ -203,6 +218,30 @@ export class SqliteStore implements Store {
     return found;
   }
 
+  async getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
+    const exists = this.sql('SELECT 1 FROM entities WHERE urn = ?');
+    // Primary-key lookups: a large aspect that was not asked for is never read.
+    const latest = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? AND version = 0');
+    // One read transaction: every entity is read from the same snapshot, and the WAL read lock is taken once.
+    return this.db.transaction(() => {
+      const out = new Map<string, StoredAspect[]>();
+      for (const urn of urns) {
+        if (out.has(urn) || !exists.get(urn)) continue;
+        const found: StoredAspect[] = [];
+        for (const aspect of aspects) {
+          const row = latest.get(urn, aspect) as AspectRow | undefined;
+          if (row) found.push(toAspect(row));
+        }
+        out.set(urn, found);
+      }
+      return out;
+    })();
+  }
+
+  async searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
+    return searchDatasets(this.statements, query);
+  }
+
   async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
     return this.db.transaction(() => {
       const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
@@ -226,6 +265,57 @@ export class SqliteStore implements Store {
 
   async listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]> {
     return this.ts.listPartitions(index);
+  }
+
+  async dropTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }): Promise<TruncationStep> {
+    return this.truncation.dropPartitionsBefore(index, before, budget);
+  }
+
+  async trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number): Promise<TruncationStep> {
+    return this.truncation.trimBoundary(index, before);
+  }
+
+  async deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number): Promise<TruncationStep> {
+    return this.truncation.deleteRowsBefore(index, before, limit);
+  }
+
+  async reclaimTimeseriesSpace(_index: TimeseriesIndexRef, _before: number, maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }> {
+    return this.truncation.reclaim(maxMillis);
+  }
+
+  timeseriesIndexSizeBytes(index: TimeseriesIndexRef): Promise<number> {
+    return this.truncation.indexSizeBytes(index);
+  }
+
+  async createTruncationTask(task: NewTruncationTask): Promise<{ created: TaskRecord } | { running: TaskRecord }> {
+    return this.tasks.createTruncationTask(task);
+  }
+
+  async updateTask(ref: TaskRef, patch: TaskPatch, options: { whileRunning?: boolean } = {}): Promise<TaskRecord | undefined> {
+    return this.tasks.updateTask(ref, patch, options.whileRunning ?? false);
+  }
+
+  async getTask(ref: TaskRef): Promise<TaskRecord | undefined> {
+    return this.tasks.getTask(ref);
+  }
+
+  async listTasks(filter: { state?: TaskState; limit: number }): Promise<TaskRecord[]> {
+    return this.tasks.listTasks(filter);
+  }
+
+  async requestTaskCancel(ref: TaskRef): Promise<TaskRecord | undefined> {
+    return this.tasks.requestTaskCancel(ref);
+  }
+
+  async heartbeatTasks(nodeId: string, now: number): Promise<void> {
+    this.tasks.heartbeatTasks(nodeId, now);
+  }
+
+  /** One SQLite file is served by one process, which knows its own tasks: nothing to publish. */
+  async registerTaskNode(_nodeId: string): Promise<void> {}
+
+  async isTaskNodeAlive(_nodeId: string): Promise<boolean | undefined> {
+    return undefined;
   }
 
   async insertAccessToken(t: AccessTokenRecord): Promise<void> {

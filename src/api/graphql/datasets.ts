@@ -1,0 +1,277 @@
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { DEFAULT_TIMESERIES_LIMIT } from '../../catalog/catalog.ts';
+import { deprecationView } from '../../catalog/deprecation.ts';
+import { badRequest, CatalogError } from '../../catalog/errors.ts';
+import { parseDatasetUrn, parseUrn, schemaFieldUrn, type DatasetKey } from '../../catalog/urn.ts';
+import type { Json } from '../../storage/store.ts';
+import type { EntityAspects } from './entity-loader.ts';
+import type { GraphqlModule } from './schema.ts';
+
+const typeDefs = /* GraphQL */ `
+  extend type Query {
+    "A dataset by urn, or null when no such dataset exists. A malformed urn is a BAD_REQUEST error."
+    dataset(urn: String!): Dataset
+  }
+
+  type Dataset implements Entity {
+    urn: String!
+    type: EntityType!
+    "The name part of the urn."
+    name: String!
+    platform: DataPlatform!
+    "Always true: a dataset that does not exist is returned as null."
+    exists: Boolean
+    status: Status
+    properties: DatasetProperties
+    "Never null: a dataset that was never deprecated reports deprecated false."
+    deprecation: Deprecation
+    "Every stored version of the deprecation, newest first, with who wrote it and when (Almanac addition)."
+    deprecationHistory(limit: Int = 100): [DeprecationHistoryEntry!]!
+    schemaMetadata: SchemaMetadata
+    "Profiles from the timeseries index, newest first."
+    datasetProfiles(startTimeMillis: Long, endTimeMillis: Long, limit: Int): [DatasetProfile!]
+  }
+
+  type DataPlatform {
+    urn: String!
+    type: EntityType!
+    name: String!
+  }
+
+  type Status {
+    removed: Boolean!
+  }
+
+  type DatasetProperties {
+    "The name from datasetProperties, or the urn's name part."
+    name: String!
+    description: String
+    qualifiedName: String
+    externalUrl: String
+  }
+
+  type SchemaMetadata {
+    name: String!
+    platformUrn: String!
+    version: Long!
+    hash: String!
+    fields: [SchemaField!]!
+    primaryKeys: [String!]
+  }
+
+  enum SchemaFieldDataType {
+    BOOLEAN
+    FIXED
+    STRING
+    BYTES
+    NUMBER
+    DATE
+    TIME
+    ENUM
+    NULL
+    MAP
+    ARRAY
+    UNION
+    STRUCT
+  }
+
+  type SchemaField {
+    fieldPath: String!
+    type: SchemaFieldDataType!
+    nativeDataType: String
+    nullable: Boolean!
+    description: String
+    "Deprecation of this field, stored on its schemaField entity. Never null."
+    deprecation: Deprecation
+  }
+
+  type DatasetProfile {
+    timestampMillis: Long!
+    rowCount: Long
+    columnCount: Long
+    sizeInBytes: Long
+    messageId: String
+    partitionSpec: PartitionSpec
+    fieldProfiles: [DatasetFieldProfile!]
+  }
+
+  enum PartitionType {
+    FULL_TABLE
+    QUERY
+    PARTITION
+  }
+
+  type PartitionSpec {
+    type: PartitionType!
+    partition: String
+  }
+
+  type DatasetFieldProfile {
+    fieldPath: String!
+    uniqueCount: Long
+    uniqueProportion: Float
+    nullCount: Long
+    nullProportion: Float
+    min: String
+    max: String
+    mean: String
+    median: String
+    stdev: String
+    sampleValues: [String!]
+  }
+`;
+
+interface DatasetSource {
+  readonly urn: string;
+  readonly key: DatasetKey;
+  readonly aspects: EntityAspects;
+}
+
+interface FieldSource {
+  readonly datasetUrn: string;
+  readonly field: Json;
+}
+
+/** Dataset fields backed by an aspect: only the aspects a query selects are read. */
+const ASPECT_OF_FIELD: Readonly<Record<string, string>> = {
+  status: 'status',
+  properties: 'datasetProperties',
+  deprecation: 'deprecation',
+  schemaMetadata: 'schemaMetadata',
+};
+
+const selectedAspectsCache = new WeakMap<object, readonly string[]>();
+
+/** The aspects the selection under `dataset` needs, following fragments; cached per parsed document. */
+function selectedAspects(info: GraphQLResolveInfo): readonly string[] {
+  const first = info.fieldNodes[0]!;
+  const cached = selectedAspectsCache.get(first);
+  if (cached) return cached;
+  const found = new Set<string>();
+  const visitedFragments = new Set<string>();
+  const visit = (set: SelectionSetNode | undefined) => {
+    for (const sel of set?.selections ?? []) {
+      if (sel.kind === Kind.FIELD) {
+        const aspect = ASPECT_OF_FIELD[sel.name.value];
+        if (aspect) found.add(aspect);
+      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
+        visit(sel.selectionSet);
+      } else if (!visitedFragments.has(sel.name.value)) {
+        visitedFragments.add(sel.name.value);
+        visit(info.fragments[sel.name.value]?.selectionSet);
+      }
+    }
+  };
+  for (const node of info.fieldNodes) visit(node.selectionSet);
+  const aspects = [...found].sort();
+  selectedAspectsCache.set(first, aspects);
+  return aspects;
+}
+
+/** `dataset(urn)` takes only well-formed dataset urns, with DataHub's parser messages. */
+function datasetKeyOf(urn: string): DatasetKey {
+  const parsed = parseUrn(urn);
+  if (parsed.entityType !== 'dataset') throw badRequest(`Urn ${urn} is not a dataset urn (entity type ${parsed.entityType})`);
+  try {
+    return parseDatasetUrn(parsed);
+  } catch (e) {
+    throw e instanceof CatalogError ? badRequest(`Invalid dataset urn ${urn}: ${e.message}`) : e;
+  }
+}
+
+/** SchemaFieldDataType is a Pegasus union: `{"type": {"com.linkedin.schema.StringType": {}}}`. */
+const FIELD_TYPES: Readonly<Record<string, string>> = {
+  BooleanType: 'BOOLEAN',
+  FixedType: 'FIXED',
+  StringType: 'STRING',
+  BytesType: 'BYTES',
+  NumberType: 'NUMBER',
+  DateType: 'DATE',
+  TimeType: 'TIME',
+  EnumType: 'ENUM',
+  NullType: 'NULL',
+  MapType: 'MAP',
+  ArrayType: 'ARRAY',
+  UnionType: 'UNION',
+  RecordType: 'STRUCT',
+};
+
+function fieldType(field: Json): string {
+  const member = Object.keys(((field.type as Json | undefined)?.type as Json | undefined) ?? {})[0] ?? '';
+  const type = FIELD_TYPES[member.slice(member.lastIndexOf('.') + 1)];
+  // DataHub's mapper fails the same way on a type it does not know.
+  if (!type) throw new Error(`Unrecognized SchemaFieldDataType provided ${member}`);
+  return type;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+function profileLimit(limit: number | null | undefined): number {
+  if (limit == null) return DEFAULT_TIMESERIES_LIMIT;
+  if (limit < 1 || limit > DEFAULT_TIMESERIES_LIMIT) throw badRequest(`limit must be from 1 to ${DEFAULT_TIMESERIES_LIMIT}, got ${limit}`);
+  return limit;
+}
+
+export const datasetsModule: GraphqlModule = {
+  typeDefs,
+  resolvers: {
+    Query: {
+      dataset: async (_s, args: { urn: string }, ctx, info): Promise<DatasetSource | null> => {
+        const key = datasetKeyOf(args.urn);
+        const aspects = await ctx.entities.load(args.urn, selectedAspects(info));
+        return aspects ? { urn: args.urn, key, aspects } : null;
+      },
+    },
+    Dataset: {
+      type: () => 'DATASET',
+      name: (d: DatasetSource) => d.key.name,
+      platform: (d: DatasetSource) => ({ urn: d.key.platform, type: 'DATA_PLATFORM', name: d.key.platformName }),
+      exists: () => true,
+      status: (d: DatasetSource) => d.aspects.get('status') ?? null,
+      properties: (d: DatasetSource) => {
+        const p = d.aspects.get('datasetProperties');
+        if (!p) return null;
+        return { name: str(p.name) ?? d.key.name, description: str(p.description), qualifiedName: str(p.qualifiedName), externalUrl: str(p.externalUrl) };
+      },
+      deprecation: (d: DatasetSource) => deprecationView(d.aspects.get('deprecation')),
+      schemaMetadata: (d: DatasetSource) => {
+        const s = d.aspects.get('schemaMetadata');
+        if (!s) return null;
+        const fields = Array.isArray(s.fields) ? (s.fields as Json[]) : [];
+        return {
+          name: s.schemaName,
+          platformUrn: s.platform,
+          version: s.version,
+          hash: s.hash,
+          primaryKeys: s.primaryKeys ?? null,
+          fields: fields.map((field): FieldSource => ({ datasetUrn: d.urn, field })),
+        };
+      },
+      datasetProfiles: async (d: DatasetSource, args: { startTimeMillis?: number | null; endTimeMillis?: number | null; limit?: number | null }, ctx) => {
+        const events = await ctx.app.catalog.timeseriesValues({
+          urn: d.urn,
+          entityType: 'dataset',
+          aspect: 'datasetProfile',
+          startTimeMillis: args.startTimeMillis ?? undefined,
+          endTimeMillis: args.endTimeMillis ?? undefined,
+          limit: profileLimit(args.limit),
+        });
+        return events.map((e) => {
+          const ps = e.event.partitionSpec as Json | undefined;
+          return { ...e.event, partitionSpec: ps ? { type: ps.type ?? 'PARTITION', partition: str(ps.partition) } : null };
+        });
+      },
+    },
+    SchemaField: {
+      fieldPath: (f: FieldSource) => f.field.fieldPath,
+      type: (f: FieldSource) => fieldType(f.field),
+      nativeDataType: (f: FieldSource) => str(f.field.nativeDataType),
+      nullable: (f: FieldSource) => f.field.nullable === true,
+      description: (f: FieldSource) => str(f.field.description),
+      deprecation: async (f: FieldSource, _a, ctx) => {
+        const field = await ctx.entities.load(schemaFieldUrn(f.datasetUrn, String(f.field.fieldPath)), ['deprecation']);
+        return deprecationView(field?.get('deprecation'));
+      },
+    },
+  },
+};

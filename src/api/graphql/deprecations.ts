@@ -1,0 +1,126 @@
+import { badRequest } from '../../catalog/errors.ts';
+import type { DeprecationChange, DeprecationVersion, ResourceRef } from '../../catalog/deprecation.ts';
+import { requireDeprecationEdit } from '../guards.ts';
+import type { GraphqlContext, GraphqlModule } from './schema.ts';
+
+const typeDefs = /* GraphQL */ `
+  "Whether an entity is deprecated (DataHub's Deprecation aspect)."
+  type Deprecation {
+    deprecated: Boolean!
+    "When the entity will be decommissioned, in epoch milliseconds."
+    decommissionTime: Long
+    note: String
+    "The urn of who last set the deprecation."
+    actor: String
+    "The urn of the entity to use instead."
+    replacement: String
+  }
+
+  """
+  One stored version of an entity's deprecation (Almanac addition: DataHub keeps
+  aspect versions but does not expose them). Newest first.
+  """
+  type DeprecationHistoryEntry {
+    "0 is the current version; among the others, higher is more recent."
+    version: Long!
+    deprecated: Boolean!
+    decommissionTime: Long
+    note: String
+    "The actor recorded in the aspect: the caller of the mutation that wrote it."
+    actor: String
+    replacement: String
+    "When this version was written, in epoch milliseconds."
+    time: Long!
+    "The authenticated principal that wrote this version (differs from actor only for raw aspect ingestion)."
+    createdBy: String!
+  }
+
+  enum SubResourceType {
+    DATASET_FIELD
+  }
+
+  input UpdateDeprecationInput {
+    urn: String!
+    deprecated: Boolean!
+    decommissionTime: Long
+    note: String
+    replacement: String
+  }
+
+  input ResourceRefInput {
+    resourceUrn: String!
+    subResourceType: SubResourceType
+    subResource: String
+  }
+
+  input BatchUpdateDeprecationInput {
+    deprecated: Boolean!
+    decommissionTime: Long
+    note: String
+    replacement: String
+    "At most 1000 resources; all are validated before any is written, and all are written in one transaction."
+    resources: [ResourceRefInput]!
+  }
+
+  extend type Query {
+    "The deprecation history of any entity (datasets, schema fields, ...), newest first (Almanac addition)."
+    deprecationHistory(urn: String!, limit: Int = 100): [DeprecationHistoryEntry!]!
+  }
+
+  extend type Mutation {
+    "Sets the deprecation of one existing entity; returns true."
+    updateDeprecation(input: UpdateDeprecationInput!): Boolean
+    "Sets the same deprecation on several entities or dataset fields, all or nothing; returns true."
+    batchUpdateDeprecation(input: BatchUpdateDeprecationInput!): Boolean
+  }
+`;
+
+type ChangeInput = DeprecationChange;
+
+/** Only the change's own fields: the input objects also carry urn or resources. */
+const changeOf = (input: ChangeInput): DeprecationChange => ({
+  deprecated: input.deprecated,
+  decommissionTime: input.decommissionTime,
+  note: input.note,
+  replacement: input.replacement,
+});
+
+/**
+ * Every deprecation change goes through here, so the privilege check has one
+ * call site. It runs before any urn is looked at: a caller without the
+ * privilege learns nothing about which entities exist.
+ */
+async function changeDeprecation(ctx: GraphqlContext, apply: () => Promise<void>): Promise<true> {
+  await requireDeprecationEdit(ctx.app, ctx.principal);
+  await apply();
+  return true;
+}
+
+const historyEntry = (v: DeprecationVersion) => ({ version: v.version, ...v.deprecation, time: v.createdOn, createdBy: v.createdBy });
+
+export const deprecationsModule: GraphqlModule = {
+  typeDefs,
+  resolvers: {
+    Query: {
+      deprecationHistory: async (_s, args: { urn: string; limit: number }, ctx) =>
+        (await ctx.deprecations.history(args.urn, args.limit)).map(historyEntry),
+    },
+    Dataset: {
+      deprecationHistory: async (d: { urn: string }, args: { limit: number }, ctx) =>
+        (await ctx.deprecations.history(d.urn, args.limit)).map(historyEntry),
+    },
+    Mutation: {
+      updateDeprecation: (_s, { input }: { input: ChangeInput & { urn: string } }, ctx) =>
+        changeDeprecation(ctx, () => ctx.deprecations.update(input.urn, changeOf(input), ctx.principal.actorUrn)),
+      batchUpdateDeprecation: (_s, { input }: { input: ChangeInput & { resources: ReadonlyArray<ResourceRef | null> } }, ctx) =>
+        changeDeprecation(ctx, () => {
+          // The list type is [ResourceRefInput]! as in DataHub, so an element may be null.
+          const resources = input.resources.map((r, i) => {
+            if (r === null) throw badRequest(`resources[${i}] must not be null`);
+            return r;
+          });
+          return ctx.deprecations.batchUpdate(resources, changeOf(input), ctx.principal.actorUrn);
+        }),
+    },
+  },
+};

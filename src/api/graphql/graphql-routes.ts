@@ -1,0 +1,80 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { Deprecations } from '../../catalog/deprecation.ts';
+import { badRequest } from '../../catalog/errors.ts';
+import type { AppContext } from '../context.ts';
+import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
+import { accessTokensModule } from './access-tokens.ts';
+import { datasetsModule } from './datasets.ts';
+import { deprecationsModule } from './deprecations.ts';
+import { EntityLoader } from './entity-loader.ts';
+import { GraphqlExecutor, type GraphqlRequest } from './executor.ts';
+import { registerGraphiql } from './graphiql.ts';
+import { rolesModule } from './roles.ts';
+import { searchModule } from './search.ts';
+import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
+
+/** Every feature's GraphQL slice; a new one is added here. */
+export const GRAPHQL_MODULES: readonly GraphqlModule[] = [datasetsModule, deprecationsModule, searchModule, accessTokensModule, rolesModule];
+
+interface Runtime {
+  readonly executor: GraphqlExecutor;
+  readonly deprecations: Deprecations;
+}
+
+// The plugin is mounted under two prefixes; both share one schema and one document cache.
+const runtimes = new WeakMap<AppContext, Runtime>();
+
+function runtimeFor(ctx: AppContext): Runtime {
+  let rt = runtimes.get(ctx);
+  if (!rt) {
+    rt = { executor: new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES)), deprecations: new Deprecations(ctx.catalog.store) };
+    runtimes.set(ctx, rt);
+  }
+  return rt;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The `{query, variables, operationName}` body; anything else is refused with 400 before execution. */
+function parseBody(body: unknown): GraphqlRequest {
+  if (!isObject(body)) throw badRequest('Request body must be a JSON object with a "query" string');
+  const { query, variables, operationName } = body;
+  if (typeof query !== 'string' || query.trim() === '') throw badRequest('Request body must have a non-empty "query" string');
+  if (variables !== undefined && variables !== null && !isObject(variables)) throw badRequest('"variables" must be a JSON object');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw badRequest('"operationName" must be a string');
+  return { query, variables: variables ?? null, operationName: operationName ?? null };
+}
+
+/** DataHub's GraphQL endpoint: `POST /api/graphql`, and the frontend's `POST /api/v2/graphql`. */
+export const graphqlRoutes =
+  (ctx: AppContext): FastifyPluginAsync =>
+  async (app) => {
+    const { executor, deprecations } = runtimeFor(ctx);
+
+    // Refusals before execution (bad JSON, no token) keep the GraphQL error shape.
+    app.setErrorHandler((err, req, reply) => {
+      const known = fromFrameworkError(err);
+      if (!known || known.code === 'INTERNAL') req.log.error({ err }, 'request failed');
+      else req.log.info({ code: known.code, msg: known.message }, 'request rejected');
+      return sendGraphqlHttpError(reply, known);
+    });
+
+    const handle = async (req: FastifyRequest, reply: FastifyReply) => {
+      const request = parseBody(req.body);
+      const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog.store) };
+      const response = await executor.run(request, context, (err, path) => req.log.error({ err, path }, 'graphql field failed'));
+      return reply.type('application/json; charset=utf-8').send(response);
+    };
+    // As DataHub: GET is 405, so queries never end up in access logs and caches via the url.
+    const wrongMethod = async (_req: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .code(405)
+        .header('Allow', 'POST')
+        .send({ errors: [{ message: 'Send GraphQL requests with POST', extensions: GRAPHQL_CODE.BAD_REQUEST }], extensions: {} });
+
+    for (const url of ['/api/graphql', '/api/v2/graphql']) {
+      app.post(url, handle);
+      app.get(url, { config: { public: true } }, wrongMethod);
+    }
+    registerGraphiql(app);
+  };

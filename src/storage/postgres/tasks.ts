@@ -1,0 +1,121 @@
+import pg from 'pg';
+import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState } from '../store.ts';
+import { newTaskColumns, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
+
+/** Advisory-lock class of task nodes ("almt"); the object id is hashtext(node id). */
+const NODE_LOCK_CLASS = 0x616c6d74;
+const RECONNECT_MILLIS = 1000;
+
+/**
+ * Background task records on PostgreSQL. Each process holds a session-level
+ * advisory lock for its node id on a dedicated connection: when the process
+ * dies, the server drops the connection and the lock, which is how another
+ * process tells a crashed owner from a live one without trusting clocks.
+ */
+export class PostgresTasks {
+  private nodeId: string | undefined;
+  private nodeClient: pg.Client | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly newClient: () => pg.Client,
+  ) {}
+
+  async createTruncationTask(t: NewTruncationTask): Promise<{ created: TaskRecord } | { running: TaskRecord }> {
+    const columns = newTaskColumns(t);
+    const names = Object.keys(columns);
+    for (;;) {
+      const inserted = await this.pool.query<TaskRow>(
+        `INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})
+         ON CONFLICT (kind, entity_type, aspect) WHERE state = 'running' DO NOTHING RETURNING *`,
+        Object.values(columns),
+      );
+      if (inserted.rows[0]) return { created: toTaskRecord(inserted.rows[0]) };
+      const running = await this.pool.query<TaskRow>(
+        "SELECT * FROM tasks WHERE kind = 'truncateTimeseriesAspect' AND entity_type = $1 AND aspect = $2 AND state = 'running'",
+        [t.entityType, t.aspect],
+      );
+      if (running.rows[0]) return { running: toTaskRecord(running.rows[0]) };
+      // The running task ended between the two statements: try again.
+    }
+  }
+
+  async updateTask(ref: TaskRef, patch: TaskPatch, whileRunning: boolean): Promise<TaskRecord | undefined> {
+    const sets = taskPatchColumns(patch);
+    const assignments = sets.length > 0 ? sets.map(([c], i) => `${c} = $${i + 3}`).join(', ') : 'number = number';
+    const guard = whileRunning ? " AND state = 'running'" : '';
+    const r = await this.pool.query<TaskRow>(`UPDATE tasks SET ${assignments} WHERE number = $1 AND node_id = $2${guard} RETURNING *`, [
+      ref.number,
+      ref.nodeId,
+      ...sets.map(([, v]) => v),
+    ]);
+    return r.rows[0] && toTaskRecord(r.rows[0]);
+  }
+
+  async getTask(ref: TaskRef): Promise<TaskRecord | undefined> {
+    const r = await this.pool.query<TaskRow>('SELECT * FROM tasks WHERE number = $1 AND node_id = $2', [ref.number, ref.nodeId]);
+    return r.rows[0] && toTaskRecord(r.rows[0]);
+  }
+
+  async listTasks(filter: { state?: TaskState; limit: number }): Promise<TaskRecord[]> {
+    const r = await this.pool.query<TaskRow>('SELECT * FROM tasks WHERE $1::text IS NULL OR state = $1 ORDER BY number DESC LIMIT $2', [
+      filter.state ?? null,
+      filter.limit,
+    ]);
+    return r.rows.map(toTaskRecord);
+  }
+
+  async requestTaskCancel(ref: TaskRef): Promise<TaskRecord | undefined> {
+    await this.pool.query("UPDATE tasks SET cancel_requested = true WHERE number = $1 AND node_id = $2 AND state = 'running'", [ref.number, ref.nodeId]);
+    return this.getTask(ref);
+  }
+
+  async heartbeatTasks(nodeId: string, now: number): Promise<void> {
+    await this.pool.query("UPDATE tasks SET heartbeat_at = $1 WHERE node_id = $2 AND state = 'running'", [now, nodeId]);
+  }
+
+  async registerTaskNode(nodeId: string): Promise<void> {
+    this.nodeId = nodeId;
+    await this.holdNodeLock();
+  }
+
+  private async holdNodeLock(): Promise<void> {
+    const client = this.newClient();
+    client.on('error', () => undefined);
+    await client.connect();
+    await client.query('SELECT pg_try_advisory_lock($1, hashtext($2))', [NODE_LOCK_CLASS, this.nodeId]);
+    client.once('end', () => {
+      if (this.nodeClient === client) this.nodeClient = undefined;
+      this.reconnectLater();
+    });
+    this.nodeClient = client;
+  }
+
+  /** A dropped connection released the lock: take it again, or other processes will think this one died. */
+  private reconnectLater(): void {
+    if (this.closed) return;
+    setTimeout(() => {
+      if (this.closed || this.nodeClient) return;
+      this.holdNodeLock().catch(() => this.reconnectLater());
+    }, RECONNECT_MILLIS).unref();
+  }
+
+  async isTaskNodeAlive(nodeId: string): Promise<boolean | undefined> {
+    const c = await this.pool.connect();
+    try {
+      const r = await c.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', [NODE_LOCK_CLASS, nodeId]);
+      if (r.rows[0]!.got) await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [NODE_LOCK_CLASS, nodeId]);
+      return !r.rows[0]!.got;
+    } finally {
+      c.release();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.nodeClient;
+    this.nodeClient = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,73 @@
+import type Database from 'better-sqlite3';
+import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState } from '../store.ts';
+import { newTaskColumns, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
+
+const isUniqueViolation = (e: unknown): boolean => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+
+/** Background task records on SQLite. */
+export class SqliteTasks {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: (text: string) => Database.Statement,
+  ) {}
+
+  private runningOn(t: NewTruncationTask): TaskRecord | undefined {
+    const row = this.sql("SELECT * FROM tasks WHERE kind = 'truncateTimeseriesAspect' AND entity_type = ? AND aspect = ? AND state = 'running'").get(
+      t.entityType,
+      t.aspect,
+    ) as TaskRow | undefined;
+    return row && toTaskRecord(row);
+  }
+
+  createTruncationTask(t: NewTruncationTask): { created: TaskRecord } | { running: TaskRecord } {
+    const columns = newTaskColumns(t);
+    const names = Object.keys(columns);
+    const insert = this.sql(`INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')}) RETURNING *`);
+    return this.db
+      .transaction(() => {
+        try {
+          return { created: toTaskRecord(insert.get(columns) as TaskRow) };
+        } catch (e) {
+          if (!isUniqueViolation(e)) throw e;
+          // Inside the same write transaction, so the running task cannot finish in between.
+          return { running: this.runningOn(t)! };
+        }
+      })
+      .immediate();
+  }
+
+  updateTask(ref: TaskRef, patch: TaskPatch, whileRunning: boolean): TaskRecord | undefined {
+    const sets = taskPatchColumns(patch);
+    const assignments = sets.length > 0 ? sets.map(([c]) => `${c} = ?`).join(', ') : 'number = number';
+    const guard = whileRunning ? " AND state = 'running'" : '';
+    const row = this.sql(`UPDATE tasks SET ${assignments} WHERE number = ? AND node_id = ?${guard} RETURNING *`).get(
+      ...sets.map(([, v]) => v),
+      ref.number,
+      ref.nodeId,
+    ) as TaskRow | undefined;
+    return row && toTaskRecord(row);
+  }
+
+  getTask(ref: TaskRef): TaskRecord | undefined {
+    const row = this.sql('SELECT * FROM tasks WHERE number = ? AND node_id = ?').get(ref.number, ref.nodeId) as TaskRow | undefined;
+    return row && toTaskRecord(row);
+  }
+
+  listTasks(filter: { state?: TaskState; limit: number }): TaskRecord[] {
+    const rows = (
+      filter.state === undefined
+        ? this.sql('SELECT * FROM tasks ORDER BY number DESC LIMIT ?').all(filter.limit)
+        : this.sql('SELECT * FROM tasks WHERE state = ? ORDER BY number DESC LIMIT ?').all(filter.state, filter.limit)
+    ) as TaskRow[];
+    return rows.map(toTaskRecord);
+  }
+
+  requestTaskCancel(ref: TaskRef): TaskRecord | undefined {
+    this.sql("UPDATE tasks SET cancel_requested = 1 WHERE number = ? AND node_id = ? AND state = 'running'").run(ref.number, ref.nodeId);
+    return this.getTask(ref);
+  }
+
+  heartbeatTasks(nodeId: string, now: number): void {
+    this.sql("UPDATE tasks SET heartbeat_at = ? WHERE node_id = ? AND state = 'running'").run(now, nodeId);
+  }
+}

@@ -1,0 +1,191 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { Store, TaskProgress, TaskRecord, TaskState, TruncationStep } from '../storage/store.ts';
+import { formatTaskId } from './task-id.ts';
+import type { BackgroundTask, StopReason } from './task-runner.ts';
+
+/** One drop step holds the index's write lock for about this long before letting ingestion through. */
+const DROP_STEP_MILLIS = 50;
+const DROP_STEP_PARTITIONS = 256;
+const RECLAIM_STEP_MILLIS = 50;
+/** Progress is written at most this often (and always at the end), not after every tiny batch. */
+const PROGRESS_EVERY_MILLIS = 100;
+
+const SHUTDOWN_MESSAGE =
+  'Interrupted: the server shut down before the task finished. Rows deleted so far stay deleted and counts are consistent; run the truncation again to finish.';
+
+class LostOwnership extends Error {}
+
+const progressOf = (r: TaskProgress): TaskProgress => ({
+  rowsDeleted: r.rowsDeleted,
+  batches: r.batches,
+  partitionsDropped: r.partitionsDropped,
+  throttledMillis: r.throttledMillis,
+  freedBytes: r.freedBytes,
+  sizeBytesBefore: r.sizeBytesBefore,
+  sizeBytesAfter: r.sizeBytesAfter,
+  reclaimedBytes: r.reclaimedBytes,
+});
+
+/**
+ * Deletes the rows of one timeseries index older than the cutoff, in steps that
+ * each leave the index consistent: whole day partitions are dropped, then the
+ * boundary day is trimmed (rebuild), or rows go in batches (delete by query).
+ * Between steps it honours cancel, shutdown, the timeout and the throttle.
+ * Once the rows are gone it records the task's end, then measures the index and
+ * hands freed space back to the file system.
+ */
+export class TruncateTask implements BackgroundTask {
+  readonly ref: TaskRecord;
+  readonly ended: Promise<void>;
+  private markEnded!: () => void;
+  private progress: TaskProgress;
+  private lastWrite = 0;
+  private cancelledElsewhere = false;
+  private stepMillis = 0;
+  private readonly deadline: number;
+
+  constructor(
+    private readonly store: Store,
+    private readonly record: TaskRecord,
+    private readonly logger: Logger,
+    private readonly clock: () => number = Date.now,
+  ) {
+    this.ref = record;
+    this.ended = new Promise((resolve) => (this.markEnded = resolve));
+    this.progress = progressOf(record);
+    this.deadline = record.timeoutSeconds === null ? Infinity : record.startedAt + record.timeoutSeconds * 1000;
+  }
+
+  private get index() {
+    return { entityType: this.record.entityType, aspect: this.record.aspect };
+  }
+
+  async perform(signal: AbortSignal): Promise<void> {
+    try {
+      await this.run(signal);
+    } finally {
+      this.markEnded();
+    }
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    let state: TaskState = 'completed';
+    let error: string | null = null;
+    try {
+      state = (await this.deleteRows(signal)) ?? 'completed';
+      if (state === 'failed') error = SHUTDOWN_MESSAGE;
+    } catch (e) {
+      if (e instanceof LostOwnership) return;
+      this.logger.error({ err: e, taskId: formatTaskId(this.ref) }, 'truncation failed');
+      state = 'failed';
+      error = 'The truncation stopped on a storage error; rows deleted so far stay deleted and counts are consistent. See the server log.';
+    }
+    const ended = await this.store.updateTask(this.ref, { ...this.progress, state, endedAt: this.clock(), error }, { whileRunning: true });
+    this.markEnded();
+    if (!ended) return;
+    this.logger.info({ taskId: formatTaskId(this.ref), state, rowsDeleted: this.progress.rowsDeleted }, 'truncation ended');
+    // After a cancel or at shutdown the caller wants it to stop: sizes are measured and space reclaimed only otherwise.
+    if (!signal.aborted && !this.cancelledElsewhere) await this.measureAndReclaim(signal);
+  }
+
+  /** Runs the strategy's steps; returns why it stopped early, if it did. */
+  private async deleteRows(signal: AbortSignal): Promise<TaskState | undefined> {
+    const { cutoffMillis: cutoff, strategy, batchSize, requestsPerSecond } = this.record;
+    if (strategy === 'rebuild') {
+      const budget = { maxPartitions: requestsPerSecond === null ? DROP_STEP_PARTITIONS : 1, maxMillis: DROP_STEP_MILLIS };
+      for (;;) {
+        const stop = this.stopReason(signal);
+        if (stop) return stop;
+        const step = await this.timed(() => this.store.dropTimeseriesPartitionsBefore(this.index, cutoff, budget));
+        if (step.partitionsDropped === 0) break;
+        await this.afterStep(step, signal);
+      }
+      const stop = this.stopReason(signal);
+      if (stop) return stop;
+      await this.afterStep(await this.timed(() => this.store.trimTimeseriesBoundary(this.index, cutoff)), signal);
+      return undefined;
+    }
+    for (;;) {
+      const stop = this.stopReason(signal);
+      if (stop) return stop;
+      const step = await this.timed(() => this.store.deleteTimeseriesRowsBefore(this.index, cutoff, batchSize));
+      if (step.rows === 0) return undefined;
+      await this.afterStep(step, signal);
+    }
+  }
+
+  private stopReason(signal: AbortSignal): TaskState | undefined {
+    if (signal.aborted) return signal.reason === ('cancelled' satisfies StopReason) ? 'cancelled' : 'failed';
+    if (this.cancelledElsewhere) return 'cancelled';
+    if (this.clock() >= this.deadline) return 'timed_out';
+    return undefined;
+  }
+
+  private async timed(run: () => Promise<TruncationStep>): Promise<TruncationStep> {
+    const started = this.clock();
+    const step = await run();
+    this.stepMillis = this.clock() - started;
+    return step;
+  }
+
+  private async afterStep(step: TruncationStep, signal: AbortSignal): Promise<void> {
+    if (step.rows === 0 && step.partitionsDropped === 0) return;
+    const p = this.progress;
+    this.progress = {
+      ...p,
+      rowsDeleted: p.rowsDeleted + step.rows,
+      batches: p.batches + 1,
+      partitionsDropped: p.partitionsDropped + step.partitionsDropped,
+      freedBytes: p.freedBytes + step.freedBytes,
+    };
+    await this.throttle(step.rows, signal);
+    if (this.clock() - this.lastWrite >= PROGRESS_EVERY_MILLIS) await this.saveProgress(signal);
+    // SQLite steps run on this thread: let requests in between.
+    await yieldToEventLoop();
+  }
+
+  /** Waits so that rows go at no more than requestsPerSecond, cut short by a stop or the deadline. */
+  private async throttle(rows: number, signal: AbortSignal): Promise<void> {
+    const rps = this.record.requestsPerSecond;
+    if (rps === null) return;
+    const wait = Math.min((rows / rps) * 1000 - this.stepMillis, this.deadline - this.clock());
+    if (wait <= 0 || signal.aborted) return;
+    const started = this.clock();
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, wait);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done, { once: true });
+    });
+    this.progress = { ...this.progress, throttledMillis: this.progress.throttledMillis + (this.clock() - started) };
+  }
+
+  private async saveProgress(signal: AbortSignal): Promise<void> {
+    this.lastWrite = this.clock();
+    const saved = await this.store.updateTask(this.ref, { ...this.progress, heartbeatAt: this.lastWrite }, { whileRunning: true });
+    if (!saved) throw new LostOwnership();
+    // A cancel requested through another process reaches this one here.
+    if (saved.cancelRequested && !signal.aborted) this.cancelledElsewhere = true;
+  }
+
+  private async measureAndReclaim(signal: AbortSignal): Promise<void> {
+    try {
+      const sizeAfter = await this.store.timeseriesIndexSizeBytes(this.index);
+      await this.store.updateTask(this.ref, { sizeBytesAfter: sizeAfter, sizeBytesBefore: sizeAfter + this.progress.freedBytes });
+      let reclaimed = 0;
+      for (let done = false; !done && !signal.aborted; ) {
+        const r = await this.store.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS);
+        reclaimed += r.reclaimedBytes;
+        done = r.done;
+        await yieldToEventLoop();
+      }
+      await this.store.updateTask(this.ref, { reclaimedBytes: reclaimed });
+    } catch (err) {
+      this.logger.warn({ err, taskId: formatTaskId(this.ref) }, 'could not measure or reclaim space after a truncation');
+    }
+  }
+}

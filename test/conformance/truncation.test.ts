@@ -1,0 +1,191 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openStore } from '../../src/storage/open-store.ts';
+import { PARTITION_MILLIS } from '../../src/storage/partitions.ts';
+import type { NewTruncationTask, Store, TimeseriesIndexRef, WriteOp } from '../../src/storage/store.ts';
+import { backends, type TestDatabase } from '../support/databases.ts';
+
+const DAY0 = Date.UTC(2026, 0, 1);
+const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
+const PROFILE = { entityType: 'dataset', aspect: 'datasetProfile' } as const;
+const USAGE = { entityType: 'dataset', aspect: 'datasetUsageStatistics' } as const;
+const NO_BUDGET = { maxPartitions: 1000, maxMillis: 60_000 };
+
+const event = (index: TimeseriesIndexRef, ts: number, docId = `e${ts}`): WriteOp => ({
+  kind: 'timeseries',
+  ...index,
+  urn: URN,
+  timestampMillis: ts,
+  docId,
+  event: { timestampMillis: ts, pad: 'x'.repeat(200) },
+  systemMetadata: null,
+});
+
+/** `perDay` events on each of `days` days, one every hour from midnight. */
+async function fill(store: Store, index: TimeseriesIndexRef, days: number, perDay: number): Promise<number[]> {
+  const stamps: number[] = [];
+  for (let d = 0; d < days; d++) for (let h = 0; h < perDay; h++) stamps.push(DAY0 + d * PARTITION_MILLIS + h * 3_600_000);
+  await store.write({ ops: stamps.map((ts) => event(index, ts)), actor: 'test', now: 1 });
+  return stamps;
+}
+
+const remaining = async (store: Store, index: TimeseriesIndexRef) =>
+  (await store.queryTimeseries({ ...index, urn: URN, limit: 100_000 })).map((e) => e.timestampMillis).sort((a, b) => a - b);
+
+const task = (over: Partial<NewTruncationTask> = {}): NewTruncationTask => ({
+  ...PROFILE,
+  nodeId: 'node-a',
+  createdBy: 'urn:li:corpuser:datahub',
+  ownerPid: process.pid,
+  ownerHost: 'host',
+  cutoffMillis: DAY0,
+  strategy: 'rebuild',
+  batchSize: 10000,
+  timeoutSeconds: null,
+  requestsPerSecond: null,
+  totalRows: 10,
+  rowsToDelete: 4,
+  startedAt: 1000,
+  ...over,
+});
+
+for (const backend of await backends()) {
+  describe(`truncation conformance: ${backend.name}`, { skip: backend.skip }, () => {
+    let db: TestDatabase;
+    let store: Store;
+
+    before(async () => {
+      db = await backend.create();
+      store = await openStore(db.config);
+    });
+    after(async () => {
+      await store?.close();
+      await db?.drop();
+    });
+
+    it('drops whole partitions before the cutoff and keeps counts exact, within the partition budget', async () => {
+      const stamps = await fill(store, PROFILE, 5, 6);
+      await fill(store, USAGE, 5, 2);
+      const sizeBefore = await store.timeseriesIndexSizeBytes(PROFILE);
+      const cutoff = DAY0 + 3 * PARTITION_MILLIS + 2 * 3_600_000;
+
+      const first = await store.dropTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 2, maxMillis: 60_000 });
+      assert.deepEqual({ rows: first.rows, partitionsDropped: first.partitionsDropped }, { rows: 12, partitionsDropped: 2 });
+      assert.ok(first.freedBytes > 0);
+      const second = await store.dropTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET);
+      assert.deepEqual({ rows: second.rows, partitionsDropped: second.partitionsDropped }, { rows: 6, partitionsDropped: 1 });
+      assert.equal((await store.dropTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET)).partitionsDropped, 0);
+
+      assert.deepEqual(await remaining(store, PROFILE), stamps.filter((t) => t >= DAY0 + 3 * PARTITION_MILLIS));
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, cutoff), { matching: 2, total: 12 });
+      assert.ok((await store.timeseriesIndexSizeBytes(PROFILE)) < sizeBefore);
+      assert.deepEqual(await store.countTimeseriesBefore(USAGE, cutoff), { matching: 8, total: 10 });
+    });
+
+    it('re-creates a dropped partition when an old event arrives again', async () => {
+      await store.write({ ops: [event(PROFILE, DAY0 + 5)], actor: 'test', now: 2 });
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + PARTITION_MILLIS), { matching: 1, total: 13 });
+      assert.equal((await store.dropTimeseriesPartitionsBefore(PROFILE, DAY0 + PARTITION_MILLIS, NO_BUDGET)).rows, 1);
+    });
+
+    it('trims the boundary partition by deleting, keeping an event exactly at the cutoff', async () => {
+      const cutoff = DAY0 + 3 * PARTITION_MILLIS + 2 * 3_600_000;
+      const step = await store.trimTimeseriesBoundary(PROFILE, cutoff);
+      assert.deepEqual({ rows: step.rows, partitionsDropped: step.partitionsDropped }, { rows: 2, partitionsDropped: 0 });
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, cutoff + 1), { matching: 1, total: 10 });
+      assert.equal((await store.trimTimeseriesBoundary(PROFILE, cutoff)).rows, 0);
+    });
+
+    it('rewrites the boundary partition when most of it goes, and takes writes afterwards', async () => {
+      const cutoff = DAY0 + 3 * PARTITION_MILLIS + 5 * 3_600_000;
+      const step = await store.trimTimeseriesBoundary(PROFILE, cutoff);
+      assert.equal(step.rows, 3);
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 4 * PARTITION_MILLIS), { matching: 1, total: 7 });
+      await store.write({ ops: [event(PROFILE, DAY0 + 3 * PARTITION_MILLIS + 7)], actor: 'test', now: 3 });
+      const left = await remaining(store, PROFILE);
+      assert.equal(left.length, 8);
+      assert.ok(left.includes(cutoff) && left.includes(DAY0 + 3 * PARTITION_MILLIS + 7));
+    });
+
+    it('deletes by query in batches across partitions, oldest first', async () => {
+      const stamps = (await remaining(store, USAGE)).slice(0, 7);
+      const cutoff = stamps[6]!;
+      const first = await store.deleteTimeseriesRowsBefore(USAGE, cutoff, 4);
+      assert.equal(first.rows, 4);
+      assert.deepEqual((await remaining(store, USAGE))[0], stamps[4]);
+      assert.equal((await store.deleteTimeseriesRowsBefore(USAGE, cutoff, 4)).rows, 2);
+      assert.equal((await store.deleteTimeseriesRowsBefore(USAGE, cutoff, 4)).rows, 0);
+      assert.deepEqual(await store.countTimeseriesBefore(USAGE, Number.MAX_SAFE_INTEGER), { matching: 4, total: 4 });
+    });
+
+    it('reclaims freed space until nothing is left to give back', async () => {
+      let done = false;
+      for (let i = 0; i < 1000 && !done; i++) {
+        const r = await store.reclaimTimeseriesSpace(PROFILE, DAY0 + 10 * PARTITION_MILLIS, 50);
+        assert.ok(r.reclaimedBytes >= 0);
+        done = r.done;
+      }
+      assert.ok(done);
+    });
+
+    it('answers nothing to do for an index that was never written', async () => {
+      const none = { entityType: 'chart', aspect: 'chartUsageStatistics' };
+      assert.deepEqual(await store.dropTimeseriesPartitionsBefore(none, DAY0, NO_BUDGET), { rows: 0, partitionsDropped: 0, freedBytes: 0 });
+      assert.deepEqual(await store.trimTimeseriesBoundary(none, DAY0 + 5), { rows: 0, partitionsDropped: 0, freedBytes: 0 });
+      assert.deepEqual(await store.deleteTimeseriesRowsBefore(none, DAY0, 10), { rows: 0, partitionsDropped: 0, freedBytes: 0 });
+      assert.equal(await store.timeseriesIndexSizeBytes(none), 0);
+    });
+
+    it('records one running truncation per index and returns the running one on conflict', async () => {
+      const created = await store.createTruncationTask(task());
+      assert.ok('created' in created);
+      const t = created.created;
+      assert.equal(t.state, 'running');
+      assert.ok(t.number > 0);
+      assert.equal(t.rowsDeleted, 0);
+      assert.equal(t.sizeBytesAfter, null);
+
+      const again = await store.createTruncationTask(task({ nodeId: 'node-b' }));
+      assert.ok('running' in again);
+      assert.equal(again.running.number, t.number);
+      const other = await store.createTruncationTask(task({ ...USAGE }));
+      assert.ok('created' in other && other.created.number > t.number);
+
+      const updated = await store.updateTask(t, { rowsDeleted: 3, batches: 2, freedBytes: 99 }, { whileRunning: true });
+      assert.deepEqual([updated?.rowsDeleted, updated?.batches, updated?.freedBytes], [3, 2, 99]);
+      const cancelled = await store.requestTaskCancel(t);
+      assert.equal(cancelled?.cancelRequested, true);
+      await store.updateTask(t, { state: 'completed', endedAt: 2000 });
+      assert.equal(await store.updateTask(t, { rowsDeleted: 4 }, { whileRunning: true }), undefined);
+      assert.equal((await store.updateTask(t, { sizeBytesAfter: 10 }))?.sizeBytesAfter, 10);
+
+      const next = await store.createTruncationTask(task());
+      assert.ok('created' in next);
+      assert.deepEqual(
+        (await store.listTasks({ limit: 10 })).map((r) => r.number),
+        [next.created.number, other.created.number, t.number],
+      );
+      assert.deepEqual((await store.listTasks({ state: 'completed', limit: 10 })).map((r) => r.number), [t.number]);
+      assert.equal(await store.getTask({ nodeId: 'node-b', number: t.number }), undefined);
+    });
+
+    it('refreshes heartbeats of a node’s running tasks only', async () => {
+      await store.heartbeatTasks('node-a', 5000);
+      const running = await store.listTasks({ state: 'running', limit: 10 });
+      assert.ok(running.length > 0);
+      for (const r of running) assert.equal(r.heartbeatAt, 5000);
+      assert.equal((await store.listTasks({ state: 'completed', limit: 1 }))[0]!.heartbeatAt, 1000);
+    });
+
+    it('tells whether a task node is alive where the backend can', async () => {
+      await store.registerTaskNode('node-live');
+      const alive = await store.isTaskNodeAlive('node-live');
+      const dead = await store.isTaskNodeAlive('node-gone');
+      if (backend.name === 'postgres') {
+        assert.deepEqual([alive, dead], [true, false]);
+      } else {
+        assert.deepEqual([alive, dead], [undefined, undefined]);
+      }
+    });
+  });
+}

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { INTERRUPTED_MESSAGE } from '../../src/tasks/task-runner.ts';
+import { backends } from '../support/databases.ts';
+import { startServerProcess } from '../support/process.ts';
+import { startTestServer } from '../support/server.ts';
+import {
+  DAY,
+  T0,
+  createDataset,
+  datasetUrn,
+  dryRunCounts,
+  ended,
+  hourly,
+  httpRequester,
+  ingestEvents,
+  startTruncation,
+  storedStamps,
+  waitForTask,
+} from '../support/truncation.ts';
+
+for (const backend of await backends()) {
+  describe(`a truncation whose process is killed: ${backend.name}`, { skip: backend.skip }, () => {
+    it('is found by the next process and marked failed, with the data consistent and the truncation able to run again', async () => {
+      const db = await backend.create();
+      const urn = datasetUrn('crash');
+      const stamps = hourly(4, 10);
+      const cutoff = T0 + 3 * DAY;
+      try {
+        const setup = await startTestServer(db);
+        const token = setup.adminToken;
+        await createDataset(setup.request, urn);
+        await ingestEvents(setup.request, urn, stamps);
+        await setup.close();
+
+        const doomed = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
+        const exited = new Promise((resolve) => doomed.child.once('exit', resolve));
+        const remote = httpRequester(doomed.address, token);
+        // Ten rows a second: one day partition per second, so the kill lands mid-task.
+        const id = await startTruncation(remote, { endTimeMillis: cutoff, requestsPerSecond: 10 });
+        await waitForTask(remote, id, (t) => t.rowsDeleted > 0);
+        doomed.child.kill('SIGKILL');
+        await exited;
+
+        const server = await startTestServer(db);
+        try {
+          const task = await waitForTask(server.request, id, ended);
+          assert.equal(task.state, 'failed');
+          assert.equal(task.error, INTERRUPTED_MESSAGE);
+          const left = await storedStamps(server.request, urn);
+          assert.deepEqual(left, stamps.slice(stamps.length - left.length));
+          assert.ok(left.length > 10 && left.length < 40, `${left.length} rows left`);
+          assert.deepEqual(await dryRunCounts(server.request, 'datasetProfile', T0 + 100 * DAY), [left.length, left.length]);
+
+          const again = await startTruncation(server.request, { endTimeMillis: cutoff });
+          assert.equal((await waitForTask(server.request, again, ended)).state, 'completed');
+          assert.deepEqual(await storedStamps(server.request, urn), stamps.filter((t) => t >= cutoff));
+        } finally {
+          await server.close();
+        }
+      } finally {
+        await db.drop();
+      }
+    });
+  });
+}
