@@ -41,7 +41,8 @@ describe('two Almanac processes sharing one PostgreSQL', { skip }, () => {
       name: 'shared',
     });
     assert.equal((await exists(`Bearer ${token}`)).status, 200);
-    await first.app.services.accessTokens.revoke({ actorUrn: 'urn:li:corpuser:datahub', kind: 'user' }, record.id);
+    const revoked = await first.request('POST', '/api/graphql', { body: { query: 'mutation($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id: record.id } } });
+    assert.deepEqual(revoked.json.data, { revokeAccessToken: true });
     const res = await exists(`Bearer ${token}`);
     assert.equal(res.status, 401);
     assert.equal(((await res.json()) as { message: string }).message, 'Failed to validate DataHub token: Token has been revoked');
