@@ -230,7 +230,16 @@ for (const backend of await backends()) {
         const id = await startTruncation(request, { endTimeMillis: cutoff, requestsPerSecond: 10 });
         await waitForTask(request, id, (t) => t.rowsDeleted > 0);
         // A client waiting on the task must not hold the shutdown up for its whole minute.
+        const received = new Promise<void>((resolve) => {
+          const onRequest = (req: { url?: string }) => {
+            if (!req.url?.includes('waitMillis=60000')) return;
+            server.app.server.server.off('request', onRequest);
+            resolve();
+          };
+          server.app.server.server.on('request', onRequest);
+        });
         const waiting = request('GET', `/api/tasks/${id}?waitMillis=60000`);
+        await received;
         await server.close();
         assert.equal((await waiting).status, 200);
         server = await startTestServer(db);

@@ -256,7 +256,8 @@ export class SqliteStore implements Store {
   }
 
   async timeseriesIndexStats(): Promise<TimeseriesIndexStats[]> {
-    return this.ts.stats();
+    // Sizes come from a walk over every page: done on a worker thread, the rest here.
+    return this.ts.stats(await this.truncation.tableSizes());
   }
 
   async countTimeseriesBefore(index: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }> {

@@ -164,17 +164,18 @@ export class SqliteTimeseries {
     return removed;
   }
 
-  stats(): TimeseriesIndexStats[] {
+  /** Table sizes by name, as dbstat reports them; reads every page of the file. */
+  static readonly TABLE_SIZES_SQL = "SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'ts\\_%' ESCAPE '\\' GROUP BY name";
+
+  /** `tableSizes` (from TABLE_SIZES_SQL) may be computed elsewhere, e.g. off this thread. */
+  stats(tableSizes?: ReadonlyArray<{ name: string; bytes: number }>): TimeseriesIndexStats[] {
     const indices = this.stmt('SELECT id, entity_type, aspect FROM ts_indices ORDER BY entity_type, aspect').all() as Array<{
       id: number;
       entity_type: string;
       aspect: string;
     }>;
     const sizes = new Map<string, number>();
-    for (const r of this.stmt("SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'ts\\_%' ESCAPE '\\' GROUP BY name").all() as Array<{
-      name: string;
-      bytes: number;
-    }>) {
+    for (const r of tableSizes ?? (this.stmt(SqliteTimeseries.TABLE_SIZES_SQL).all() as Array<{ name: string; bytes: number }>)) {
       sizes.set(r.name, r.bytes);
     }
     return indices.map((ix) => {

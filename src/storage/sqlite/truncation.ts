@@ -4,11 +4,15 @@ import { PARTITION_MILLIS, partitionStart } from '../partitions.ts';
 import type { TimeseriesIndexRef, TruncationStep } from '../store.ts';
 import { partitionTableSql } from './migrations.ts';
 import { StatementCache } from './statements.ts';
-import type { SqliteTimeseries } from './timeseries.ts';
+import { SqliteTimeseries } from './timeseries.ts';
 
 const NOTHING: TruncationStep = { rows: 0, partitionsDropped: 0, freedBytes: 0 };
-/** Pages moved per incremental_vacuum call: about 20 ms of work, so requests keep flowing between calls. */
-const VACUUM_STEP_PAGES = 1024;
+/**
+ * Pages per incremental_vacuum call, adapted to keep each call within the step
+ * budget: a call costs ~20 µs a page when the free list is short, but much more
+ * when it is huge (each freed tail page is looked up in the free list).
+ */
+const VACUUM_PAGES = { min: 8, start: 256, max: 8192 };
 /**
  * DROP TABLE reads every page it frees; through a memory map that costs about
  * half as much as through read(). better-sqlite3 caps the map near 2 GB, which
@@ -26,6 +30,7 @@ export class SqliteTruncation {
   private readonly statements: StatementCache;
   /** The connection's map size before a drop phase mapped the file, to restore afterwards. */
   private mmapBefore: number | undefined;
+  private vacuumPages = VACUUM_PAGES.start;
 
   constructor(
     private readonly db: Database.Database,
@@ -159,7 +164,11 @@ export class SqliteTruncation {
     const started = performance.now();
     const pagesBefore = this.pragmaNumber('page_count');
     while (this.pragmaNumber('freelist_count') > 0 && performance.now() - started < maxMillis) {
-      this.db.pragma(`incremental_vacuum(${VACUUM_STEP_PAGES})`);
+      const callStarted = performance.now();
+      this.db.pragma(`incremental_vacuum(${this.vacuumPages})`);
+      const took = performance.now() - callStarted;
+      if (took > maxMillis / 2) this.vacuumPages = Math.max(VACUUM_PAGES.min, this.vacuumPages >> 1);
+      else if (took < maxMillis / 8) this.vacuumPages = Math.min(VACUUM_PAGES.max, this.vacuumPages << 1);
     }
     return {
       reclaimedBytes: (pagesBefore - this.pragmaNumber('page_count')) * this.pragmaNumber('page_size'),
@@ -168,14 +177,17 @@ export class SqliteTruncation {
   }
 
   /** dbstat reads every page of the file: on a file-backed database it runs on a worker thread. */
+  async tableSizes(): Promise<Array<{ name: string; bytes: number }>> {
+    const sql = SqliteTimeseries.TABLE_SIZES_SQL;
+    return (this.file === ':memory:' ? this.sql(sql).all() : await readOnWorker(this.file, sql, [])) as Array<{ name: string; bytes: number }>;
+  }
+
   async indexSizeBytes(ref: TimeseriesIndexRef): Promise<number> {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return 0;
-    const sql = "SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name GLOB ? GROUP BY name";
-    const params = [`ts_${id}_*`];
-    const rows = (this.file === ':memory:' ? this.sql(sql).all(...params) : await readOnWorker(this.file, sql, params)) as Array<{ name: string; bytes: number }>;
+    const sizes = await this.tableSizes();
     const tables = new Set(this.ts.listPartitions(ref).flatMap((p) => [this.ts.tableName(id, p.startMillis), `${this.ts.tableName(id, p.startMillis)}_urn`]));
-    return rows.filter((r) => tables.has(r.name)).reduce((sum, r) => sum + r.bytes, 0);
+    return sizes.filter((r) => tables.has(r.name)).reduce((sum, r) => sum + r.bytes, 0);
   }
 }
 
