@@ -20,7 +20,7 @@ import {
 } from '../support/truncation.ts';
 
 for (const backend of await backends()) {
-  describe(`a truncation whose process is killed: ${backend.name}`, { skip: backend.skip }, () => {
+  describe(`a truncation run by another process: ${backend.name}`, { skip: backend.skip }, () => {
     it('is found by the next process and marked failed, with the data consistent and the truncation able to run again', async () => {
       const db = await backend.create();
       const urn = datasetUrn('crash');
@@ -55,6 +55,36 @@ for (const backend of await backends()) {
           const again = await startTruncation(server.request, { endTimeMillis: cutoff });
           assert.equal((await waitForTask(server.request, again, ended)).state, 'completed');
           assert.deepEqual(await storedStamps(server.request, urn), stamps.filter((t) => t >= cutoff));
+        } finally {
+          await server.close();
+        }
+      } finally {
+        await db.drop();
+      }
+    });
+
+    it('stops a task when another process asks to cancel it', async () => {
+      const db = await backend.create();
+      const urn = datasetUrn('cancel-elsewhere');
+      try {
+        const server = await startTestServer(db);
+        try {
+          await createDataset(server.request, urn);
+          await ingestEvents(server.request, urn, hourly(4, 10));
+          const owner = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
+          try {
+            const remote = httpRequester(owner.address, server.adminToken);
+            const id = await startTruncation(remote, { endTimeMillis: T0 + 3 * DAY, requestsPerSecond: 5 });
+            await waitForTask(remote, id, (t) => t.rowsDeleted > 0);
+            const cancel = await server.request('POST', `/api/tasks/${id}/cancel`);
+            assert.equal(cancel.json.cancelRequested, true);
+            const task = await waitForTask(server.request, id, ended);
+            assert.equal(task.state, 'cancelled');
+            assert.ok(task.rowsDeleted < 30);
+            assert.deepEqual(await dryRunCounts(server.request, 'datasetProfile', T0 + 100 * DAY), [40 - task.rowsDeleted, 40 - task.rowsDeleted]);
+          } finally {
+            assert.equal(await owner.stop(), 0);
+          }
         } finally {
           await server.close();
         }
