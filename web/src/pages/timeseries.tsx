@@ -87,7 +87,10 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
         endTimeMillis: preview.cutoff,
         dryRun: false,
       });
-      setRunning(await getJson<Task>(`/api/tasks/${encodeURIComponent(id)}`));
+      const task = await getJson<Task>(`/api/tasks/${encodeURIComponent(id)}`);
+      setRunning(task);
+      // A small task may already be over: the poll below never runs, so refresh the history now.
+      if (FINISHED.has(task.state)) setReload((r) => r + 1);
       setPreview(null);
     } catch (err) {
       setError(err);
