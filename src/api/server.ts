@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -14,6 +14,13 @@ import { consoleRoutes } from './console-routes.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+/** One access-log line per request, when it completes; the arrival line only at debug level. */
+class RequestLogController extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    request.log.debug({ req: request }, 'incoming request');
+  }
+}
+
 /** Route plugins reachable both GMS-style (/x) and through the frontend proxy's /api/gms/x. */
 export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, openapiRoutes, loginRoutes];
 
@@ -26,6 +33,7 @@ export interface ServerOptions {
 export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
+    logController: new RequestLogController(),
     bodyLimit: ctx.config.bodyLimitBytes,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
