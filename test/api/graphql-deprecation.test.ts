@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { actorWithRole } from '../support/actors.ts';
-import { backends, type TestDatabase } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
+import { useServer } from '../support/lifecycle.ts';
 import { createDataset, gql, gqlData, gqlError, ingest, mcp } from '../support/graphql.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 const ADMIN = 'urn:li:corpuser:datahub';
 const KAFKA = 'urn:li:dataset:(urn:li:dataPlatform:kafka,test-tags-terms-sample-kafka,PROD)';
@@ -26,18 +27,11 @@ const FULL = `query full($urn: String!) {
 
 for (const backend of await backends()) {
   describe(`GraphQL deprecation: ${backend.name}`, { skip: backend.skip }, () => {
-    let db: TestDatabase;
     let server: TestServer;
     const full = async (urn: string) => (await gqlData(server, FULL, { urn })).dataset;
-
-    before(async () => {
-      db = await backend.create();
-      server = await startTestServer(db);
+    useServer(backend, async (s) => {
+      server = s;
       await createDataset(server, KAFKA);
-    });
-    after(async () => {
-      await server?.close();
-      await db?.drop();
     });
 
     it("answers the tutorial's read of a never-deprecated dataset with deprecated false, exactly", async () => {

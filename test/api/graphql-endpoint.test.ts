@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { buildClientSchema, getIntrospectionQuery, printType, type IntrospectionQuery } from 'graphql';
-import { backends, type TestDatabase } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
+import { useServer } from '../support/lifecycle.ts';
 import { createDataset, gql, gqlData, gqlError, ingest, mcp } from '../support/graphql.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 const BAD_REQUEST = { code: 400, type: 'BAD_REQUEST' };
 const UPDATE = 'mutation u($input: UpdateDeprecationInput!) { updateDeprecation(input: $input) }';
@@ -14,21 +15,14 @@ const datasetUrn = () => `urn:li:dataset:(urn:li:dataPlatform:hive,endpoint.t${+
 
 for (const backend of await backends()) {
   describe(`GraphQL endpoint: ${backend.name}`, { skip: backend.skip }, () => {
-    let db: TestDatabase;
     let server: TestServer;
     /** The dataset's deprecation is untouched: never deprecated, no version stored. */
     const assertUnchanged = async (urn: string) => {
       const data = await gqlData(server, READ, { urn });
       assert.deepEqual(data.dataset, { deprecation: { deprecated: false, note: null }, deprecationHistory: [] });
     };
-
-    before(async () => {
-      db = await backend.create();
-      server = await startTestServer(db);
-    });
-    after(async () => {
-      await server?.close();
-      await db?.drop();
+    useServer(backend, (s) => {
+      server = s;
     });
 
     it('refuses a request without a token with 401 before executing anything', async () => {

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { actorWithRole } from '../support/actors.ts';
-import { backends, type TestDatabase } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
+import { useServer } from '../support/lifecycle.ts';
 import { gqlData, gqlError } from '../support/graphql.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import type { TestServer } from '../support/server.ts';
 
 const CREATE = `mutation create($input: CreateAccessTokenInput!) {
   createAccessToken(input: $input) { accessToken metadata { urn id name description actorUrn ownerUrn createdAt expiresAt } }
@@ -14,18 +15,11 @@ const ASSIGN = `mutation assign($input: BatchAssignRoleInput!) { batchAssignRole
 
 for (const backend of await backends()) {
   describe(`access tokens and roles over GraphQL: ${backend.name}`, { skip: backend.skip }, () => {
-    let db: TestDatabase;
     let server: TestServer;
     let bob: string;
-
-    before(async () => {
-      db = await backend.create();
-      server = await startTestServer(db);
+    useServer(backend, async (s) => {
+      server = s;
       bob = await actorWithRole(server, 'bob', 'Reader');
-    });
-    after(async () => {
-      await server?.close();
-      await db?.drop();
     });
 
     it("follows DataHub's token flow: create, list, use, revoke, list again", async () => {

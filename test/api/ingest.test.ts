@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { backends, type TestDatabase } from '../support/databases.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, it } from 'node:test';
+import { backends } from '../support/databases.ts';
+import { useServer } from '../support/lifecycle.ts';
+import type { TestServer } from '../support/server.ts';
 
 const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
 const enc = encodeURIComponent;
@@ -26,18 +27,11 @@ const mcp = (urn: string, aspectName: string, value: unknown, entityType = 'data
 
 for (const backend of await backends()) {
   describe(`ingestion API: ${backend.name}`, { skip: backend.skip }, () => {
-    let db: TestDatabase;
     let server: TestServer;
     const emit = (action: string, body: unknown) =>
       server.request('POST', `/aspects?action=${action}`, { body, headers: EMITTER_HEADERS });
-
-    before(async () => {
-      db = await backend.create();
-      server = await startTestServer(db);
-    });
-    after(async () => {
-      await server?.close();
-      await db?.drop();
+    useServer(backend, (s) => {
+      server = s;
     });
 
     it('answers /config with noCode "true" without a token', async () => {

@@ -1,26 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { actorWithRole } from '../support/actors.ts';
-import { backends, type TestDatabase } from '../support/databases.ts';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { backends } from '../support/databases.ts';
+import { useServer } from '../support/lifecycle.ts';
+import type { TestServer } from '../support/server.ts';
 
 const PASSWORD = 'correct horse battery';
 
 for (const backend of await backends()) {
   describe(`console sign-in: ${backend.name}`, { skip: backend.skip }, () => {
-    let db: TestDatabase;
     let server: TestServer;
     const login = (username: string, password: string) => server.request('POST', '/logIn', { auth: null, body: { username, password } });
-
-    before(async () => {
-      db = await backend.create();
-      server = await startTestServer(db);
+    useServer(backend, async (s) => {
+      server = s;
       await actorWithRole(server, 'alice', 'Editor', PASSWORD);
       await actorWithRole(server, 'mallory', 'Reader', PASSWORD);
-    });
-    after(async () => {
-      await server?.close();
-      await db?.drop();
     });
 
     it('answers a session token that works as a bearer token', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { openStore } from '../../src/storage/open-store.ts';
+import { describe, it } from 'node:test';
 import type { AccessTokenRecord, Store } from '../../src/storage/store.ts';
-import { backends, type TestDatabase } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
+import { useStore } from '../support/lifecycle.ts';
 
 const token = (id: string, ownerUrn: string, expiresAt: number | null, createdAt = 1): AccessTokenRecord => ({
   id,
@@ -16,16 +16,8 @@ const token = (id: string, ownerUrn: string, expiresAt: number | null, createdAt
 
 for (const backend of await backends()) {
   describe(`identity storage conformance: ${backend.name}`, { skip: backend.skip }, () => {
-    let db: TestDatabase;
     let store: Store;
-    before(async () => {
-      db = await backend.create();
-      store = await openStore(db.config);
-    });
-    after(async () => {
-      await store?.close();
-      await db?.drop();
-    });
+    useStore(backend, (s) => (store = s));
 
     it('lists tokens newest expiry first, never-expiring first of all, filtered by owner and paged', async () => {
       await store.insertAccessToken(token('a', 'urn:li:corpuser:x', 100));

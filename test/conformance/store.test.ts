@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { openStore } from '../../src/storage/open-store.ts';
+import { describe, it } from 'node:test';
 import { PARTITION_MILLIS } from '../../src/storage/partitions.ts';
 import type { Store, WriteOp } from '../../src/storage/store.ts';
-import { backends, type TestDatabase } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
+import { useStore } from '../support/lifecycle.ts';
 
 const DATASET = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)';
 const OTHER = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
@@ -32,17 +32,8 @@ const profileOp = (urn: string, ts: number, rowCount: number, docId = `${urn}@${
 
 for (const backend of await backends()) {
   describe(`storage conformance: ${backend.name}`, { skip: backend.skip }, () => {
-    let db: TestDatabase;
     let store: Store;
-
-    before(async () => {
-      db = await backend.create();
-      store = await openStore(db.config);
-    });
-    after(async () => {
-      await store?.close();
-      await db?.drop();
-    });
+    useStore(backend, (s) => (store = s));
 
     it('migrates twice without error', async () => {
       await store.migrate();

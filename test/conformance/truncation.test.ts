@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { openStore } from '../../src/storage/open-store.ts';
+import { describe, it } from 'node:test';
 import { PARTITION_MILLIS } from '../../src/storage/partitions.ts';
 import type { NewTruncationTask, Store, TimeseriesIndexRef, WriteOp } from '../../src/storage/store.ts';
-import { backends, type TestDatabase } from '../support/databases.ts';
+import { backends } from '../support/databases.ts';
+import { useStore } from '../support/lifecycle.ts';
 
 const DAY0 = Date.UTC(2026, 0, 1);
 const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
@@ -51,17 +51,8 @@ const task = (over: Partial<NewTruncationTask> = {}): NewTruncationTask => ({
 
 for (const backend of await backends()) {
   describe(`truncation conformance: ${backend.name}`, { skip: backend.skip }, () => {
-    let db: TestDatabase;
     let store: Store;
-
-    before(async () => {
-      db = await backend.create();
-      store = await openStore(db.config);
-    });
-    after(async () => {
-      await store?.close();
-      await db?.drop();
-    });
+    useStore(backend, (s) => (store = s));
 
     it('drops whole partitions before the cutoff and keeps counts exact, within the partition budget', async () => {
       const stamps = await fill(store, PROFILE, 5, 6);
