@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backends } from '../support/databases.ts';
+import { mcp as baseMcp } from '../support/fixtures.ts';
 import { useServer } from '../support/lifecycle.ts';
 import type { TestServer } from '../support/server.ts';
 
@@ -17,11 +18,7 @@ const EMITTER_HEADERS = {
 };
 
 const mcp = (urn: string, aspectName: string, value: unknown, entityType = 'dataset') => ({
-  entityType,
-  entityUrn: urn,
-  changeType: 'UPSERT',
-  aspectName,
-  aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+  ...baseMcp(urn, aspectName, value, entityType),
   systemMetadata: { lastObserved: 1700000000000, runId: 'no-run-id-provided' },
 });
 

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
+import { mcp } from '../support/fixtures.ts';
 import { createSqliteDatabase, type TestDatabase } from '../support/databases.ts';
 import { ROOT, childEnv } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -13,13 +14,6 @@ const run = promisify(execFile);
 const BIN = path.join(ROOT, 'bin/almanac.mjs');
 const DAY = 86_400_000;
 const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,cli.orders,PROD)';
-const mcp = (urn: string, aspectName: string, value: unknown) => ({
-  entityType: 'dataset',
-  entityUrn: urn,
-  changeType: 'UPSERT',
-  aspectName,
-  aspect: { value: JSON.stringify(value), contentType: 'application/json' },
-});
 
 interface CliResult {
   code: number;

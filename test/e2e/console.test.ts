@@ -4,6 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { actorWithRole } from '../support/actors.ts';
+import { mcp } from '../support/fixtures.ts';
 import { createSqliteDatabase, type TestDatabase } from '../support/databases.ts';
 import { ROOT } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -16,13 +17,6 @@ const PASSWORD = 'correct horse battery';
 const SHOTS = path.join(ROOT, 'docs/screenshots');
 const DAY = 86_400_000;
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,sales.${name},PROD)`;
-const mcp = (urn: string, aspectName: string, value: unknown) => ({
-  entityType: 'dataset',
-  entityUrn: urn,
-  changeType: 'UPSERT',
-  aspectName,
-  aspect: { value: JSON.stringify(value), contentType: 'application/json' },
-});
 
 describe('the web console in headless Chromium', { skip }, () => {
   let db: TestDatabase;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { mcp } from './fixtures.ts';
 import type { HttpResult, TestServer } from './server.ts';
 
 export interface GqlOptions {
@@ -43,13 +44,7 @@ export async function gqlError(
   return res.json;
 }
 
-export const mcp = (urn: string, aspectName: string, value: unknown, entityType = 'dataset') => ({
-  entityType,
-  entityUrn: urn,
-  changeType: 'UPSERT',
-  aspectName,
-  aspect: { value: JSON.stringify(value), contentType: 'application/json' },
-});
+export { mcp } from './fixtures.ts';
 
 /** Ingests aspects over the Rest.li API, as DataHub's emitters do. */
 export async function ingest(server: TestServer, ...proposals: ReturnType<typeof mcp>[]): Promise<void> {

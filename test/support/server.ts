@@ -30,6 +30,26 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/** One HTTP request to `baseUrl + path`, with a JSON body if given, answered as status, headers, text and parsed JSON. */
+export async function httpRequest(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.auth) headers.Authorization = options.auth;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + path, { method, headers, body });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
 /** Starts a real server on port 0 against the given database, configured as from the environment. */
 export async function startTestServer(db: TestDatabase, env: Record<string, string> = {}): Promise<TestServer> {
   const config = loadConfig({ ALMANAC_DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
@@ -44,24 +64,7 @@ export async function startTestServer(db: TestDatabase, env: Record<string, stri
     duration: 'ONE_DAY',
     name: 'test admin',
   });
-  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> => {
-    const headers: Record<string, string> = { ...(options.headers ?? {}) };
-    const auth = options.auth === undefined ? `Bearer ${adminToken}` : options.auth;
-    if (auth !== null) headers.Authorization = auth;
-    let body: string | undefined = options.rawBody;
-    if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['Content-Type'] ??= 'application/json';
-    }
-    const res = await fetch(url + path, { method, headers, body });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
-  };
+  const request = (method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> =>
+    httpRequest(url, method, path, { ...options, auth: options.auth === undefined ? `Bearer ${adminToken}` : options.auth });
   return { url, app, config, adminToken, request, close: () => app.close() };
 }

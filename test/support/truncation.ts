@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { HttpResult } from './server.ts';
+import { httpRequest, type HttpResult } from './server.ts';
 
 /** Anything that can send a request the way TestServer.request does. */
 export type Requester = (method: string, path: string, options?: { body?: unknown; auth?: string | null }) => Promise<HttpResult>;
@@ -93,17 +93,5 @@ export const settled = (t: TaskJson) => t.state !== 'running' && t.reclaimedByte
 
 /** A Requester for a server in another process, authenticated with `token`. */
 export function httpRequester(baseUrl: string, token: string): Requester {
-  return async (method, path, options = {}) => {
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
-    const res = await fetch(baseUrl + path, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
-    const text = await res.text();
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: res.status, headers: res.headers, text, json };
-  };
+  return (method, path, options = {}) => httpRequest(baseUrl, method, path, { body: options.body, auth: `Bearer ${token}` });
 }
