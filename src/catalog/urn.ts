@@ -46,29 +46,31 @@ const LOWER = /^[a-z]$/;
 const NAMESPACE_CHARS = /^[a-z0-9-]*$/;
 const WORD_CHARS = /^\w*$/; // Java's \w: [a-zA-Z_0-9], ASCII only
 
+// Module-level helpers rather than closures made per call: urns are parsed on every request.
+const syntaxError = (raw: string, reason: string, index?: number) => new UriSyntax(`${reason} Urn: ${raw}`, raw, index);
+
 /** `new Urn(String)`: the checks run in DataHub's order, so the first failure wins the same way. */
 function parse(raw: string): Urn {
-  const fail = (reason: string, index?: number) => new UriSyntax(`${reason} Urn: ${raw}`, raw, index);
-  if (!raw.startsWith('urn:')) throw fail("Urn doesn't start with 'urn:'.", 0);
-  if (!LOWER.test(raw.charAt(4))) throw fail('First char of Urn namespace must be [a-z]!', 4);
+  if (!raw.startsWith('urn:')) throw syntaxError(raw, "Urn doesn't start with 'urn:'.", 0);
+  if (!LOWER.test(raw.charAt(4))) throw syntaxError(raw, 'First char of Urn namespace must be [a-z]!', 4);
   const second = raw.indexOf(':', 5);
-  if (second === -1) throw fail("Missing second ':' char.");
-  if (second - 4 > 32) throw fail('Namespace length > 32 chars.', second);
+  if (second === -1) throw syntaxError(raw, "Missing second ':' char.");
+  if (second - 4 > 32) throw syntaxError(raw, 'Namespace length > 32 chars.', second);
   const namespace = raw.slice(4, second);
-  if (!NAMESPACE_CHARS.test(namespace)) throw fail('Chars in namespace must be [a-z0-9-]!.');
-  if (!LOWER.test(raw.charAt(second + 1))) throw fail('First char of entityType must be [a-z]!', second + 1);
+  if (!NAMESPACE_CHARS.test(namespace)) throw syntaxError(raw, 'Chars in namespace must be [a-z0-9-]!.');
+  if (!LOWER.test(raw.charAt(second + 1))) throw syntaxError(raw, 'First char of entityType must be [a-z]!', second + 1);
 
   const third = raw.indexOf(':', second + 2);
   if (third === -1) {
     // DataHub accepts `urn:li:foo` as a key-less urn, but no entity can be stored
     // without a key, so reject it with DataHub's own text for an empty key. The
     // entityType check (and its slightly different message) still comes first.
-    if (!WORD_CHARS.test(raw.slice(second + 1))) throw fail('entityType must have only [a-zA-Z0-9] chars.');
-    throw fail('Urns with empty entityKey are not allowed.');
+    if (!WORD_CHARS.test(raw.slice(second + 1))) throw syntaxError(raw, 'entityType must have only [a-zA-Z0-9] chars.');
+    throw syntaxError(raw, 'Urns with empty entityKey are not allowed.');
   }
   const entityType = raw.slice(second + 1, third);
-  if (!WORD_CHARS.test(entityType)) throw fail('entityType must have only [a-zA-Z_0-9] chars.');
-  if (third + 1 >= raw.length) throw fail('Urns with empty entityKey are not allowed.');
+  if (!WORD_CHARS.test(entityType)) throw syntaxError(raw, 'entityType must have only [a-zA-Z_0-9] chars.');
+  if (third + 1 >= raw.length) throw syntaxError(raw, 'Urns with empty entityKey are not allowed.');
 
   const parts = Object.freeze(parseKeyParts(raw, third + 1));
   return Object.freeze({ raw, namespace, entityType, key: raw.slice(third + 1), parts });
@@ -111,34 +113,35 @@ export function parseUrn(raw: string): Urn {
 
 /** `DatasetUrn.createFromUrn`; throws UriSyntax so ingest can wrap the reason. */
 function datasetKey(urn: Urn): DatasetKey {
-  const fail = (reason: string) => new UriSyntax(reason, urn.raw);
-  if (urn.namespace !== 'li') throw fail("Urn namespace type should be 'li'.");
-  if (urn.entityType !== 'dataset') throw fail("Urn entity type should be 'dataset'.");
-  if (urn.parts.length !== 3) throw fail('Invalid number of keys.');
+  if (urn.namespace !== 'li') throw new UriSyntax("Urn namespace type should be 'li'.", urn.raw);
+  if (urn.entityType !== 'dataset') throw new UriSyntax("Urn entity type should be 'dataset'.", urn.raw);
+  if (urn.parts.length !== 3) throw new UriSyntax('Invalid number of keys.', urn.raw);
   const [platformPart, name, origin] = urn.parts as [string, string, string];
   // Java evaluates the platform before the fabric, so a bad platform wins.
-  const platformName = dataPlatformName(platformPart, (msg) => fail(`Invalid URN Parameter: '${msg}`));
+  const platformName = dataPlatformName(platformPart, urn.raw);
   if (!(FABRIC_TYPES as readonly string[]).includes(origin)) {
-    throw fail(`Invalid URN Parameter: 'No enum constant com.linkedin.common.FabricType.${origin}`);
+    throw new UriSyntax(`Invalid URN Parameter: 'No enum constant com.linkedin.common.FabricType.${origin}`, urn.raw);
   }
   // DatasetUrn trims the name (sanitizeName); platform is rebuilt canonically.
   return { platform: `urn:li:dataPlatform:${platformName}`, platformName, name: name.trim(), origin };
 }
 
+const platformSyntaxError = (e: UriSyntax, datasetUrn: string) =>
+  new UriSyntax(`Invalid URN Parameter: 'Invalid URN syntax: ${e.javaMessage}`, datasetUrn);
+
 /** Part 1 is coerced via DataPlatformUrn, whose coercer prefixes "Invalid URN syntax: ". */
-function dataPlatformName(part: string, fail: (msg: string) => UriSyntax): string {
-  const syntax = (e: UriSyntax) => fail(`Invalid URN syntax: ${e.javaMessage}`);
+function dataPlatformName(part: string, datasetUrn: string): string {
   let urn: Urn;
   try {
     urn = parse(part);
   } catch (e) {
-    throw e instanceof UriSyntax ? syntax(e) : e;
+    throw e instanceof UriSyntax ? platformSyntaxError(e, datasetUrn) : e;
   }
-  if (urn.namespace !== 'li') throw syntax(new UriSyntax("Urn namespace type should be 'li'.", part));
+  if (urn.namespace !== 'li') throw platformSyntaxError(new UriSyntax("Urn namespace type should be 'li'.", part), datasetUrn);
   if (urn.entityType !== 'dataPlatform') {
-    throw syntax(new UriSyntax("Urn entity type should be 'dataPlatform'.", part));
+    throw platformSyntaxError(new UriSyntax("Urn entity type should be 'dataPlatform'.", part), datasetUrn);
   }
-  if (urn.parts.length !== 1) throw syntax(new UriSyntax('Invalid number of keys.', part));
+  if (urn.parts.length !== 1) throw platformSyntaxError(new UriSyntax('Invalid number of keys.', part), datasetUrn);
   return urn.parts[0] as string;
 }
 

@@ -74,6 +74,11 @@ export class SqliteStore implements Store {
   private readonly truncation: SqliteTruncation;
   private readonly tasks: SqliteTasks;
   private checkpointer: Worker | undefined;
+  private readonly statements: StatementCache;
+  // Built once: better-sqlite3's transaction() builds its wrappers anew on every call, which cost more than the reads.
+  private readonly writeTx: Database.Transaction<(batch: WriteBatch) => void>;
+  private readonly readEntitiesTx: Database.Transaction<(urns: readonly string[], aspects: readonly string[]) => Map<string, StoredAspect[]>>;
+  private readonly deleteEntityTx: Database.Transaction<(urn: string) => { aspectRows: number; timeseriesRows: number }>;
 
   constructor(
     private readonly file: string,
@@ -93,9 +98,14 @@ export class SqliteStore implements Store {
     this.identity = new SqliteIdentity((text) => this.sql(text));
     this.truncation = new SqliteTruncation(this.db, this.ts, file);
     this.tasks = new SqliteTasks(this.db, (text) => this.sql(text));
+    this.writeTx = this.db.transaction((batch) => this.applyBatch(batch));
+    this.readEntitiesTx = this.db.transaction((urns, aspects) => this.readEntities(urns, aspects));
+    this.deleteEntityTx = this.db.transaction((urn) => {
+      const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
+      this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
+      return { aspectRows, timeseriesRows: this.ts.deleteUrn(urn) };
+    });
   }
-
-  private readonly statements: StatementCache;
 
   private sql(text: string): Database.Statement {
     return this.statements.get(text);
@@ -144,21 +154,23 @@ export class SqliteStore implements Store {
   }
 
   async write(batch: WriteBatch): Promise<void> {
-    this.db.transaction(() => {
-      const added = new Map<string, { ref: TimeseriesIndexRef; start: number; n: number }>();
-      for (const op of batch.ops) {
-        if (op.kind === 'aspect') {
-          this.writeAspect(op, batch.actor, batch.now);
-        } else if (this.ts.upsert(op, op)) {
-          const start = partitionStart(op.timestampMillis);
-          const key = `${op.entityType}\u0000${op.aspect}\u0000${start}`;
-          const slot = added.get(key) ?? { ref: op, start, n: 0 };
-          slot.n++;
-          added.set(key, slot);
-        }
+    this.writeTx.immediate(batch);
+  }
+
+  private applyBatch(batch: WriteBatch): void {
+    const added = new Map<string, { ref: TimeseriesIndexRef; start: number; n: number }>();
+    for (const op of batch.ops) {
+      if (op.kind === 'aspect') {
+        this.writeAspect(op, batch.actor, batch.now);
+      } else if (this.ts.upsert(op, op)) {
+        const start = partitionStart(op.timestampMillis);
+        const key = `${op.entityType}\u0000${op.aspect}\u0000${start}`;
+        const slot = added.get(key) ?? { ref: op, start, n: 0 };
+        slot.n++;
+        added.set(key, slot);
       }
-      for (const { ref, start, n } of added.values()) this.ts.addToCount(ref, start, n);
-    }).immediate();
+    }
+    for (const { ref, start, n } of added.values()) this.ts.addToCount(ref, start, n);
   }
 
   private writeAspect(op: Extract<WriteOp, { kind: 'aspect' }>, actor: string, now: number): void {
@@ -219,23 +231,25 @@ export class SqliteStore implements Store {
   }
 
   async getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
+    // One read transaction: every entity is read from the same snapshot, and the WAL read lock is taken once.
+    return this.readEntitiesTx(urns, aspects);
+  }
+
+  private readEntities(urns: readonly string[], aspects: readonly string[]): Map<string, StoredAspect[]> {
     const exists = this.sql('SELECT 1 FROM entities WHERE urn = ?');
     // Primary-key lookups: a large aspect that was not asked for is never read.
     const latest = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? AND version = 0');
-    // One read transaction: every entity is read from the same snapshot, and the WAL read lock is taken once.
-    return this.db.transaction(() => {
-      const out = new Map<string, StoredAspect[]>();
-      for (const urn of urns) {
-        if (out.has(urn) || !exists.get(urn)) continue;
-        const found: StoredAspect[] = [];
-        for (const aspect of aspects) {
-          const row = latest.get(urn, aspect) as AspectRow | undefined;
-          if (row) found.push(toAspect(row));
-        }
-        out.set(urn, found);
+    const out = new Map<string, StoredAspect[]>();
+    for (const urn of urns) {
+      if (out.has(urn) || !exists.get(urn)) continue;
+      const found: StoredAspect[] = [];
+      for (const aspect of aspects) {
+        const row = latest.get(urn, aspect) as AspectRow | undefined;
+        if (row) found.push(toAspect(row));
       }
-      return out;
-    })();
+      out.set(urn, found);
+    }
+    return out;
   }
 
   async searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
@@ -243,12 +257,7 @@ export class SqliteStore implements Store {
   }
 
   async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
-    return this.db.transaction(() => {
-      const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
-      this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
-      const timeseriesRows = this.ts.deleteUrn(urn);
-      return { aspectRows, timeseriesRows };
-    }).immediate();
+    return this.deleteEntityTx.immediate(urn);
   }
 
   async queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]> {
