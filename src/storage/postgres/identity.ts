@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
+import { named } from './named-query.ts';
 
 /** Access tokens, role assignments, password hashes and sign-in failures on PostgreSQL. */
 export class PostgresIdentity {
@@ -14,7 +15,7 @@ export class PostgresIdentity {
   }
 
   async getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
-    const r = await this.pool.query<AccessTokenRow>('SELECT * FROM access_tokens WHERE id = $1', [id]);
+    const r = await this.pool.query<AccessTokenRow>(named('SELECT * FROM access_tokens WHERE id = $1', [id]));
     return r.rows[0] && toAccessToken(r.rows[0]);
   }
 
@@ -38,7 +39,7 @@ export class PostgresIdentity {
   }
 
   async getRole(actorUrn: string): Promise<string | undefined> {
-    const r = await this.pool.query<{ role_urn: string }>('SELECT role_urn FROM role_assignments WHERE actor_urn = $1', [actorUrn]);
+    const r = await this.pool.query<{ role_urn: string }>(named('SELECT role_urn FROM role_assignments WHERE actor_urn = $1', [actorUrn]));
     return r.rows[0]?.role_urn;
   }
 

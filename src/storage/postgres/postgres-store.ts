@@ -17,6 +17,7 @@ import type {
 } from '../store.ts';
 import type { Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
+import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
 import { PostgresTasks } from './tasks.ts';
@@ -133,30 +134,35 @@ export class PostgresStore implements Store {
     const value = JSON.stringify(op.value);
     const sm = op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata);
     const inserted = await c.query(
-      `WITH e AS (INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES ($1, $3, $6, $7) ON CONFLICT DO NOTHING)
-       INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
-       VALUES ($1, $2, 0, $3, $4::jsonb, $5::jsonb, $6, $7) ON CONFLICT DO NOTHING`,
-      [op.urn, op.aspect, op.entityType, value, sm, now, actor],
+      named(
+        `WITH e AS (INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES ($1, $3, $6, $7) ON CONFLICT DO NOTHING)
+         INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+         VALUES ($1, $2, 0, $3, $4::jsonb, $5::jsonb, $6, $7) ON CONFLICT DO NOTHING`,
+        [op.urn, op.aspect, op.entityType, value, sm, now, actor],
+      ),
     );
     if (inserted.rowCount === 1 || op.onlyIfAbsent) return;
     const current = await c.query<{ same: boolean }>(
-      'SELECT metadata = $3::jsonb AS same FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE',
-      [op.urn, op.aspect, value],
+      named('SELECT metadata = $3::jsonb AS same FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [op.urn, op.aspect, value]),
     );
     if (current.rows[0]?.same) {
       // Same value again: DataHub records the sighting, not a new version.
-      await c.query('UPDATE aspects SET system_metadata = $3::jsonb WHERE urn = $1 AND aspect = $2 AND version = 0', [op.urn, op.aspect, sm]);
+      await c.query(named('UPDATE aspects SET system_metadata = $3::jsonb WHERE urn = $1 AND aspect = $2 AND version = 0', [op.urn, op.aspect, sm]));
       return;
     }
     await c.query(
-      `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
-       SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = $1 AND aspect = $2), entity_type, metadata, system_metadata, created_on, created_by
-         FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0`,
-      [op.urn, op.aspect],
+      named(
+        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+         SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = $1 AND aspect = $2), entity_type, metadata, system_metadata, created_on, created_by
+           FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0`,
+        [op.urn, op.aspect],
+      ),
     );
     await c.query(
-      'UPDATE aspects SET metadata = $3::jsonb, system_metadata = $4::jsonb, created_on = $5, created_by = $6 WHERE urn = $1 AND aspect = $2 AND version = 0',
-      [op.urn, op.aspect, value, sm, now, actor],
+      named(
+        'UPDATE aspects SET metadata = $3::jsonb, system_metadata = $4::jsonb, created_on = $5, created_by = $6 WHERE urn = $1 AND aspect = $2 AND version = 0',
+        [op.urn, op.aspect, value, sm, now, actor],
+      ),
     );
   }
 
@@ -182,7 +188,7 @@ export class PostgresStore implements Store {
 
   async existing(urns: readonly string[]): Promise<Set<string>> {
     if (urns.length === 0) return new Set();
-    const r = await this.pool.query<{ urn: string }>('SELECT urn FROM entities WHERE urn = ANY($1)', [[...new Set(urns)]]);
+    const r = await this.pool.query<{ urn: string }>(named('SELECT urn FROM entities WHERE urn = ANY($1)', [[...new Set(urns)]]));
     return new Set(r.rows.map((row) => row.urn));
   }
 
@@ -190,11 +196,11 @@ export class PostgresStore implements Store {
     const out = new Map<string, StoredAspect[]>();
     if (urns.length === 0) return out;
     const r = await this.pool.query<{ entity: string } & Partial<AspectRow>>(
-      `SELECT e.urn AS entity, a.urn, a.entity_type, a.aspect, a.version, a.metadata, a.system_metadata, a.created_on, a.created_by
+      named(`SELECT e.urn AS entity, a.urn, a.entity_type, a.aspect, a.version, a.metadata, a.system_metadata, a.created_on, a.created_by
          FROM entities e
          LEFT JOIN aspects a ON a.urn = e.urn AND a.version = 0 AND a.aspect = ANY($2)
         WHERE e.urn = ANY($1)`,
-      [[...new Set(urns)], aspects],
+      [[...new Set(urns)], aspects]),
     );
     for (const row of r.rows) {
       const list = out.get(row.entity) ?? [];
