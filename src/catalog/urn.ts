@@ -103,9 +103,18 @@ function parseKeyParts(raw: string, start: number): string[] {
   return parts;
 }
 
+/** Urns parsed lately: every request names a few, and the same ones come back (tokens' actors, hot datasets). */
+const recentlyParsed = new Map<string, Urn>();
+const MAX_RECENTLY_PARSED = 10_000;
+
 export function parseUrn(raw: string): Urn {
+  const hit = recentlyParsed.get(raw);
+  if (hit) return hit;
   try {
-    return parse(raw);
+    const urn = parse(raw);
+    if (recentlyParsed.size >= MAX_RECENTLY_PARSED) recentlyParsed.delete(recentlyParsed.keys().next().value as string);
+    recentlyParsed.set(raw, urn);
+    return urn;
   } catch (e) {
     throw e instanceof UriSyntax ? badRequest(e.reason) : e;
   }
