@@ -1,4 +1,4 @@
-import { badRequest } from './errors.ts';
+import { badRequest, CatalogError } from './errors.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { parseUrn, schemaFieldUrn, validateUrnForIngest, type Urn } from './urn.ts';
 import type { Json, Store, StoredAspect, WriteOp } from '../storage/store.ts';
@@ -92,7 +92,7 @@ export class Deprecations {
   /** updateDeprecation: one entity, which must exist. */
   async update(urn: string, change: DeprecationChange, actor: string): Promise<void> {
     const parsed = parseUrn(urn);
-    const replacement = change.replacement == null ? undefined : parseUrn(change.replacement).raw;
+    const replacement = replacementUrn(change.replacement);
     const found = await this.store.existing(replacement === undefined ? [urn] : [urn, replacement]);
     if (!found.has(urn)) throw badRequest(singleMissing(urn));
     if (replacement !== undefined && !found.has(replacement)) {
@@ -107,7 +107,7 @@ export class Deprecations {
       throw badRequest(`batchUpdateDeprecation accepts at most ${MAX_BATCH_RESOURCES} resources, got ${resources.length}`);
     }
     const parsed = resources.map((r) => parseUrn(r.resourceUrn));
-    const replacement = change.replacement == null ? undefined : parseUrn(change.replacement).raw;
+    const replacement = replacementUrn(change.replacement);
     const wantsField = (r: ResourceRef) => (r.subResource ?? '') !== '' || r.subResourceType != null;
     const withFields = resources.filter(wantsField).map((r) => r.resourceUrn);
     // Two reads however long the batch: existence of everything, then the schemas fields are checked against.
@@ -167,6 +167,16 @@ export class Deprecations {
       ops.push({ kind: 'aspect', entityType: t.entityType, urn: t.urn, aspect: ASPECT, value: checked, systemMetadata });
     }
     if (ops.length > 0) await this.store.write({ ops, actor, now });
+  }
+}
+
+/** The replacement's urn, checked; a malformed one is named as the replacement, not the entity. */
+function replacementUrn(raw: string | null | undefined): string | undefined {
+  if (raw == null) return undefined;
+  try {
+    return parseUrn(raw).raw;
+  } catch (e) {
+    throw e instanceof CatalogError ? badRequest(`Invalid replacement urn: ${e.message}`) : e;
   }
 }
 

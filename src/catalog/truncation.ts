@@ -26,7 +26,7 @@ export function resolveTimeseriesIndex(entityType: string, aspect: string): Time
   const hasTimeseries = entity !== undefined && timeseriesAspectPairs().some((p) => p.entityType === entity.name);
   if (!hasTimeseries) {
     throw badRequest(
-      `Parameter 'entityType': ${entity ? `entity type ${entity.name} has` : `'${entityType}' is not an entity type with`} no timeseries aspects. Valid (entityType, aspect) pairs: ${validPairs()}`,
+      `Parameter 'entityType': ${entity ? `entity type ${entity.name} has no timeseries aspects` : `'${entityType}' is not a known entity type`}. Valid (entityType, aspect) pairs: ${validPairs()}`,
       details,
     );
   }

@@ -94,7 +94,7 @@ for (const backend of await backends()) {
         message: `Failed to update deprecation for Entity ${urn}. Replacement entity ${missing} does not exist.`,
       });
       assert.deepEqual(body.data, { updateDeprecation: null });
-      await gqlError(server, UPDATE, { input: { urn, deprecated: false, replacement: 'nonsense' } }, { ...BAD_REQUEST, message: "Urn doesn't start with 'urn:'. Urn: nonsense" });
+      await gqlError(server, UPDATE, { input: { urn, deprecated: false, replacement: 'nonsense' } }, { ...BAD_REQUEST, message: "Invalid replacement urn: Urn doesn't start with 'urn:'. Urn: nonsense" });
       const after = await full(urn);
       assert.equal(after.deprecation.deprecated, true);
       assert.equal(after.deprecationHistory.length, 1);
@@ -160,6 +160,26 @@ for (const backend of await backends()) {
       const after = await full(a);
       assert.equal(after.deprecation.deprecated, false);
       assert.deepEqual(after.deprecationHistory, []);
+    });
+
+    it('fails a batch with a malformed resource urn or a missing replacement, changing nothing', async () => {
+      const a = datasetUrn('batchbad');
+      await createDataset(server, a);
+      await gqlError(server, BATCH, { input: { deprecated: true, resources: [{ resourceUrn: a }, { resourceUrn: 'urn:li:dataset' }] } }, {
+        ...BAD_REQUEST,
+        message: /^Urns with empty entityKey are not allowed\. Urn: urn:li:dataset$/,
+      });
+      const missing = datasetUrn('batchbad');
+      await gqlError(server, BATCH, { input: { deprecated: true, replacement: missing, resources: [{ resourceUrn: a }] } }, {
+        ...BAD_REQUEST,
+        message: `Failed to batch update deprecation. Replacement entity ${missing} does not exist.`,
+      });
+      await gqlError(server, BATCH, { input: { deprecated: true, replacement: '', resources: [{ resourceUrn: a }] } }, {
+        ...BAD_REQUEST,
+        message: /^Invalid replacement urn: Urn doesn't start with 'urn:'/,
+      });
+      const after = await full(a);
+      assert.deepEqual([after.deprecation.deprecated, after.deprecationHistory], [false, []]);
     });
 
     it('writes nothing when the last resource of a batch is invalid (atomic batch)', async () => {

@@ -151,6 +151,25 @@ for (const backend of await backends()) {
       assert.deepEqual(body.data, { dataset: { urn, schemaMetadata: null } });
     });
 
+    it('runs a request whose non-null variable is left out but has a default', async () => {
+      const doc = 'query q($skip: Boolean! = false, $urn: String! = "urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)") { __typename @skip(if: $skip) dataset(urn: $urn) { urn } }';
+      assert.deepEqual(await gqlData(server, doc, {}), { __typename: 'Query', dataset: null });
+      assert.deepEqual(await gqlData(server, doc, { skip: true }), { dataset: null });
+    });
+
+    it('locates a Long literal it cannot represent', async () => {
+      const urn = datasetUrn();
+      await createDataset(server, urn);
+      for (const literal of ['99999999999999999999', '"abc"', '1.5']) {
+        const body = await gqlError(server, `mutation { updateDeprecation(input: {urn: "${urn}", deprecated: true, decommissionTime: ${literal}}) }`, undefined, {
+          ...BAD_REQUEST,
+          message: /Long cannot represent/,
+        });
+        assert.equal(body.errors[0].locations?.length, 1, literal);
+      }
+      await assertUnchanged(urn);
+    });
+
     it('answers introspection, so clients and code generators see the deprecation API', async () => {
       const data = await gqlData(server, getIntrospectionQuery());
       const schema = buildClientSchema(data as IntrospectionQuery);

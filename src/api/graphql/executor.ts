@@ -1,4 +1,4 @@
-import { getOperationAST, getVariableValues, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { CatalogError } from '../../catalog/errors.ts';
 import { GRAPHQL_CODE, UNKNOWN_ERROR_MESSAGE } from '../errors.ts';
@@ -98,40 +98,47 @@ export class GraphqlExecutor {
     if ('errors' in prepared) return { errors: prepared.errors.map((e) => formatError(e, onUnexpected)), extensions: {} };
     const operation = prepared.compile(request.operationName ?? undefined);
     let result = isCompiledQuery(operation) ? await operation.query(undefined, context, request.variables ?? {}) : operation;
-    if (result.data === undefined && result.errors) result = this.variableErrors(prepared.document, request) ?? result;
+    // No data: refused before anything ran. graphql-js, the reference, decides and explains it (see `reference`).
+    if (result.data === undefined && result.errors) result = await this.reference(prepared.document, request, context);
     const errors = result.errors?.map((e) => formatError(e, onUnexpected));
     // DataHub's key order: errors, data, extensions.
     return { ...(errors && errors.length > 0 ? { errors } : {}), ...(result.data !== undefined ? { data: result.data } : {}), extensions: {} };
   }
 
   /**
-   * graphql-jit names a bad nested input field as if it were a variable
-   * (`"$deprecated"` for `$input.deprecated`); graphql-js's own coercion, run
-   * only once a request has failed, gives the exact path the caller must fix.
+   * graphql-js's own execution, for the rare request graphql-jit refuses before
+   * running: jit names a bad nested input field as if it were a variable
+   * (`"$deprecated"` for `$input.deprecated`) and refuses a non-null variable
+   * left out although it has a default, where graphql-js gives the exact input
+   * path or runs the request. Nothing ran yet, so running it here is safe.
    */
-  private variableErrors(document: DocumentNode, request: GraphqlRequest): ExecutionResult | undefined {
-    const operation = getOperationAST(document, request.operationName ?? undefined);
-    if (!operation) return undefined;
-    const coerced = getVariableValues(this.schema, operation.variableDefinitions ?? [], request.variables ?? {}, { maxErrors: 50 });
-    return coerced.errors ? { errors: coerced.errors } : undefined;
+  private reference(document: DocumentNode, request: GraphqlRequest, context: GraphqlContext): Promise<ExecutionResult> {
+    return Promise.resolve(
+      execute({
+        schema: this.schema,
+        document,
+        variableValues: request.variables ?? undefined,
+        operationName: request.operationName ?? undefined,
+        contextValue: context,
+      }),
+    );
   }
 }
 
 /**
  * Errors without a path come from parsing, validation or variable coercion: the
  * request is wrong (400). Field errors carry the domain error's code; anything
- * else is unexpected and masked.
+ * else on a field (a resolver fault, a null for a non-null field, a value the
+ * output type cannot represent) is the server's fault: masked and logged.
  */
 function formatError(e: GraphQLError, onUnexpected: (err: unknown, path: readonly (string | number)[]) => void): GraphqlErrorBody {
   const where = { ...(e.locations ? { locations: e.locations } : {}), ...(e.path ? { path: e.path } : {}) };
+  if (!e.path) return { message: e.message, ...where, extensions: badRequest };
   const original = e.originalError;
-  if (!e.path || original === undefined || original === null || original instanceof GraphQLError) {
-    return { message: e.message, ...where, extensions: badRequest };
-  }
   if (original instanceof CatalogError) {
     if (original.code === 'INTERNAL') onUnexpected(original, e.path);
     return { message: original.message, ...where, extensions: GRAPHQL_CODE[original.code] };
   }
-  onUnexpected(original, e.path);
+  onUnexpected(original ?? e, e.path);
   return { message: UNKNOWN_ERROR_MESSAGE, ...where, extensions: GRAPHQL_CODE.INTERNAL };
 }

@@ -22,7 +22,14 @@ export const longScalar = {
   serialize: toLong,
   parseValue: toLong,
   parseLiteral(node: ValueNode): number {
-    if (node.kind === Kind.INT || node.kind === Kind.STRING) return toLong(node.value);
-    throw new GraphQLError(`Long cannot represent a non-integer literal of kind ${node.kind}`, { nodes: node });
+    if (node.kind !== Kind.INT && node.kind !== Kind.STRING) {
+      throw new GraphQLError(`Long cannot represent a non-integer literal of kind ${node.kind}`, { nodes: node });
+    }
+    try {
+      return toLong(node.value);
+    } catch (e) {
+      // Located, so the caller sees where in the document the bad literal is.
+      throw new GraphQLError((e as Error).message, { nodes: node });
+    }
   },
 };

@@ -4,7 +4,7 @@ import { parseTaskId } from '../../tasks/task-id.ts';
 import { DEFAULT_BATCH_SIZE, type TimeseriesOperations } from '../../tasks/timeseries-operations.ts';
 import type { AppContext } from '../context.ts';
 import { esTaskStatus } from '../task-views.ts';
-import { actionBody, boolParam, intParam, stringParam, unknownAction, type ActionBody } from './params.ts';
+import { actionBody, boolParam, intParam, MAX_INT, stringParam, unknownAction, type ActionBody } from './params.ts';
 
 /** A positive rate; Rest.li clients may send numbers as strings. */
 function positiveNumberParam(body: ActionBody, name: string): number | undefined {
@@ -32,8 +32,8 @@ export const operationsRoutes =
             aspect: stringParam(body, 'aspect', true),
             endTimeMillis: intParam(body, 'endTimeMillis', { required: true })!,
             dryRun: boolParam(body, 'dryRun') ?? true,
-            batchSize: intParam(body, 'batchSize', { min: 1 }) ?? DEFAULT_BATCH_SIZE,
-            timeoutSeconds: intParam(body, 'timeoutSeconds', { min: 1 }),
+            batchSize: intParam(body, 'batchSize', { min: 1, max: MAX_INT }) ?? DEFAULT_BATCH_SIZE,
+            timeoutSeconds: intParam(body, 'timeoutSeconds', { min: 1, max: MAX_INT }),
             forceDeleteByQuery: boolParam(body, 'forceDeleteByQuery'),
             forceReindex: boolParam(body, 'forceReindex'),
             requestsPerSecond: positiveNumberParam(body, 'requestsPerSecond'),

@@ -26,13 +26,17 @@ export function stringParam(body: ActionBody, name: string, required = false): s
   return v;
 }
 
+/** The largest value of a Rest.li `int` parameter (a Java int). */
+export const MAX_INT = 2_147_483_647;
+
 /** Integers may arrive as JSON numbers or, from Rest.li clients, as numeric strings. */
-export function intParam(body: ActionBody, name: string, opts: { required?: boolean; min?: number } = {}): number | undefined {
+export function intParam(body: ActionBody, name: string, opts: { required?: boolean; min?: number; max?: number } = {}): number | undefined {
   const v = opts.required ? requireParam(body, name) : body[name];
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
   if (typeof n !== 'number' || !Number.isSafeInteger(n)) throw badRequest(`Parameter '${name}' must be an integer, got ${describe(v)}`);
   if (opts.min !== undefined && n < opts.min) throw badRequest(`Parameter '${name}' must be at least ${opts.min}, got ${n}`);
+  if (opts.max !== undefined && n > opts.max) throw badRequest(`Parameter '${name}' must be at most ${opts.max}, got ${n}`);
   return n;
 }
 
