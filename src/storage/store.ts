@@ -219,17 +219,21 @@ export interface Store {
   listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]>;
 
   // Truncation primitives. Each call is one short transaction that keeps the
-  // partition row counts exact, so a task can stop between any two calls.
+  // partition row counts exact, so a task can stop between any two calls. Given
+  // a task, the same transaction adds the step to the task's counters (rows
+  // deleted, batches, partitions dropped, bytes freed): a crash can never leave
+  // the counters behind the data.
   /** Drops whole partitions that end at or before `before`, oldest first, within the budget; 0 partitions means none are left. */
   dropTimeseriesPartitionsBefore(
     index: TimeseriesIndexRef,
     before: number,
     budget: { readonly maxPartitions: number; readonly maxMillis: number },
+    task?: TaskRef,
   ): Promise<TruncationStep>;
   /** Removes the rows older than `before` from the one partition that straddles it, rewriting it when most of it goes. */
-  trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number): Promise<TruncationStep>;
+  trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep>;
   /** Deletes up to `limit` of the oldest rows older than `before` (delete by query). */
-  deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number): Promise<TruncationStep>;
+  deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep>;
   /** Hands space freed by deletions back to the file system for about `maxMillis`; `done` once nothing is left to give back. */
   reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }>;
   /** Bytes the index occupies, as the engine counts them. */

@@ -97,19 +97,19 @@ export class TruncateTask implements BackgroundTask {
       for (;;) {
         const stop = this.stopReason(signal);
         if (stop) return stop;
-        const step = await this.timed(() => this.store.dropTimeseriesPartitionsBefore(this.index, cutoff, budget));
+        const step = await this.timed(() => this.store.dropTimeseriesPartitionsBefore(this.index, cutoff, budget, this.ref));
         if (step.partitionsDropped === 0) break;
         await this.afterStep(step, signal);
       }
       const stop = this.stopReason(signal);
       if (stop) return stop;
-      await this.afterStep(await this.timed(() => this.store.trimTimeseriesBoundary(this.index, cutoff)), signal);
+      await this.afterStep(await this.timed(() => this.store.trimTimeseriesBoundary(this.index, cutoff, this.ref)), signal);
       return undefined;
     }
     for (;;) {
       const stop = this.stopReason(signal);
       if (stop) return stop;
-      const step = await this.timed(() => this.store.deleteTimeseriesRowsBefore(this.index, cutoff, batchSize));
+      const step = await this.timed(() => this.store.deleteTimeseriesRowsBefore(this.index, cutoff, batchSize, this.ref));
       if (step.rows === 0) return undefined;
       await this.afterStep(step, signal);
     }

@@ -98,6 +98,14 @@ for (const backend of await backends()) {
         await dryRun({ endTimeMillis: T0 + 2 * DAY, batchSize: 1 });
         assert.deepEqual(await storedStamps(request, urn), hourly(2, 5));
         assert.equal((await request('GET', '/api/tasks?limit=1000')).json.tasks.filter((t: { rowsDeleted: number }) => t.rowsDeleted > 0).length, 0);
+        // Rest.li clients may send booleans as strings: "true" is a dry run too, and "false" a real run.
+        const asString = await truncate(request, { ...PROFILE, endTimeMillis: T0 + DAY, dryRun: 'true' });
+        assert.match(asString.json.value, /^Delete \d+ out of \d+ rows .*This was a dry run\./);
+        assert.deepEqual(await storedStamps(request, urn), hourly(2, 5));
+        const id = (await truncate(request, { ...PROFILE, endTimeMillis: T0 + DAY, dryRun: 'false', forceDeleteByQuery: true })).json.value;
+        const task = await waitForTask(request, id, ended);
+        assert.deepEqual([task.state, task.batchSize], ['completed', 10_000]);
+        assert.deepEqual(await storedStamps(request, urn), hourly(2, 5).slice(5));
       });
     });
 

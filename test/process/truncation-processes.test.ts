@@ -50,6 +50,8 @@ for (const backend of await backends()) {
           const left = await storedStamps(server.request, urn);
           assert.deepEqual(left, stamps.slice(stamps.length - left.length));
           assert.ok(left.length > 10 && left.length < 40, `${left.length} rows left`);
+          // Counted in the same transaction as each deletion, so the kill cannot leave the count behind.
+          assert.equal(task.rowsDeleted, stamps.length - left.length);
           assert.deepEqual(await dryRunCounts(server.request, 'datasetProfile', T0 + 100 * DAY), [left.length, left.length]);
 
           const again = await startTruncation(server.request, { endTimeMillis: cutoff });

@@ -239,16 +239,21 @@ export class PostgresStore implements Store {
     return this.ts.listPartitions(index);
   }
 
-  dropTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }): Promise<TruncationStep> {
-    return this.truncation.dropPartitionsBefore(index, before, budget);
+  dropTimeseriesPartitionsBefore(
+    index: TimeseriesIndexRef,
+    before: number,
+    budget: { maxPartitions: number; maxMillis: number },
+    task?: TaskRef,
+  ): Promise<TruncationStep> {
+    return this.truncation.dropPartitionsBefore(index, before, budget, task);
   }
 
-  trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number): Promise<TruncationStep> {
-    return this.truncation.trimBoundary(index, before);
+  trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep> {
+    return this.truncation.trimBoundary(index, before, task);
   }
 
-  deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number): Promise<TruncationStep> {
-    return this.truncation.deleteRowsBefore(index, before, limit);
+  deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep> {
+    return this.truncation.deleteRowsBefore(index, before, limit, task);
   }
 
   reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, _maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }> {

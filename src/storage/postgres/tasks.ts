@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState } from '../store.ts';
+import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
 import { newTaskColumns, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
 
 /** Advisory-lock class of task nodes ("almt"); the object id is hashtext(node id). */
@@ -69,6 +69,15 @@ export class PostgresTasks {
   async requestTaskCancel(ref: TaskRef): Promise<TaskRecord | undefined> {
     await this.pool.query("UPDATE tasks SET cancel_requested = true WHERE number = $1 AND node_id = $2 AND state = 'running'", [ref.number, ref.nodeId]);
     return this.getTask(ref);
+  }
+
+  /** Adds one truncation step to the task's counters, on the step's own transaction. */
+  static async recordStep(c: pg.PoolClient, ref: TaskRef, step: TruncationStep): Promise<void> {
+    await c.query(
+      `UPDATE tasks SET rows_deleted = rows_deleted + $1, batches = batches + 1, partitions_dropped = partitions_dropped + $2,
+         freed_bytes = freed_bytes + $3 WHERE number = $4 AND node_id = $5`,
+      [step.rows, step.partitionsDropped, step.freedBytes, ref.number, ref.nodeId],
+    );
   }
 
   async heartbeatTasks(nodeId: string, now: number): Promise<void> {

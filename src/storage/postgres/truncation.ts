@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { PARTITION_MILLIS, partitionStart } from '../partitions.ts';
-import type { TimeseriesIndexRef, TruncationStep } from '../store.ts';
+import type { TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
+import { PostgresTasks } from './tasks.ts';
 import { PostgresTimeseries } from './timeseries.ts';
 
 const NOTHING: TruncationStep = { rows: 0, partitionsDropped: 0, freedBytes: 0 };
@@ -24,6 +25,15 @@ export class PostgresTruncation {
     private readonly pool: pg.Pool,
     private readonly ts: PostgresTimeseries,
   ) {}
+
+  /** A step's transaction; a step that changed something is counted on its task before the commit. */
+  private step(task: TaskRef | undefined, fn: (c: pg.PoolClient) => Promise<TruncationStep>): Promise<TruncationStep> {
+    return this.tx(async (c) => {
+      const step = await fn(c);
+      if (task && (step.rows > 0 || step.partitionsDropped > 0)) await PostgresTasks.recordStep(c, task, step);
+      return step;
+    });
+  }
 
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
@@ -51,10 +61,15 @@ export class PostgresTruncation {
     return r.rows[0]!.bytes;
   }
 
-  async dropPartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }): Promise<TruncationStep> {
+  async dropPartitionsBefore(
+    ref: TimeseriesIndexRef,
+    before: number,
+    budget: { maxPartitions: number; maxMillis: number },
+    task?: TaskRef,
+  ): Promise<TruncationStep> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
-    const step = await this.tx(async (c) => {
+    const step = await this.step(task, async (c) => {
       const started = performance.now();
       await c.query(LOCK_WAIT);
       // Writers lock the parent before any partition, so taking it first cannot deadlock with them;
@@ -83,12 +98,12 @@ export class PostgresTruncation {
     return step;
   }
 
-  async trimBoundary(ref: TimeseriesIndexRef, before: number): Promise<TruncationStep> {
+  async trimBoundary(ref: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep> {
     const id = await this.ts.indexId(ref, false);
     const start = partitionStart(before);
     if (id === undefined || start === before) return NOTHING;
     const table = PostgresTimeseries.partitionTable(id, start);
-    return this.tx(async (c) => {
+    return this.step(task, async (c) => {
       const exists = await c.query('SELECT 1 FROM ts_partitions WHERE index_id = $1 AND start_ms = $2', [id, start]);
       if (exists.rows.length === 0) return NOTHING;
       await c.query(LOCK_WAIT);
@@ -113,11 +128,11 @@ export class PostgresTruncation {
     });
   }
 
-  async deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number): Promise<TruncationStep> {
+  async deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     const parent = PostgresTimeseries.parentTable(id);
-    return this.tx(async (c) => {
+    return this.step(task, async (c) => {
       const r = await c.query<{ start_ms: number; n: number }>(
         `WITH victims AS (SELECT ts, doc_id FROM ${parent} WHERE ts < $1 ORDER BY ts, doc_id LIMIT $2),
               gone AS (DELETE FROM ${parent} t USING victims v WHERE t.ts = v.ts AND t.doc_id = v.doc_id RETURNING t.ts)

@@ -32,7 +32,7 @@ import { searchDatasets } from './search.ts';
 import { StatementCache } from './statements.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
-import { SqliteTruncation } from './truncation.ts';
+import { SqliteTruncation, type OnStep } from './truncation.ts';
 
 interface AspectRow {
   urn: string;
@@ -277,16 +277,25 @@ export class SqliteStore implements Store {
     return this.ts.listPartitions(index);
   }
 
-  async dropTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }): Promise<TruncationStep> {
-    return this.truncation.dropPartitionsBefore(index, before, budget);
+  async dropTimeseriesPartitionsBefore(
+    index: TimeseriesIndexRef,
+    before: number,
+    budget: { maxPartitions: number; maxMillis: number },
+    task?: TaskRef,
+  ): Promise<TruncationStep> {
+    return this.truncation.dropPartitionsBefore(index, before, budget, this.countOn(task));
   }
 
-  async trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number): Promise<TruncationStep> {
-    return this.truncation.trimBoundary(index, before);
+  async trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep> {
+    return this.truncation.trimBoundary(index, before, this.countOn(task));
   }
 
-  async deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number): Promise<TruncationStep> {
-    return this.truncation.deleteRowsBefore(index, before, limit);
+  async deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep> {
+    return this.truncation.deleteRowsBefore(index, before, limit, this.countOn(task));
+  }
+
+  private countOn(task: TaskRef | undefined): OnStep | undefined {
+    return task && ((step) => this.tasks.recordStep(task, step));
   }
 
   async reclaimTimeseriesSpace(_index: TimeseriesIndexRef, _before: number, maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }> {

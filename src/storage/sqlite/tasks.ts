@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState } from '../store.ts';
+import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
 import { newTaskColumns, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -65,6 +65,20 @@ export class SqliteTasks {
   requestTaskCancel(ref: TaskRef): TaskRecord | undefined {
     this.sql("UPDATE tasks SET cancel_requested = 1 WHERE number = ? AND node_id = ? AND state = 'running'").run(ref.number, ref.nodeId);
     return this.getTask(ref);
+  }
+
+  /** Adds one truncation step to the task's counters; called inside the step's own transaction. */
+  recordStep(ref: TaskRef, step: TruncationStep): void {
+    this.sql(
+      `UPDATE tasks SET rows_deleted = rows_deleted + ?, batches = batches + 1, partitions_dropped = partitions_dropped + ?,
+         freed_bytes = freed_bytes + ? WHERE number = ? AND node_id = ?`,
+    ).run(
+      step.rows,
+      step.partitionsDropped,
+      step.freedBytes,
+      ref.number,
+      ref.nodeId,
+    );
   }
 
   heartbeatTasks(nodeId: string, now: number): void {

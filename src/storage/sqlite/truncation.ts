@@ -7,6 +7,9 @@ import { StatementCache } from './statements.ts';
 import { SqliteTimeseries } from './timeseries.ts';
 
 const NOTHING: TruncationStep = { rows: 0, partitionsDropped: 0, freedBytes: 0 };
+
+/** Runs inside a step's transaction once the step changed something (to count it on its task). */
+export type OnStep = (step: TruncationStep) => void;
 /**
  * Pages per incremental_vacuum call, adapted to keep each call within the step
  * budget: a call costs ~20 µs a page when the free list is short, but much more
@@ -60,7 +63,12 @@ export class SqliteTruncation {
     this.ts.resetCaches();
   }
 
-  dropPartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }): TruncationStep {
+  private stepDone(step: TruncationStep, onStep: OnStep | undefined): TruncationStep {
+    if (onStep && (step.rows > 0 || step.partitionsDropped > 0)) onStep(step);
+    return step;
+  }
+
+  dropPartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }, onStep?: OnStep): TruncationStep {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     const started = performance.now();
@@ -84,7 +92,7 @@ export class SqliteTruncation {
             rows += p.row_count;
             dropped++;
           }
-          return { rows, partitionsDropped: dropped, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') };
+          return this.stepDone({ rows, partitionsDropped: dropped, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, onStep);
         })
         .immediate();
     } finally {
@@ -97,7 +105,7 @@ export class SqliteTruncation {
     }
   }
 
-  trimBoundary(ref: TimeseriesIndexRef, before: number): TruncationStep {
+  trimBoundary(ref: TimeseriesIndexRef, before: number, onStep?: OnStep): TruncationStep {
     const id = this.ts.indexId(ref, false);
     const start = partitionStart(before);
     if (id === undefined || start === before) return NOTHING;
@@ -126,7 +134,7 @@ export class SqliteTruncation {
             this.sql(`DELETE FROM "${table}" WHERE ts < ?`).run(before);
           }
           this.sql('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(doomed, id, start);
-          return { rows: doomed, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') };
+          return this.stepDone({ rows: doomed, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, onStep);
         })
         .immediate();
     } finally {
@@ -134,7 +142,7 @@ export class SqliteTruncation {
     }
   }
 
-  deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number): TruncationStep {
+  deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, onStep?: OnStep): TruncationStep {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     return this.db
@@ -154,7 +162,7 @@ export class SqliteTruncation {
           if (n > 0) this.sql('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(n, id, p.start_ms);
           rows += n;
         }
-        return { rows, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') };
+        return this.stepDone({ rows, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, onStep);
       })
       .immediate();
   }
