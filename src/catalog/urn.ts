@@ -103,17 +103,24 @@ function parseKeyParts(raw: string, start: number): string[] {
   return parts;
 }
 
-/** Urns parsed lately: every request names a few, and the same ones come back (tokens' actors, hot datasets). */
+/**
+ * Urns parsed lately: every request names a few, and the same ones come back
+ * (tokens' actors, hot datasets). Only urns of a storable length are kept, so
+ * the cache stays a few megabytes whatever clients send.
+ */
 const recentlyParsed = new Map<string, Urn>();
 const MAX_RECENTLY_PARSED = 10_000;
+const MAX_CACHED_URN_CHARS = 512;
 
 export function parseUrn(raw: string): Urn {
   const hit = recentlyParsed.get(raw);
   if (hit) return hit;
   try {
     const urn = parse(raw);
-    if (recentlyParsed.size >= MAX_RECENTLY_PARSED) recentlyParsed.delete(recentlyParsed.keys().next().value as string);
-    recentlyParsed.set(raw, urn);
+    if (raw.length <= MAX_CACHED_URN_CHARS) {
+      if (recentlyParsed.size >= MAX_RECENTLY_PARSED) recentlyParsed.delete(recentlyParsed.keys().next().value as string);
+      recentlyParsed.set(raw, urn);
+    }
     return urn;
   } catch (e) {
     throw e instanceof UriSyntax ? badRequest(e.reason) : e;

@@ -142,7 +142,8 @@ export class TaskRunner {
   private async ownerAlive(t: TaskRecord): Promise<boolean> {
     const known = await this.store.isTaskNodeAlive(t.nodeId);
     if (known !== undefined) return known;
-    // A restarted container often gets its predecessor's pid (1): that pid is then this process, not the owner.
+    // Reached only without a node registry (SQLite, whose file one process uses at a time): a restarted
+    // container often gets its predecessor's pid (1), which is then this process, not the owner.
     if (t.ownerHost === os.hostname() && (t.ownerPid === process.pid || !pidAlive(t.ownerPid))) return false;
     return this.clock() - t.heartbeatAt < this.staleMillis;
   }

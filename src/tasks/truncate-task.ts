@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Store, TaskProgress, TaskRecord, TaskState, TruncationStep } from '../storage/store.ts';
+import { changedSomething } from '../storage/truncation-step.ts';
 import { formatTaskId } from './task-id.ts';
 import type { BackgroundTask, StopReason } from './task-runner.ts';
 
@@ -8,7 +9,7 @@ import type { BackgroundTask, StopReason } from './task-runner.ts';
 const DROP_STEP_MILLIS = 50;
 const DROP_STEP_PARTITIONS = 256;
 const RECLAIM_STEP_MILLIS = 50;
-/** Progress is written at most this often (and always at the end), not after every tiny batch. */
+/** The heartbeat and throttle time are written, and a cancel asked for elsewhere read, at most this often. */
 const PROGRESS_EVERY_MILLIS = 100;
 
 const SHUTDOWN_MESSAGE =
@@ -81,7 +82,8 @@ export class TruncateTask implements BackgroundTask {
       state = 'failed';
       error = 'The truncation stopped on a storage error; rows deleted so far stay deleted and counts are consistent. See the server log.';
     }
-    const ended = await this.store.updateTask(this.ref, { ...this.progress, state, endedAt: this.clock(), error }, { whileRunning: true });
+    // The deletion counters are the store's (each step adds its own in its transaction); this task writes only its timing.
+    const ended = await this.store.updateTask(this.ref, { throttledMillis: this.progress.throttledMillis, state, endedAt: this.clock(), error }, { whileRunning: true });
     this.markEnded();
     if (!ended) return;
     this.logger.info({ taskId: formatTaskId(this.ref), state, rowsDeleted: this.progress.rowsDeleted }, 'truncation ended');
@@ -130,7 +132,7 @@ export class TruncateTask implements BackgroundTask {
   }
 
   private async afterStep(step: TruncationStep, signal: AbortSignal): Promise<void> {
-    if (step.rows === 0 && step.partitionsDropped === 0) return;
+    if (!changedSomething(step)) return;
     const p = this.progress;
     this.progress = {
       ...p,
@@ -166,7 +168,7 @@ export class TruncateTask implements BackgroundTask {
 
   private async saveProgress(signal: AbortSignal): Promise<void> {
     this.lastWrite = this.clock();
-    const saved = await this.store.updateTask(this.ref, { ...this.progress, heartbeatAt: this.lastWrite }, { whileRunning: true });
+    const saved = await this.store.updateTask(this.ref, { throttledMillis: this.progress.throttledMillis, heartbeatAt: this.lastWrite }, { whileRunning: true });
     if (!saved) throw new LostOwnership();
     // A cancel requested through another process reaches this one here.
     if (saved.cancelRequested && !signal.aborted) this.cancelledElsewhere = true;

@@ -157,6 +157,14 @@ for (const backend of await backends()) {
       assert.deepEqual(await gqlData(server, doc, { skip: true }), { dataset: null });
     });
 
+    it('answers an explicit null for a non-null argument whose variable has a default as BAD_REQUEST', async () => {
+      const body = await gqlError(server, 'query q($urn: String = "urn:li:corpuser:x") { dataset(urn: $urn) { urn } }', { urn: null }, {
+        ...BAD_REQUEST,
+        message: 'Argument "urn" of non-null type "String!" must not be null.',
+      });
+      assert.deepEqual(body.data, { dataset: null });
+    });
+
     it('locates a Long literal it cannot represent', async () => {
       const urn = datasetUrn();
       await createDataset(server, urn);

@@ -180,28 +180,26 @@ for (const backend of await backends()) {
     });
 
     it("counts each step on its task in the step's own transaction, and only steps that changed something", async () => {
-      // Days far from the other tests' data, so this test owns them.
-      const base = DAY0 + 400 * PARTITION_MILLIS;
-      const days = (index: TimeseriesIndexRef, n: number, perDay: number) =>
-        store.write({ ops: Array.from({ length: n * perDay }, (_, i) => event(index, base + Math.floor(i / perDay) * PARTITION_MILLIS + (i % perDay) * 3_600_000)), actor: 'test', now: 1 });
-      await days(PROFILE, 4, 6);
-      await days(USAGE, 3, 4);
-      // The task's own index is free (the tests above leave tasks running on the others); the steps count on it whatever they touch.
-      const created = await store.createTruncationTask(task({ entityType: 'chart', aspect: 'chartUsageStatistics', cutoffMillis: base }));
+      // Indices no other test writes, so the exact counts are this test's own.
+      const OPERATIONS = { entityType: 'dataset', aspect: 'operation' } as const;
+      const CHART_USAGE = { entityType: 'chart', aspect: 'chartUsageStatistics' } as const;
+      await fill(store, OPERATIONS, 4, 6);
+      await fill(store, CHART_USAGE, 3, 4);
+      const created = await store.createTruncationTask(task({ entityType: 'dashboard', aspect: 'dashboardUsageStatistics' }));
       assert.ok('created' in created);
       const ref = created.created;
       try {
-        const cutoff = base + 2 * PARTITION_MILLIS + 3 * 3_600_000;
-        const dropped = await store.dropTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET, ref);
-        const trimmed = await store.trimTimeseriesBoundary(PROFILE, cutoff, ref);
-        assert.equal((await store.dropTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET, ref)).partitionsDropped, 0);
-        assert.equal((await store.trimTimeseriesBoundary(PROFILE, cutoff, ref)).rows, 0);
-        const byQuery = await store.deleteTimeseriesRowsBefore(USAGE, base + PARTITION_MILLIS, 3, ref);
-        assert.ok(dropped.partitionsDropped >= 2 && trimmed.rows === 3 && byQuery.rows === 3, JSON.stringify({ dropped, trimmed, byQuery }));
+        const cutoff = DAY0 + 2 * PARTITION_MILLIS + 3 * 3_600_000;
+        const dropped = await store.dropTimeseriesPartitionsBefore(OPERATIONS, cutoff, NO_BUDGET, ref);
+        const trimmed = await store.trimTimeseriesBoundary(OPERATIONS, cutoff, ref);
+        assert.equal((await store.dropTimeseriesPartitionsBefore(OPERATIONS, cutoff, NO_BUDGET, ref)).partitionsDropped, 0);
+        assert.equal((await store.trimTimeseriesBoundary(OPERATIONS, cutoff, ref)).rows, 0);
+        const byQuery = await store.deleteTimeseriesRowsBefore(CHART_USAGE, DAY0 + PARTITION_MILLIS, 3, ref);
+        assert.deepEqual([dropped.rows, dropped.partitionsDropped, trimmed.rows, byQuery.rows], [12, 2, 3, 3]);
         const counted = (await store.getTask(ref))!;
         assert.deepEqual(
           [counted.rowsDeleted, counted.batches, counted.partitionsDropped, counted.freedBytes],
-          [dropped.rows + trimmed.rows + byQuery.rows, 3, dropped.partitionsDropped, dropped.freedBytes + trimmed.freedBytes + byQuery.freedBytes],
+          [18, 3, 2, dropped.freedBytes + trimmed.freedBytes + byQuery.freedBytes],
         );
       } finally {
         await store.updateTask(ref, { state: 'completed', endedAt: 2000 });

@@ -98,7 +98,8 @@ export class GraphqlExecutor {
     if ('errors' in prepared) return { errors: prepared.errors.map((e) => formatError(e, onUnexpected)), extensions: {} };
     const operation = prepared.compile(request.operationName ?? undefined);
     let result = isCompiledQuery(operation) ? await operation.query(undefined, context, request.variables ?? {}) : operation;
-    // No data: refused before anything ran. graphql-js, the reference, decides and explains it (see `reference`).
+    // No data: refused before execution began (the spec then leaves `data` out), so nothing ran.
+    // graphql-js, the reference, decides and explains it (see `reference`).
     if (result.data === undefined && result.errors) result = await this.reference(prepared.document, request, context);
     const errors = result.errors?.map((e) => formatError(e, onUnexpected));
     // DataHub's key order: errors, data, extensions.
@@ -126,19 +127,28 @@ export class GraphqlExecutor {
 }
 
 /**
- * Errors without a path come from parsing, validation or variable coercion: the
- * request is wrong (400). Field errors carry the domain error's code; anything
- * else on a field (a resolver fault, a null for a non-null field, a value the
- * output type cannot represent) is the server's fault: masked and logged.
+ * How graphql-js and graphql-jit word the faults of completing a value: a null
+ * in a non-null field, a value a scalar cannot represent. jit passes on only the
+ * message of these, not the error, so the wording is what tells them apart.
+ */
+const OUTPUT_FAULT = /^(Cannot return null for non-nullable field |Expected a value of type "|[A-Za-z_]\w* cannot represent )/;
+
+/**
+ * Field errors carry the domain error's code. The server's own faults are
+ * masked and logged: a resolver that threw anything else, or a value the schema
+ * cannot return. The rest is the request's fault (400): parsing, validation,
+ * variable coercion, and arguments refused at execution (an explicit null for a
+ * non-null argument whose variable has a default).
  */
 function formatError(e: GraphQLError, onUnexpected: (err: unknown, path: readonly (string | number)[]) => void): GraphqlErrorBody {
   const where = { ...(e.locations ? { locations: e.locations } : {}), ...(e.path ? { path: e.path } : {}) };
-  if (!e.path) return { message: e.message, ...where, extensions: badRequest };
   const original = e.originalError;
   if (original instanceof CatalogError) {
-    if (original.code === 'INTERNAL') onUnexpected(original, e.path);
+    if (original.code === 'INTERNAL') onUnexpected(original, e.path ?? []);
     return { message: original.message, ...where, extensions: GRAPHQL_CODE[original.code] };
   }
-  onUnexpected(original ?? e, e.path);
+  const serverFault = e.path !== undefined && ((original != null && !(original instanceof GraphQLError)) || OUTPUT_FAULT.test(e.message));
+  if (!serverFault) return { message: e.message, ...where, extensions: badRequest };
+  onUnexpected(original ?? e, e.path!);
   return { message: UNKNOWN_ERROR_MESSAGE, ...where, extensions: GRAPHQL_CODE.INTERNAL };
 }

@@ -15,7 +15,10 @@ export class PostgresIdentity {
   }
 
   async getAccessToken(id: string): Promise<AccessTokenRecord | undefined> {
-    const r = await this.pool.query<AccessTokenRow>(named('SELECT * FROM access_tokens WHERE id = $1', [id]));
+    const r = await this.pool.query<AccessTokenRow>(
+      // Columns named: a prepared statement fails once a table it selects * from gains a column.
+      named('SELECT id, name, description, actor_urn, owner_urn, created_at, expires_at FROM access_tokens WHERE id = $1', [id]),
+    );
     return r.rows[0] && toAccessToken(r.rows[0]);
   }
 

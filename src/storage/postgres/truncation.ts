@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import { PARTITION_MILLIS, partitionStart } from '../partitions.ts';
 import type { TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
+import { changedSomething } from '../truncation-step.ts';
 import { PostgresTasks } from './tasks.ts';
 import { PostgresTimeseries } from './timeseries.ts';
 
@@ -30,7 +31,7 @@ export class PostgresTruncation {
   private step(task: TaskRef | undefined, fn: (c: pg.PoolClient) => Promise<TruncationStep>): Promise<TruncationStep> {
     return this.tx(async (c) => {
       const step = await fn(c);
-      if (task && (step.rows > 0 || step.partitionsDropped > 0)) await PostgresTasks.recordStep(c, task, step);
+      if (task && changedSomething(step)) await PostgresTasks.recordStep(c, task, step);
       return step;
     });
   }

@@ -32,7 +32,7 @@ import { searchDatasets } from './search.ts';
 import { StatementCache } from './statements.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
-import { SqliteTruncation, type OnStep } from './truncation.ts';
+import { SqliteTruncation } from './truncation.ts';
 
 interface AspectRow {
   urn: string;
@@ -96,8 +96,8 @@ export class SqliteStore implements Store {
     this.statements = new StatementCache(this.db);
     this.ts = new SqliteTimeseries(this.db);
     this.identity = new SqliteIdentity((text) => this.sql(text));
-    this.truncation = new SqliteTruncation(this.db, this.ts, file);
     this.tasks = new SqliteTasks(this.db, (text) => this.sql(text));
+    this.truncation = new SqliteTruncation(this.db, this.ts, this.tasks, file);
     this.writeTx = this.db.transaction((batch) => this.applyBatch(batch));
     this.readEntitiesTx = this.db.transaction((urns, aspects) => this.readEntities(urns, aspects));
     this.deleteEntityTx = this.db.transaction((urn) => {
@@ -283,19 +283,15 @@ export class SqliteStore implements Store {
     budget: { maxPartitions: number; maxMillis: number },
     task?: TaskRef,
   ): Promise<TruncationStep> {
-    return this.truncation.dropPartitionsBefore(index, before, budget, this.countOn(task));
+    return this.truncation.dropPartitionsBefore(index, before, budget, task);
   }
 
   async trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep> {
-    return this.truncation.trimBoundary(index, before, this.countOn(task));
+    return this.truncation.trimBoundary(index, before, task);
   }
 
   async deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep> {
-    return this.truncation.deleteRowsBefore(index, before, limit, this.countOn(task));
-  }
-
-  private countOn(task: TaskRef | undefined): OnStep | undefined {
-    return task && ((step) => this.tasks.recordStep(task, step));
+    return this.truncation.deleteRowsBefore(index, before, limit, task);
   }
 
   async reclaimTimeseriesSpace(_index: TimeseriesIndexRef, _before: number, maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }> {

@@ -1,15 +1,14 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { PARTITION_MILLIS, partitionStart } from '../partitions.ts';
-import type { TimeseriesIndexRef, TruncationStep } from '../store.ts';
+import type { TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
+import { changedSomething } from '../truncation-step.ts';
 import { partitionTableSql } from './migrations.ts';
 import { StatementCache } from './statements.ts';
+import type { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
 
 const NOTHING: TruncationStep = { rows: 0, partitionsDropped: 0, freedBytes: 0 };
-
-/** Runs inside a step's transaction once the step changed something (to count it on its task). */
-export type OnStep = (step: TruncationStep) => void;
 /**
  * Pages per incremental_vacuum call, adapted to keep each call within the step
  * budget: a call costs ~20 µs a page when the free list is short, but much more
@@ -38,6 +37,7 @@ export class SqliteTruncation {
   constructor(
     private readonly db: Database.Database,
     private readonly ts: SqliteTimeseries,
+    private readonly tasks: SqliteTasks,
     /** The database file, for reads moved off this thread; ':memory:' keeps them here. */
     private readonly file: string,
   ) {
@@ -63,12 +63,13 @@ export class SqliteTruncation {
     this.ts.resetCaches();
   }
 
-  private stepDone(step: TruncationStep, onStep: OnStep | undefined): TruncationStep {
-    if (onStep && (step.rows > 0 || step.partitionsDropped > 0)) onStep(step);
+  /** Ends a step inside its transaction: a step that changed something is counted on its task before the commit. */
+  private stepDone(step: TruncationStep, task: TaskRef | undefined): TruncationStep {
+    if (task && changedSomething(step)) this.tasks.recordStep(task, step);
     return step;
   }
 
-  dropPartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }, onStep?: OnStep): TruncationStep {
+  dropPartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }, task?: TaskRef): TruncationStep {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     const started = performance.now();
@@ -92,7 +93,7 @@ export class SqliteTruncation {
             rows += p.row_count;
             dropped++;
           }
-          return this.stepDone({ rows, partitionsDropped: dropped, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, onStep);
+          return this.stepDone({ rows, partitionsDropped: dropped, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, task);
         })
         .immediate();
     } finally {
@@ -105,7 +106,7 @@ export class SqliteTruncation {
     }
   }
 
-  trimBoundary(ref: TimeseriesIndexRef, before: number, onStep?: OnStep): TruncationStep {
+  trimBoundary(ref: TimeseriesIndexRef, before: number, task?: TaskRef): TruncationStep {
     const id = this.ts.indexId(ref, false);
     const start = partitionStart(before);
     if (id === undefined || start === before) return NOTHING;
@@ -134,7 +135,7 @@ export class SqliteTruncation {
             this.sql(`DELETE FROM "${table}" WHERE ts < ?`).run(before);
           }
           this.sql('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(doomed, id, start);
-          return this.stepDone({ rows: doomed, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, onStep);
+          return this.stepDone({ rows: doomed, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, task);
         })
         .immediate();
     } finally {
@@ -142,7 +143,7 @@ export class SqliteTruncation {
     }
   }
 
-  deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, onStep?: OnStep): TruncationStep {
+  deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): TruncationStep {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     return this.db
@@ -162,7 +163,7 @@ export class SqliteTruncation {
           if (n > 0) this.sql('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(n, id, p.start_ms);
           rows += n;
         }
-        return this.stepDone({ rows, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, onStep);
+        return this.stepDone({ rows, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, task);
       })
       .immediate();
   }
