@@ -31,8 +31,8 @@ export class Authenticator {
     if (!/^bearer$/i.test(scheme)) throw unauthenticated("Authorization header missing 'Bearer' prefix.");
     if (credentials === '') throw unauthenticated('Unable to verify the provided token.');
     const verified = await this.tokens.verify(credentials);
-    const known = await this.store.existing([verified.actorUrn]);
-    if (!known.has(verified.actorUrn)) {
+    const actorExists = verified.actorExists ?? (await this.store.existing([verified.actorUrn])).has(verified.actorUrn);
+    if (!actorExists) {
       throw unauthenticated(`Failed to validate DataHub token: actor ${verified.actorUrn} does not exist.`);
     }
     return { actorUrn: verified.actorUrn, kind: 'user', ...(verified.tokenId ? { tokenId: verified.tokenId } : {}) };

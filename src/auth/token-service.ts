@@ -24,6 +24,8 @@ export interface VerifiedToken {
   /** The stored id of a personal token; empty for a session token, which is not stored. */
   readonly tokenId: string;
   readonly type: 'PERSONAL' | 'SESSION';
+  /** Whether the actor exists, when the token check read it already (personal tokens). */
+  readonly actorExists?: boolean;
 }
 
 const actorIdOf = (actorUrn: string): string => actorUrn.slice(actorUrn.lastIndexOf(':') + 1);
@@ -133,8 +135,8 @@ export class TokenService {
       return { actorUrn: `urn:li:corpuser:${actorId}`, tokenId: '', type: 'SESSION' };
     }
     if (payload.type !== 'PERSONAL' || payload.version !== '2') throw unauthenticated('Unable to verify the provided token.');
-    const record = await this.store.getAccessToken(tokenId);
-    if (!record) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');
-    return { actorUrn: record.actorUrn, tokenId, type: 'PERSONAL' };
+    const found = await this.store.findTokenWithActor(tokenId);
+    if (!found) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');
+    return { actorUrn: found.token.actorUrn, tokenId, type: 'PERSONAL', actorExists: found.actorExists };
   }
 }

@@ -258,6 +258,8 @@ export interface Store {
 
   insertAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
+  /** The per-request token check in one read: the stored token, and whether its actor exists. */
+  findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean } | undefined>;
   deleteAccessToken(id: string): Promise<boolean>;
   /** Tokens newest expiry first (no expiry first of all), optionally only one owner's. */
   listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage>;

@@ -22,6 +22,19 @@ export class PostgresIdentity {
     return r.rows[0] && toAccessToken(r.rows[0]);
   }
 
+  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean } | undefined> {
+    const r = await this.pool.query<AccessTokenRow & { actor_exists: boolean }>(
+      named(
+        `SELECT t.id, t.name, t.description, t.actor_urn, t.owner_urn, t.created_at, t.expires_at,
+                EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists
+           FROM access_tokens t WHERE t.id = $1`,
+        [id],
+      ),
+    );
+    const row = r.rows[0];
+    return row && { token: toAccessToken(row), actorExists: row.actor_exists };
+  }
+
   async deleteAccessToken(id: string): Promise<boolean> {
     return ((await this.pool.query('DELETE FROM access_tokens WHERE id = $1', [id])).rowCount ?? 0) > 0;
   }

@@ -304,6 +304,10 @@ export class PostgresStore implements Store {
     return this.identity.getAccessToken(id);
   }
 
+  findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean } | undefined> {
+    return this.identity.findTokenWithActor(id);
+  }
+
   deleteAccessToken(id: string): Promise<boolean> {
     return this.identity.deleteAccessToken(id);
   }

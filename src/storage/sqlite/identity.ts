@@ -23,6 +23,13 @@ export class SqliteIdentity {
     return row && toAccessToken(row);
   }
 
+  findTokenWithActor(id: string): { token: AccessTokenRecord; actorExists: boolean } | undefined {
+    const row = this.sql(
+      'SELECT t.*, EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists FROM access_tokens t WHERE t.id = ?',
+    ).get(id) as (AccessTokenRow & { actor_exists: number }) | undefined;
+    return row && { token: toAccessToken(row), actorExists: row.actor_exists === 1 };
+  }
+
   deleteAccessToken(id: string): boolean {
     return this.sql('DELETE FROM access_tokens WHERE id = ?').run(id).changes > 0;
   }

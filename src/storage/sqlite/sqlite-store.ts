@@ -341,6 +341,10 @@ export class SqliteStore implements Store {
     return this.identity.getAccessToken(id);
   }
 
+  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean } | undefined> {
+    return this.identity.findTokenWithActor(id);
+  }
+
   async deleteAccessToken(id: string): Promise<boolean> {
     return this.identity.deleteAccessToken(id);
   }
