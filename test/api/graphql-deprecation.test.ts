@@ -131,6 +131,7 @@ for (const backend of await backends()) {
         ['urn:li:dataset:(urn:li:dataPlatform:hive,t,prod)', /FabricType\.prod/],
         ['urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD', 'mismatched paren nesting'],
         ['urn:li:corpuser:datahub', /is not a dataset urn/],
+        ['urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD) ', 'Error: cannot provide an URN with leading or trailing whitespace'],
       ];
       for (const [urn, message] of cases) {
         const body = await gqlError(server, GET_DATASET, { urn }, { ...BAD_REQUEST, message });

@@ -170,6 +170,8 @@ function selectedAspects(info: GraphQLResolveInfo): readonly string[] {
 
 /** `dataset(urn)` takes only well-formed dataset urns, with DataHub's parser messages. */
 function datasetKeyOf(urn: string): DatasetKey {
+  // Checked first: the parser would otherwise blame the fabric (`PROD) `) for a trailing space.
+  if (/^\s|\s$/.test(urn)) throw badRequest('Error: cannot provide an URN with leading or trailing whitespace');
   const parsed = parseUrn(urn);
   if (parsed.entityType !== 'dataset') throw badRequest(`Urn ${urn} is not a dataset urn (entity type ${parsed.entityType})`);
   try {
