@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -14,7 +15,9 @@ const skip = fs.existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (
 if (skip && process.env.CI) throw new Error(`${skip}: CI must run the console tests`);
 
 const PASSWORD = 'correct horse battery';
-const SHOTS = path.join(ROOT, 'docs/screenshots');
+// The README's screenshots are refreshed on request only, so a test run leaves the tree as it found it.
+const UPDATE_SHOTS = process.env.ALMANAC_UPDATE_SCREENSHOTS === '1';
+const SHOTS = UPDATE_SHOTS ? path.join(ROOT, 'docs/screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-shots-'));
 const DAY = 86_400_000;
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,sales.${name},PROD)`;
 
@@ -55,6 +58,7 @@ describe('the web console in headless Chromium', { skip }, () => {
     await browser?.close();
     await server?.close();
     await db?.drop();
+    if (!UPDATE_SHOTS) fs.rmSync(SHOTS, { recursive: true, force: true });
   });
 
   const signIn = async (username: string) => {
