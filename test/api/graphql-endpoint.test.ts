@@ -152,9 +152,9 @@ for (const backend of await backends()) {
     });
 
     it('runs a request whose non-null variable is left out but has a default', async () => {
-      const doc = 'query q($skip: Boolean! = false, $urn: String! = "urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)") { __typename @skip(if: $skip) dataset(urn: $urn) { urn } }';
+      const doc = 'query q($hide: Boolean! = false, $urn: String! = "urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)") { __typename @skip(if: $hide) dataset(urn: $urn) { urn } }';
       assert.deepEqual(await gqlData(server, doc, {}), { __typename: 'Query', dataset: null });
-      assert.deepEqual(await gqlData(server, doc, { skip: true }), { dataset: null });
+      assert.deepEqual(await gqlData(server, doc, { hide: true }), { dataset: null });
     });
 
     it('answers an explicit null for a non-null argument whose variable has a default as BAD_REQUEST', async () => {
