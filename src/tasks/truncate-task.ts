@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Store, TaskProgress, TaskRecord, TaskState, TruncationStep } from '../storage/store.ts';
+import type { Store, TaskRecord, TaskState, TruncationStep } from '../storage/store.ts';
 import { changedSomething } from '../storage/truncation-step.ts';
 import { formatTaskId } from './task-id.ts';
 import type { BackgroundTask, StopReason } from './task-runner.ts';
@@ -17,17 +17,6 @@ const SHUTDOWN_MESSAGE =
 
 class LostOwnership extends Error {}
 
-const progressOf = (r: TaskProgress): TaskProgress => ({
-  rowsDeleted: r.rowsDeleted,
-  batches: r.batches,
-  partitionsDropped: r.partitionsDropped,
-  throttledMillis: r.throttledMillis,
-  freedBytes: r.freedBytes,
-  sizeBytesBefore: r.sizeBytesBefore,
-  sizeBytesAfter: r.sizeBytesAfter,
-  reclaimedBytes: r.reclaimedBytes,
-});
-
 /**
  * Deletes the rows of one timeseries index older than the cutoff, in steps that
  * each leave the index consistent: whole day partitions are dropped, then the
@@ -40,7 +29,8 @@ export class TruncateTask implements BackgroundTask {
   readonly ref: TaskRecord;
   readonly ended: Promise<void>;
   private markEnded!: () => void;
-  private progress: TaskProgress;
+  /** The deletion counters are the store's: each step adds its own in its transaction. The task keeps only its waiting time. */
+  private throttledMillis: number;
   private lastWrite = 0;
   private cancelledElsewhere = false;
   private stepMillis = 0;
@@ -54,7 +44,7 @@ export class TruncateTask implements BackgroundTask {
   ) {
     this.ref = record;
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
-    this.progress = progressOf(record);
+    this.throttledMillis = record.throttledMillis;
     this.deadline = record.timeoutSeconds === null ? Infinity : record.startedAt + record.timeoutSeconds * 1000;
   }
 
@@ -82,13 +72,12 @@ export class TruncateTask implements BackgroundTask {
       state = 'failed';
       error = 'The truncation stopped on a storage error; rows deleted so far stay deleted and counts are consistent. See the server log.';
     }
-    // The deletion counters are the store's (each step adds its own in its transaction); this task writes only its timing.
-    const ended = await this.store.updateTask(this.ref, { throttledMillis: this.progress.throttledMillis, state, endedAt: this.clock(), error }, { whileRunning: true });
+    const ended = await this.store.updateTask(this.ref, { throttledMillis: this.throttledMillis, state, endedAt: this.clock(), error }, { whileRunning: true });
     this.markEnded();
     if (!ended) return;
-    this.logger.info({ taskId: formatTaskId(this.ref), state, rowsDeleted: this.progress.rowsDeleted }, 'truncation ended');
+    this.logger.info({ taskId: formatTaskId(this.ref), state, rowsDeleted: ended.rowsDeleted }, 'truncation ended');
     // After a cancel or at shutdown the caller wants it to stop: sizes are measured and space reclaimed only otherwise.
-    if (!signal.aborted && !this.cancelledElsewhere) await this.measureAndReclaim(signal);
+    if (!signal.aborted && !this.cancelledElsewhere) await this.measureAndReclaim(ended, signal);
   }
 
   /** Runs the strategy's steps; returns why it stopped early, if it did. */
@@ -133,14 +122,6 @@ export class TruncateTask implements BackgroundTask {
 
   private async afterStep(step: TruncationStep, signal: AbortSignal): Promise<void> {
     if (!changedSomething(step)) return;
-    const p = this.progress;
-    this.progress = {
-      ...p,
-      rowsDeleted: p.rowsDeleted + step.rows,
-      batches: p.batches + 1,
-      partitionsDropped: p.partitionsDropped + step.partitionsDropped,
-      freedBytes: p.freedBytes + step.freedBytes,
-    };
     await this.throttle(step.rows, signal);
     if (this.clock() - this.lastWrite >= PROGRESS_EVERY_MILLIS) await this.saveProgress(signal);
     // SQLite steps run on this thread: let requests in between.
@@ -163,21 +144,21 @@ export class TruncateTask implements BackgroundTask {
       }
       signal.addEventListener('abort', done, { once: true });
     });
-    this.progress = { ...this.progress, throttledMillis: this.progress.throttledMillis + (this.clock() - started) };
+    this.throttledMillis += this.clock() - started;
   }
 
   private async saveProgress(signal: AbortSignal): Promise<void> {
     this.lastWrite = this.clock();
-    const saved = await this.store.updateTask(this.ref, { throttledMillis: this.progress.throttledMillis, heartbeatAt: this.lastWrite }, { whileRunning: true });
+    const saved = await this.store.updateTask(this.ref, { throttledMillis: this.throttledMillis, heartbeatAt: this.lastWrite }, { whileRunning: true });
     if (!saved) throw new LostOwnership();
     // A cancel requested through another process reaches this one here.
     if (saved.cancelRequested && !signal.aborted) this.cancelledElsewhere = true;
   }
 
-  private async measureAndReclaim(signal: AbortSignal): Promise<void> {
+  private async measureAndReclaim(ended: TaskRecord, signal: AbortSignal): Promise<void> {
     try {
       const sizeAfter = await this.store.timeseriesIndexSizeBytes(this.index);
-      await this.store.updateTask(this.ref, { sizeBytesAfter: sizeAfter, sizeBytesBefore: sizeAfter + this.progress.freedBytes });
+      await this.store.updateTask(this.ref, { sizeBytesAfter: sizeAfter, sizeBytesBefore: sizeAfter + ended.freedBytes });
       let reclaimed = 0;
       for (let done = false; !done && !signal.aborted; ) {
         const r = await this.store.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS);

@@ -72,13 +72,7 @@ export class SqliteTasks {
     this.sql(
       `UPDATE tasks SET rows_deleted = rows_deleted + ?, batches = batches + 1, partitions_dropped = partitions_dropped + ?,
          freed_bytes = freed_bytes + ? WHERE number = ? AND node_id = ?`,
-    ).run(
-      step.rows,
-      step.partitionsDropped,
-      step.freedBytes,
-      ref.number,
-      ref.nodeId,
-    );
+    ).run(step.rows, step.partitionsDropped, step.freedBytes, ref.number, ref.nodeId);
   }
 
   heartbeatTasks(nodeId: string, now: number): void {
