@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import { describe, it } from 'node:test';
+import { openStore } from '../../src/storage/open-store.ts';
+import { formatTaskId } from '../../src/tasks/task-id.ts';
 import { INTERRUPTED_MESSAGE } from '../../src/tasks/task-runner.ts';
 import { backends } from '../support/databases.ts';
 import { startServerProcess } from '../support/process.ts';
@@ -57,6 +60,31 @@ for (const backend of await backends()) {
           const again = await startTruncation(server.request, { endTimeMillis: cutoff });
           assert.equal((await waitForTask(server.request, again, ended)).state, 'completed');
           assert.deepEqual(await storedStamps(server.request, urn), stamps.filter((t) => t >= cutoff));
+        } finally {
+          await server.close();
+        }
+      } finally {
+        await db.drop();
+      }
+    });
+
+    it('fails a task left running by a predecessor that had this very pid, as a restarted container does', async () => {
+      const db = await backend.create();
+      try {
+        const store = await openStore(db.config);
+        const now = Date.now();
+        const created = await store.createTruncationTask({
+          entityType: 'dataset', aspect: 'datasetProfile', nodeId: 'previous-boot', createdBy: 'urn:li:corpuser:datahub',
+          ownerPid: process.pid, ownerHost: os.hostname(), cutoffMillis: T0, strategy: 'rebuild', batchSize: 10_000,
+          timeoutSeconds: null, requestsPerSecond: null, totalRows: 0, rowsToDelete: 0, startedAt: now,
+        });
+        await store.close();
+        assert.ok('created' in created);
+        // Its heartbeat is fresh, so only the pid tells that its process is gone.
+        const server = await startTestServer(db);
+        try {
+          const task = await waitForTask(server.request, formatTaskId(created.created), ended);
+          assert.deepEqual([task.state, task.error], ['failed', INTERRUPTED_MESSAGE]);
         } finally {
           await server.close();
         }
