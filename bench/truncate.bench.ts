@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { timeseriesDocId } from '../src/catalog/timeseries-doc-id.ts';
 import { openStore } from '../src/storage/open-store.ts';
-import { partitionLabel } from '../src/storage/partitions.ts';
+import { partitionTable } from '../src/storage/partitions.ts';
 import type { Store, WriteOp } from '../src/storage/store.ts';
 import { POSTGRES_ADMIN_URL, type TestDatabase } from '../test/support/databases.ts';
 import { startTestServer, type TestServer } from '../test/support/server.ts';
@@ -69,10 +69,13 @@ async function sqliteTemplate(base: TestDatabase): Promise<Template> {
   r.exec(`CREATE TABLE raw ${RAW_DDL} WITHOUT ROWID`);
   r.exec(`ATTACH '${file(base)}' AS base`);
   const profileId = (r.prepare('SELECT id FROM base.ts_indices WHERE aspect = ?').get(PROFILE.aspect) as { id: number }).id;
-  const days = r.prepare('SELECT start_ms FROM base.ts_partitions WHERE index_id = ? ORDER BY start_ms').all(profileId) as Array<{ start_ms: number }>;
+  const days = r.prepare('SELECT start_ms, generation FROM base.ts_partitions WHERE index_id = ? ORDER BY start_ms').all(profileId) as Array<{
+    start_ms: number;
+    generation: number;
+  }>;
   r.transaction(() => {
-    for (const { start_ms } of days) {
-      r.exec(`INSERT INTO raw SELECT ts, doc_id, urn, event, system_metadata FROM base."ts_${profileId}_${partitionLabel(start_ms)}" ORDER BY ts, doc_id`);
+    for (const p of days) {
+      r.exec(`INSERT INTO raw SELECT ts, doc_id, urn, event, system_metadata FROM base."${partitionTable(profileId, p.start_ms, p.generation)}" ORDER BY ts, doc_id`);
     }
   })();
   r.exec('DETACH base');
@@ -120,7 +123,10 @@ async function postgresTemplate(base: TestDatabase): Promise<Template> {
   await c.connect();
   const id = (await c.query<{ id: number }>('SELECT id FROM ts_indices WHERE aspect = $1', [PROFILE.aspect])).rows[0]!.id;
   await c.query(`CREATE TABLE raw ${RAW_DDL}`);
-  await c.query(`INSERT INTO raw SELECT ts, doc_id, urn, event, system_metadata FROM ts_${id}`);
+  const days = await c.query<{ start_ms: number; generation: number }>('SELECT start_ms, generation FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms', [id]);
+  for (const p of days.rows) {
+    await c.query(`INSERT INTO raw SELECT ts, doc_id, urn, event, system_metadata FROM ${partitionTable(id, Number(p.start_ms), Number(p.generation))} ORDER BY ts, doc_id`);
+  }
   await c.query('CREATE INDEX raw_urn ON raw (urn, ts)');
   await c.query('VACUUM ANALYZE');
   await c.end();

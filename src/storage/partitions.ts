@@ -15,3 +15,13 @@ export const partitionLabel = (startMillis: number): string => {
   const day = Math.floor(startMillis / PARTITION_MILLIS);
   return day < 0 ? `n${-day}` : `d${day}`;
 };
+
+/**
+ * The table holding one generation of a day partition. A truncation retires a
+ * whole partition at once (it leaves the index's listing, and its table is
+ * dropped later, off the task's path); a day written again afterwards gets a new
+ * generation, so a retired table and the live one never share a name.
+ * Generation 0 keeps the name partitions had before generations existed.
+ */
+export const partitionTable = (indexId: number, startMillis: number, generation: number): string =>
+  `ts_${indexId}_${partitionLabel(startMillis)}${generation === 0 ? '' : `_g${generation}`}`;

@@ -100,12 +100,22 @@ export interface LoginFailures {
 
 /**
  * What one truncation step changed. Row counts are exact; bytes are the engine's
- * own accounting of the pages or files the index stopped using.
+ * own accounting of the pages or files the index stopped using. Retired
+ * partitions free their bytes only when reclaim drops them, and a boundary day
+ * rewritten into a new table counts that table's bytes against the step.
  */
 export interface TruncationStep {
   readonly rows: number;
   readonly partitionsDropped: number;
   readonly freedBytes: number;
+}
+
+/** What one reclaim call gave back: bytes of retired partitions dropped, and bytes handed to the file system. */
+export interface ReclaimStep {
+  readonly freedBytes: number;
+  readonly reclaimedBytes: number;
+  /** Nothing is left to drop or give back. */
+  readonly done: boolean;
 }
 
 export type TaskState = 'running' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
@@ -125,7 +135,7 @@ export interface TaskProgress {
   readonly batches: number;
   readonly partitionsDropped: number;
   readonly throttledMillis: number;
-  /** Bytes the index stopped using (engine accounting), known as soon as rows are gone. */
+  /** Bytes the index stopped using (engine accounting): trims count at once, retired partitions once reclaim drops them. */
   readonly freedBytes: number;
   /** Index size before and after, and bytes handed back to the file system; null until measured. */
   readonly sizeBytesBefore: number | null;
@@ -223,19 +233,22 @@ export interface Store {
   // a task, the same transaction adds the step to the task's counters (rows
   // deleted, batches, partitions dropped, bytes freed): a crash can never leave
   // the counters behind the data.
-  /** Drops whole partitions that end at or before `before`, oldest first, within the budget; 0 partitions means none are left. */
-  dropTimeseriesPartitionsBefore(
-    index: TimeseriesIndexRef,
-    before: number,
-    budget: { readonly maxPartitions: number; readonly maxMillis: number },
-    task?: TaskRef,
-  ): Promise<TruncationStep>;
+  /**
+   * Retires whole partitions that end at or before `before`, oldest first, up to
+   * `maxPartitions`: they leave the index at once (no read sees them again) and
+   * their tables are dropped later by reclaimTimeseriesSpace. 0 partitions means none are left.
+   */
+  retireTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { readonly maxPartitions: number }, task?: TaskRef): Promise<TruncationStep>;
   /** Removes the rows older than `before` from the one partition that straddles it, rewriting it when most of it goes. */
   trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep>;
   /** Deletes up to `limit` of the oldest rows older than `before` (delete by query). */
   deleteTimeseriesRowsBefore(index: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep>;
-  /** Hands space freed by deletions back to the file system for about `maxMillis`; `done` once nothing is left to give back. */
-  reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }>;
+  /**
+   * For about `maxMillis`: drops the partitions `task` retired (their bytes are
+   * `freedBytes`), then those abandoned by tasks that stopped early, then hands
+   * space freed by deletions back to the file system; `done` once nothing is left to do.
+   */
+  reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, maxMillis: number, task?: TaskRef): Promise<ReclaimStep>;
   /** Bytes the index occupies, as the engine counts them. */
   timeseriesIndexSizeBytes(index: TimeseriesIndexRef): Promise<number>;
 

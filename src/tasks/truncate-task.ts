@@ -5,9 +5,8 @@ import { changedSomething } from '../storage/truncation-step.ts';
 import { formatTaskId } from './task-id.ts';
 import type { BackgroundTask, StopReason } from './task-runner.ts';
 
-/** One drop step holds the index's write lock for about this long before letting ingestion through. */
-const DROP_STEP_MILLIS = 50;
-const DROP_STEP_PARTITIONS = 256;
+/** Partitions one retire step takes out of the index (a metadata change each; their tables are dropped by reclaim). */
+const RETIRE_STEP_PARTITIONS = 1024;
 const RECLAIM_STEP_MILLIS = 50;
 /** The heartbeat and throttle time are written, and a cancel asked for elsewhere read, at most this often. */
 const PROGRESS_EVERY_MILLIS = 100;
@@ -19,7 +18,7 @@ class LostOwnership extends Error {}
 
 /**
  * Deletes the rows of one timeseries index older than the cutoff, in steps that
- * each leave the index consistent: whole day partitions are dropped, then the
+ * each leave the index consistent: whole day partitions are retired, then the
  * boundary day is trimmed (rebuild), or rows go in batches (delete by query).
  * Between steps it honours cancel, shutdown, the timeout and the throttle.
  * Once the rows are gone it records the task's end, then measures the index and
@@ -84,11 +83,11 @@ export class TruncateTask implements BackgroundTask {
   private async deleteRows(signal: AbortSignal): Promise<TaskState | undefined> {
     const { cutoffMillis: cutoff, strategy, batchSize, requestsPerSecond } = this.record;
     if (strategy === 'rebuild') {
-      const budget = { maxPartitions: requestsPerSecond === null ? DROP_STEP_PARTITIONS : 1, maxMillis: DROP_STEP_MILLIS };
+      const budget = { maxPartitions: requestsPerSecond === null ? RETIRE_STEP_PARTITIONS : 1 };
       for (;;) {
         const stop = this.stopReason(signal);
         if (stop) return stop;
-        const step = await this.timed(() => this.store.dropTimeseriesPartitionsBefore(this.index, cutoff, budget, this.ref));
+        const step = await this.timed(() => this.store.retireTimeseriesPartitionsBefore(this.index, cutoff, budget, this.ref));
         if (step.partitionsDropped === 0) break;
         await this.afterStep(step, signal);
       }
@@ -155,18 +154,21 @@ export class TruncateTask implements BackgroundTask {
     if (saved.cancelRequested && !signal.aborted) this.cancelledElsewhere = true;
   }
 
+  /** The retired partitions' bytes are known once reclaim drops them: the size before is the size after plus every byte freed. */
   private async measureAndReclaim(ended: TaskRecord, signal: AbortSignal): Promise<void> {
     try {
       const sizeAfter = await this.store.timeseriesIndexSizeBytes(this.index);
-      await this.store.updateTask(this.ref, { sizeBytesAfter: sizeAfter, sizeBytesBefore: sizeAfter + ended.freedBytes });
+      await this.store.updateTask(this.ref, { sizeBytesAfter: sizeAfter });
       let reclaimed = 0;
+      let freed = ended.freedBytes;
       for (let done = false; !done && !signal.aborted; ) {
-        const r = await this.store.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS);
+        const r = await this.store.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS, this.ref);
         reclaimed += r.reclaimedBytes;
+        freed += r.freedBytes;
         done = r.done;
         await yieldToEventLoop();
       }
-      await this.store.updateTask(this.ref, { reclaimedBytes: reclaimed });
+      await this.store.updateTask(this.ref, { freedBytes: freed, sizeBytesBefore: sizeAfter + freed, reclaimedBytes: reclaimed });
     } catch (err) {
       this.logger.warn({ err, taskId: formatTaskId(this.ref) }, 'could not measure or reclaim space after a truncation');
     }

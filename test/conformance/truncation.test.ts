@@ -9,7 +9,7 @@ const DAY0 = Date.UTC(2026, 0, 1);
 const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.t,PROD)';
 const PROFILE = { entityType: 'dataset', aspect: 'datasetProfile' } as const;
 const USAGE = { entityType: 'dataset', aspect: 'datasetUsageStatistics' } as const;
-const NO_BUDGET = { maxPartitions: 1000, maxMillis: 60_000 };
+const NO_BUDGET = { maxPartitions: 1000 };
 
 const event = (index: TimeseriesIndexRef, ts: number, docId = `e${ts}`): WriteOp => ({
   kind: 'timeseries',
@@ -54,18 +54,17 @@ for (const backend of await backends()) {
     let store: Store;
     useStore(backend, (s) => (store = s));
 
-    it('drops whole partitions before the cutoff and keeps counts exact, within the partition budget', async () => {
+    it('retires whole partitions before the cutoff and keeps counts exact, within the partition budget', async () => {
       const stamps = await fill(store, PROFILE, 5, 6);
       await fill(store, USAGE, 5, 2);
       const sizeBefore = await store.timeseriesIndexSizeBytes(PROFILE);
       const cutoff = DAY0 + 3 * PARTITION_MILLIS + 2 * 3_600_000;
 
-      const first = await store.dropTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 2, maxMillis: 60_000 });
-      assert.deepEqual({ rows: first.rows, partitionsDropped: first.partitionsDropped }, { rows: 12, partitionsDropped: 2 });
-      assert.ok(first.freedBytes > 0);
-      const second = await store.dropTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET);
+      const first = await store.retireTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 2 });
+      assert.deepEqual(first, { rows: 12, partitionsDropped: 2, freedBytes: 0 });
+      const second = await store.retireTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET);
       assert.deepEqual({ rows: second.rows, partitionsDropped: second.partitionsDropped }, { rows: 6, partitionsDropped: 1 });
-      assert.equal((await store.dropTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET)).partitionsDropped, 0);
+      assert.equal((await store.retireTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET)).partitionsDropped, 0);
 
       assert.deepEqual(await remaining(store, PROFILE), stamps.filter((t) => t >= DAY0 + 3 * PARTITION_MILLIS));
       assert.deepEqual(await store.countTimeseriesBefore(PROFILE, cutoff), { matching: 2, total: 12 });
@@ -73,10 +72,23 @@ for (const backend of await backends()) {
       assert.deepEqual(await store.countTimeseriesBefore(USAGE, cutoff), { matching: 8, total: 10 });
     });
 
-    it('re-creates a dropped partition when an old event arrives again', async () => {
-      await store.write({ ops: [event(PROFILE, DAY0 + 5)], actor: 'test', now: 2 });
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + PARTITION_MILLIS), { matching: 1, total: 13 });
-      assert.equal((await store.dropTimeseriesPartitionsBefore(PROFILE, DAY0 + PARTITION_MILLIS, NO_BUDGET)).rows, 1);
+    it('gives a day written again after it was retired a new table, which reclaim leaves alone', async () => {
+      // The retired tables are still there: reclaim has not run yet.
+      await store.write({ ops: [event(PROFILE, DAY0 + 5, 'again'), event(PROFILE, DAY0 + 6, 'again')], actor: 'test', now: 2 });
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + PARTITION_MILLIS), { matching: 2, total: 14 });
+      assert.deepEqual((await remaining(store, PROFILE)).slice(0, 2), [DAY0 + 5, DAY0 + 6]);
+      let freed = 0;
+      for (let done = false; !done; ) {
+        const r = await store.reclaimTimeseriesSpace(PROFILE, DAY0 + 3 * PARTITION_MILLIS, 50);
+        freed += r.freedBytes;
+        done = r.done;
+      }
+      assert.ok(freed > 0, 'the three retired tables were dropped');
+      assert.equal((await store.reclaimTimeseriesSpace(PROFILE, DAY0 + 3 * PARTITION_MILLIS, 50)).freedBytes, 0);
+      assert.deepEqual((await remaining(store, PROFILE)).slice(0, 2), [DAY0 + 5, DAY0 + 6]);
+      await store.write({ ops: [event(PROFILE, DAY0 + 7, 'again')], actor: 'test', now: 2 });
+      assert.equal((await store.retireTimeseriesPartitionsBefore(PROFILE, DAY0 + PARTITION_MILLIS, NO_BUDGET)).rows, 3);
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + PARTITION_MILLIS), { matching: 0, total: 12 });
     });
 
     it('trims the boundary partition by deleting, keeping an event exactly at the cutoff', async () => {
@@ -89,10 +101,21 @@ for (const backend of await backends()) {
 
     it('rewrites the boundary partition when most of it goes, and takes writes afterwards', async () => {
       const cutoff = DAY0 + 3 * PARTITION_MILLIS + 5 * 3_600_000;
+      const kept = (await remaining(store, PROFILE)).filter((t) => t >= cutoff);
       const step = await store.trimTimeseriesBoundary(PROFILE, cutoff);
       assert.equal(step.rows, 3);
+      assert.ok(step.freedBytes < 0, 'the new generation holds the kept rows; the old one is given back by reclaim');
       assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 4 * PARTITION_MILLIS), { matching: 1, total: 7 });
+      assert.deepEqual(await remaining(store, PROFILE), kept);
       await store.write({ ops: [event(PROFILE, DAY0 + 3 * PARTITION_MILLIS + 7)], actor: 'test', now: 3 });
+      let freed = 0;
+      for (let done = false; !done; ) {
+        const r = await store.reclaimTimeseriesSpace(PROFILE, cutoff, 50);
+        freed += r.freedBytes;
+        done = r.done;
+      }
+      assert.ok(freed > -step.freedBytes, 'the old generation held more than the new one');
+      assert.deepEqual(await remaining(store, PROFILE), [...kept, DAY0 + 3 * PARTITION_MILLIS + 7].sort((a, b) => a - b));
       const left = await remaining(store, PROFILE);
       assert.equal(left.length, 8);
       assert.ok(left.includes(cutoff) && left.includes(DAY0 + 3 * PARTITION_MILLIS + 7));
@@ -121,7 +144,8 @@ for (const backend of await backends()) {
 
     it('answers nothing to do for an index that was never written', async () => {
       const none = { entityType: 'chart', aspect: 'chartUsageStatistics' };
-      assert.deepEqual(await store.dropTimeseriesPartitionsBefore(none, DAY0, NO_BUDGET), { rows: 0, partitionsDropped: 0, freedBytes: 0 });
+      assert.deepEqual(await store.retireTimeseriesPartitionsBefore(none, DAY0, NO_BUDGET), { rows: 0, partitionsDropped: 0, freedBytes: 0 });
+      assert.deepEqual(await store.reclaimTimeseriesSpace(none, DAY0, 50), { freedBytes: 0, reclaimedBytes: 0, done: true });
       assert.deepEqual(await store.trimTimeseriesBoundary(none, DAY0 + 5), { rows: 0, partitionsDropped: 0, freedBytes: 0 });
       assert.deepEqual(await store.deleteTimeseriesRowsBefore(none, DAY0, 10), { rows: 0, partitionsDropped: 0, freedBytes: 0 });
       assert.equal(await store.timeseriesIndexSizeBytes(none), 0);
@@ -190,9 +214,9 @@ for (const backend of await backends()) {
       const ref = created.created;
       try {
         const cutoff = DAY0 + 2 * PARTITION_MILLIS + 3 * 3_600_000;
-        const dropped = await store.dropTimeseriesPartitionsBefore(OPERATIONS, cutoff, NO_BUDGET, ref);
+        const dropped = await store.retireTimeseriesPartitionsBefore(OPERATIONS, cutoff, NO_BUDGET, ref);
         const trimmed = await store.trimTimeseriesBoundary(OPERATIONS, cutoff, ref);
-        assert.equal((await store.dropTimeseriesPartitionsBefore(OPERATIONS, cutoff, NO_BUDGET, ref)).partitionsDropped, 0);
+        assert.equal((await store.retireTimeseriesPartitionsBefore(OPERATIONS, cutoff, NO_BUDGET, ref)).partitionsDropped, 0);
         assert.equal((await store.trimTimeseriesBoundary(OPERATIONS, cutoff, ref)).rows, 0);
         const byQuery = await store.deleteTimeseriesRowsBefore(CHART_USAGE, DAY0 + PARTITION_MILLIS, 3, ref);
         assert.deepEqual([dropped.rows, dropped.partitionsDropped, trimmed.rows, byQuery.rows], [12, 2, 3, 3]);

@@ -102,10 +102,47 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX tasks_one_running_per_index ON tasks (kind, entity_type, aspect) WHERE state = 'running';
   `,
+  // Day partitions become plain tables routed by ts_partitions, so a truncation can retire whole days with one
+  // metadata change (a declarative partition costs a DETACH or a DROP each) and drop their tables later, listed in
+  // ts_retired. A day written again gets a new generation from the sequence: names are never reused.
+  `
+  ALTER TABLE ts_partitions ADD COLUMN generation BIGINT NOT NULL DEFAULT 0;
+  CREATE SEQUENCE ts_generations;
+  CREATE TABLE ts_retired (
+    index_id INTEGER NOT NULL,
+    start_ms BIGINT NOT NULL,
+    generation BIGINT NOT NULL,
+    row_count BIGINT NOT NULL,
+    retired_at BIGINT NOT NULL,
+    -- The truncation task that retired it, whose reclaim drops it; null when no task did.
+    task_number BIGINT,
+    PRIMARY KEY (index_id, start_ms, generation)
+  );
+  DO $$
+  DECLARE r record;
+  BEGIN
+    FOR r IN
+      SELECT parent.relname AS parent, child.relname AS child
+        FROM pg_inherits i
+        JOIN pg_class parent ON parent.oid = i.inhparent
+        JOIN pg_class child ON child.oid = i.inhrelid
+       WHERE parent.relnamespace = current_schema()::regnamespace AND parent.relkind = 'p' AND parent.relname ~ '^ts_[0-9]+$'
+    LOOP
+      -- The partition keeps its own copies of the parent's primary key and (urn, ts) index.
+      EXECUTE format('ALTER TABLE %I DETACH PARTITION %I', r.parent, r.child);
+    END LOOP;
+    FOR r IN
+      SELECT relname FROM pg_class
+       WHERE relnamespace = current_schema()::regnamespace AND relkind = 'p' AND relname ~ '^ts_[0-9]+$'
+    LOOP
+      EXECUTE format('DROP TABLE %I', r.relname);
+    END LOOP;
+  END $$;
+  `,
 ];
 
-/** The parent of an index's day partitions; rows are routed by ts. */
-export const indexTableSql = (table: string): string => `
+/** One generation of one day partition of a timeseries index: a plain table, keyed by time so inserts append. */
+export const partitionTableSql = (table: string, withUrnIndex = true): string => `
   CREATE TABLE IF NOT EXISTS ${table} (
     ts BIGINT NOT NULL,
     doc_id TEXT NOT NULL,
@@ -113,9 +150,8 @@ export const indexTableSql = (table: string): string => `
     event TEXT NOT NULL,
     system_metadata TEXT,
     PRIMARY KEY (ts, doc_id)
-  ) PARTITION BY RANGE (ts);
-  CREATE INDEX IF NOT EXISTS ${table}_urn ON ${table} (urn, ts);
+  );
+  ${withUrnIndex ? urnIndexSql(table) : ''}
 `;
 
-export const partitionTableSql = (parent: string, table: string, from: number, to: number): string =>
-  `CREATE TABLE IF NOT EXISTS ${table} PARTITION OF ${parent} FOR VALUES FROM (${from}) TO (${to})`;
+export const urnIndexSql = (table: string): string => `CREATE INDEX IF NOT EXISTS ${table}_urn ON ${table} (urn, ts);`;

@@ -15,13 +15,13 @@ import type {
   WriteBatch,
   WriteOp,
 } from '../store.ts';
-import type { Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
+import type { Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep, ReclaimStep } from '../store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
 import { PostgresTasks } from './tasks.ts';
-import { PostgresTimeseries } from './timeseries.ts';
+import { PartitionMoved, PostgresTimeseries } from './timeseries.ts';
 import { PostgresTruncation } from './truncation.ts';
 
 /** BIGINT columns hold epoch millis and counts, all well inside 2^53. */
@@ -31,8 +31,6 @@ const types = {
 };
 
 const MIGRATION_LOCK = 0x616c6d61; // "alma"
-/** "no partition of relation found for row": another process dropped a partition we cached. */
-const NO_PARTITION = '23514';
 
 interface AspectRow {
   urn: string;
@@ -124,7 +122,7 @@ export class PostgresStore implements Store {
         });
         return;
       } catch (e) {
-        if ((e as { code?: string }).code !== NO_PARTITION || attempt >= 3) throw e;
+        if (!(e instanceof PartitionMoved) || attempt >= 3) throw e;
         this.ts.resetCaches();
       }
     }
@@ -239,13 +237,8 @@ export class PostgresStore implements Store {
     return this.ts.listPartitions(index);
   }
 
-  dropTimeseriesPartitionsBefore(
-    index: TimeseriesIndexRef,
-    before: number,
-    budget: { maxPartitions: number; maxMillis: number },
-    task?: TaskRef,
-  ): Promise<TruncationStep> {
-    return this.truncation.dropPartitionsBefore(index, before, budget, task);
+  retireTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { readonly maxPartitions: number }, task?: TaskRef): Promise<TruncationStep> {
+    return this.truncation.retirePartitionsBefore(index, before, budget, task);
   }
 
   trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep> {
@@ -256,8 +249,8 @@ export class PostgresStore implements Store {
     return this.truncation.deleteRowsBefore(index, before, limit, task);
   }
 
-  reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, _maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }> {
-    return this.truncation.reclaim(index, before);
+  reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, maxMillis: number, task?: TaskRef): Promise<ReclaimStep> {
+    return this.truncation.reclaim(index, before, maxMillis, task);
   }
 
   timeseriesIndexSizeBytes(index: TimeseriesIndexRef): Promise<number> {

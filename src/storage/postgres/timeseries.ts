@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { partitionEnd, partitionLabel, partitionStart } from '../partitions.ts';
+import { partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
 import { fromJsonText, fromJsonTextRequired } from '../json.ts';
 import type {
   TimeseriesEvent,
@@ -8,23 +8,37 @@ import type {
   TimeseriesPartition,
   TimeseriesQuery,
 } from '../store.ts';
-import { indexTableSql, partitionTableSql } from './migrations.ts';
+import { partitionTableSql } from './migrations.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 type TimeseriesOp = TimeseriesIndexRef & TimeseriesEvent;
 
-/** Duplicate-object errors that a concurrent creator of the same table can raise. */
-const RACE_CODES = new Set(['42P07', '23505', '42710']);
+export interface PartitionRow {
+  start_ms: number;
+  row_count: number;
+  generation: number;
+}
+
+/** Another process (a truncation) took a partition out between prepare() and the write: the store retries. */
+export class PartitionMoved extends Error {}
+
+const UNDEFINED_TABLE = '42P01';
+/** Partitions read per statement by a range query, newest first, until the limit is met. */
+const QUERY_CHUNK = 32;
+/** Partition tables touched per statement when an entity's rows are deleted. */
+const DELETE_CHUNK = 64;
 
 /**
- * Timeseries indices on PostgreSQL: one declaratively partitioned table per
- * index, one partition per UTC day, with row counts in ts_partitions.
- * Partitions are created outside the write transaction (DDL races between
- * processes are retried), and the caches here are hints: a batch that meets a
- * partition dropped by another process is retried by the store.
+ * Timeseries indices on PostgreSQL: one plain table per (index, UTC day,
+ * generation), the live one listed with its row count in ts_partitions. A
+ * writer locks the rows of the days it writes (FOR NO KEY UPDATE, in start
+ * order) and writes into the generations it finds there, so a truncation that
+ * takes a day out (with FOR UPDATE) either waits for it or is seen by it.
+ * Tables are created outside the write transaction; the caches here are hints.
  */
 export class PostgresTimeseries {
   private readonly indexIds = new Map<string, number>();
+  /** `${indexId}:${startMillis}` of partitions seen live. */
   private readonly knownPartitions = new Set<string>();
 
   constructor(private readonly pool: pg.Pool) {}
@@ -33,20 +47,8 @@ export class PostgresTimeseries {
     this.knownPartitions.clear();
   }
 
-  static parentTable(indexId: number): string {
-    return `ts_${indexId}`;
-  }
-
-  static partitionTable(indexId: number, startMillis: number): string {
-    return `ts_${indexId}_${partitionLabel(startMillis)}`;
-  }
-
-  private async ddl(sql: string): Promise<void> {
-    try {
-      await this.pool.query(sql);
-    } catch (e) {
-      if (!RACE_CODES.has((e as { code?: string }).code ?? '')) throw e;
-    }
+  static table(indexId: number, p: Pick<PartitionRow, 'start_ms' | 'generation'>): string {
+    return partitionTable(indexId, p.start_ms, p.generation);
   }
 
   async indexId(ref: TimeseriesIndexRef, create: boolean, db: Queryable = this.pool): Promise<number | undefined> {
@@ -58,38 +60,61 @@ export class PostgresTimeseries {
     }
     const r = await db.query<{ id: number }>('SELECT id FROM ts_indices WHERE entity_type = $1 AND aspect = $2', [ref.entityType, ref.aspect]);
     const id = r.rows[0]?.id;
-    if (id === undefined) return undefined;
-    if (create) await this.ddl(indexTableSql(PostgresTimeseries.parentTable(id)));
-    this.indexIds.set(key, id);
+    if (id !== undefined) this.indexIds.set(key, id);
     return id;
   }
 
-  /** Makes sure every index and day partition the batch touches exists. */
+  /** Makes sure every day the batch touches has a live partition. */
   async prepare(ops: readonly TimeseriesOp[]): Promise<void> {
     for (const op of ops) {
       const id = (await this.indexId(op, true))!;
       const start = partitionStart(op.timestampMillis);
-      const table = PostgresTimeseries.partitionTable(id, start);
-      if (this.knownPartitions.has(table)) continue;
-      await this.ddl(partitionTableSql(PostgresTimeseries.parentTable(id), table, start, partitionEnd(start)));
-      await this.pool.query('INSERT INTO ts_partitions (index_id, start_ms, row_count) VALUES ($1, $2, 0) ON CONFLICT DO NOTHING', [id, start]);
-      this.knownPartitions.add(table);
+      const key = `${id}:${start}`;
+      if (this.knownPartitions.has(key)) continue;
+      const live = await this.pool.query('SELECT 1 FROM ts_partitions WHERE index_id = $1 AND start_ms = $2', [id, start]);
+      if (live.rows.length === 0) await this.createPartition(id, start);
+      this.knownPartitions.add(key);
     }
+  }
+
+  /** Creates the table first, then lists it: a listed partition always has its table. */
+  private async createPartition(id: number, start: number): Promise<void> {
+    const generation = Number((await this.pool.query<{ g: string }>("SELECT nextval('ts_generations') AS g")).rows[0]!.g);
+    const table = partitionTable(id, start, generation);
+    await this.pool.query(partitionTableSql(table));
+    const listed = await this.pool.query(
+      'INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES ($1, $2, 0, $3) ON CONFLICT DO NOTHING RETURNING 1',
+      [id, start, generation],
+    );
+    // Another process listed the day first: its table is the live one and this one was never used.
+    if (listed.rows.length === 0) await this.pool.query(`DROP TABLE IF EXISTS ${table}`);
   }
 
   /** Upserts the events in the caller's transaction and updates the partition counts. */
   async upsert(client: pg.PoolClient, ops: readonly TimeseriesOp[]): Promise<void> {
-    const byIndex = new Map<number, Map<string, TimeseriesOp>>();
+    const byDay = new Map<string, { id: number; start: number; docs: Map<string, TimeseriesOp> }>();
     for (const op of ops) {
       const id = (await this.indexId(op, true, client))!;
-      const docs = byIndex.get(id) ?? new Map<string, TimeseriesOp>();
+      const start = partitionStart(op.timestampMillis);
+      const key = `${id}:${start}`;
+      const day = byDay.get(key) ?? { id, start, docs: new Map<string, TimeseriesOp>() };
       // One statement cannot touch a row twice: the last write of a doc wins, as it would in sequence.
-      docs.set(`${op.timestampMillis}\u0000${op.docId}`, op);
-      byIndex.set(id, docs);
+      day.docs.set(`${op.timestampMillis}\u0000${op.docId}`, op);
+      byDay.set(key, day);
     }
-    for (const [id, docs] of byIndex) {
+    const days = [...byDay.values()].sort((a, b) => a.id - b.id || a.start - b.start);
+    const locked = await client.query<{ index_id: number; start_ms: number; generation: number }>(
+      `SELECT p.index_id, p.start_ms, p.generation
+         FROM ts_partitions p JOIN unnest($1::int[], $2::bigint[]) AS d(index_id, start_ms) USING (index_id, start_ms)
+        ORDER BY p.index_id, p.start_ms FOR NO KEY UPDATE OF p`,
+      [days.map((d) => d.id), days.map((d) => d.start)],
+    );
+    const generations = new Map(locked.rows.map((r) => [`${r.index_id}:${r.start_ms}`, r.generation]));
+    for (const { id, start, docs } of days) {
+      const generation = generations.get(`${id}:${start}`);
+      if (generation === undefined) throw new PartitionMoved(`partition ${id}:${start} is no longer live`);
+      const table = partitionTable(id, start, generation);
       const rows = [...docs.values()];
-      const table = PostgresTimeseries.parentTable(id);
       const columns = (list: TimeseriesOp[]) => [
         list.map((o) => o.timestampMillis),
         list.map((o) => o.docId),
@@ -97,7 +122,6 @@ export class PostgresTimeseries {
         list.map((o) => JSON.stringify(o.event)),
         list.map((o) => (o.systemMetadata === null ? null : JSON.stringify(o.systemMetadata))),
       ];
-      // Partitioned tables cannot return xmax, so new rows are told apart by RETURNING and the rest are overwritten.
       const inserted = await client.query<{ ts: number; doc_id: string }>(
         `INSERT INTO ${table} (ts, doc_id, urn, event, system_metadata)
          SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
@@ -114,23 +138,19 @@ export class PostgresTimeseries {
           columns(rest),
         );
       }
-      const added = new Map<number, number>();
-      for (const r of inserted.rows) {
-        const start = partitionStart(r.ts);
-        added.set(start, (added.get(start) ?? 0) + 1);
-      }
-      for (const [start, n] of added) {
-        await client.query('UPDATE ts_partitions SET row_count = row_count + $1 WHERE index_id = $2 AND start_ms = $3', [n, id, start]);
+      if (inserted.rows.length > 0) {
+        await client.query('UPDATE ts_partitions SET row_count = row_count + $1 WHERE index_id = $2 AND start_ms = $3', [inserted.rows.length, id, start]);
       }
     }
   }
 
-  private async partitions(indexId: number): Promise<Array<{ start_ms: number; row_count: number }>> {
-    const r = await this.pool.query<{ start_ms: number; row_count: number }>(
-      'SELECT start_ms, row_count FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms',
-      [indexId],
-    );
+  async partitions(indexId: number, db: Queryable = this.pool): Promise<PartitionRow[]> {
+    const r = await db.query<PartitionRow>('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms', [indexId]);
     return r.rows;
+  }
+
+  async liveTables(indexId: number): Promise<string[]> {
+    return (await this.partitions(indexId)).map((p) => PostgresTimeseries.table(indexId, p));
   }
 
   async listPartitions(ref: TimeseriesIndexRef): Promise<TimeseriesPartition[]> {
@@ -139,61 +159,120 @@ export class PostgresTimeseries {
     return (await this.partitions(id)).map((p) => ({ startMillis: p.start_ms, endMillis: partitionEnd(p.start_ms), rowCount: p.row_count }));
   }
 
+  /**
+   * Runs a read over the tables of a partition listing. Reclaim may drop a table
+   * retired after the listing was read: the read then starts over from a fresh one.
+   */
+  private async withLiveTables<T>(read: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await read();
+      } catch (e) {
+        if ((e as { code?: string }).code !== UNDEFINED_TABLE || attempt >= 5) throw e;
+      }
+    }
+  }
+
   async query(q: TimeseriesQuery): Promise<TimeseriesEvent[]> {
     const id = await this.indexId(q, false);
     if (id === undefined || q.limit <= 0) return [];
-    const r = await this.pool.query<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>(
-      `SELECT ts, doc_id, urn, event, system_metadata FROM ${PostgresTimeseries.parentTable(id)}
-        WHERE urn = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts DESC LIMIT $4`,
-      [q.urn, q.startTimeMillis ?? Number.MIN_SAFE_INTEGER, q.endTimeMillis ?? Number.MAX_SAFE_INTEGER, q.limit],
-    );
-    return r.rows.map((row) => ({
-      urn: row.urn,
-      timestampMillis: row.ts,
-      docId: row.doc_id,
-      event: fromJsonTextRequired(row.event),
-      systemMetadata: fromJsonText(row.system_metadata),
-    }));
+    const lo = q.startTimeMillis ?? Number.MIN_SAFE_INTEGER;
+    const hi = q.endTimeMillis ?? Number.MAX_SAFE_INTEGER;
+    return this.withLiveTables(async () => {
+      const parts = await this.pool.query<PartitionRow>(
+        `SELECT start_ms, row_count, generation FROM ts_partitions
+          WHERE index_id = $1 AND start_ms + $2 > $3 AND start_ms <= $4 AND row_count > 0 ORDER BY start_ms DESC`,
+        [id, partitionEnd(0), lo, hi],
+      );
+      const out: TimeseriesEvent[] = [];
+      // Newest partitions first, a chunk per statement, stopping as soon as the limit is met.
+      for (let i = 0; i < parts.rows.length && out.length < q.limit; i += QUERY_CHUNK) {
+        const branches = parts.rows
+          .slice(i, i + QUERY_CHUNK)
+          .map(
+            (p) =>
+              `(SELECT ts, doc_id, urn, event, system_metadata FROM ${PostgresTimeseries.table(id, p)}
+                 WHERE urn = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts DESC LIMIT $4)`,
+          );
+        const r = await this.pool.query<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>(
+          `SELECT * FROM (${branches.join(' UNION ALL ')}) AS chunk ORDER BY ts DESC LIMIT $4`,
+          [q.urn, lo, hi, q.limit - out.length],
+        );
+        for (const row of r.rows) {
+          out.push({
+            urn: row.urn,
+            timestampMillis: row.ts,
+            docId: row.doc_id,
+            event: fromJsonTextRequired(row.event),
+            systemMetadata: fromJsonText(row.system_metadata),
+          });
+        }
+      }
+      return out;
+    });
   }
 
   async countBefore(ref: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }> {
     const id = await this.indexId(ref, false);
     if (id === undefined) return { matching: 0, total: 0 };
     const boundary = partitionStart(before);
-    const r = await this.pool.query<{ total: number; whole: number; has_boundary: boolean }>(
-      `SELECT COALESCE(SUM(row_count), 0)::bigint AS total,
-              COALESCE(SUM(row_count) FILTER (WHERE start_ms + $1 <= $2), 0)::bigint AS whole,
-              bool_or(start_ms = $3) AS has_boundary
-         FROM ts_partitions WHERE index_id = $4`,
-      [partitionEnd(0), before, boundary, id],
-    );
-    const sums = r.rows[0]!;
-    let matching = sums.whole;
-    if (boundary < before && sums.has_boundary) {
-      const c = await this.pool.query<{ n: number }>(
-        `SELECT COUNT(*)::bigint AS n FROM ${PostgresTimeseries.partitionTable(id, boundary)} WHERE ts < $1`,
-        [before],
+    return this.withLiveTables(async () => {
+      const r = await this.pool.query<{ total: number; whole: number; boundary_generation: number | null }>(
+        `SELECT COALESCE(SUM(row_count), 0)::bigint AS total,
+                COALESCE(SUM(row_count) FILTER (WHERE start_ms + $1 <= $2), 0)::bigint AS whole,
+                MAX(generation) FILTER (WHERE start_ms = $3) AS boundary_generation
+           FROM ts_partitions WHERE index_id = $4`,
+        [partitionEnd(0), before, boundary, id],
       );
-      matching += c.rows[0]!.n;
-    }
-    return { matching, total: sums.total };
+      const sums = r.rows[0]!;
+      let matching = sums.whole;
+      if (boundary < before && sums.boundary_generation !== null) {
+        const table = partitionTable(id, boundary, Number(sums.boundary_generation));
+        const c = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM ${table} WHERE ts < $1`, [before]);
+        matching += c.rows[0]!.n;
+      }
+      return { matching, total: sums.total };
+    });
   }
 
+  /** Deletes every event of one urn in every index, in the caller's transaction; returns the rows removed. */
   async deleteUrn(client: pg.PoolClient, urn: string): Promise<number> {
     let removed = 0;
-    const indices = await client.query<{ id: number }>('SELECT id FROM ts_indices');
+    const indices = await client.query<{ id: number }>('SELECT id FROM ts_indices ORDER BY id');
     for (const { id } of indices.rows) {
-      const r = await client.query<{ start_ms: number; n: number }>(
-        `WITH gone AS (DELETE FROM ${PostgresTimeseries.parentTable(id)} WHERE urn = $1 RETURNING ts)
-         SELECT (floor(ts / $2::float8) * $2)::bigint AS start_ms, COUNT(*)::bigint AS n FROM gone GROUP BY 1`,
-        [urn, partitionEnd(0)],
+      // Locked in start order like writers do, so neither waits for a row the other holds.
+      const parts = await client.query<PartitionRow>(
+        'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND row_count > 0 ORDER BY start_ms FOR NO KEY UPDATE',
+        [id],
       );
-      for (const { start_ms, n } of r.rows) {
-        await client.query('UPDATE ts_partitions SET row_count = row_count - $1 WHERE index_id = $2 AND start_ms = $3', [n, id, start_ms]);
-        removed += n;
+      for (let i = 0; i < parts.rows.length; i += DELETE_CHUNK) {
+        const chunk = parts.rows.slice(i, i + DELETE_CHUNK);
+        const ctes = chunk.map((p, k) => `d${k} AS (DELETE FROM ${PostgresTimeseries.table(id, p)} WHERE urn = $1 RETURNING 1)`);
+        const counts = chunk.map((_, k) => `(SELECT COUNT(*) FROM d${k})::bigint`);
+        const r = await client.query<{ n: number[] }>(`WITH ${ctes.join(', ')} SELECT ARRAY[${counts.join(', ')}] AS n`, [urn]);
+        const n = r.rows[0]!.n.map(Number);
+        const starts = chunk.filter((_, k) => n[k]! > 0).map((p) => p.start_ms);
+        if (starts.length === 0) continue;
+        const gone = n.filter((x) => x > 0);
+        await client.query(
+          `UPDATE ts_partitions p SET row_count = p.row_count - d.n
+             FROM unnest($2::bigint[], $3::bigint[]) AS d(start_ms, n) WHERE p.index_id = $1 AND p.start_ms = d.start_ms`,
+          [id, starts, gone],
+        );
+        removed += gone.reduce((a, b) => a + b, 0);
       }
     }
     return removed;
+  }
+
+  /** Bytes of the named tables with their indexes, TOAST and maps; a table dropped meanwhile counts 0. */
+  static async sizeOf(db: Queryable, tables: readonly string[]): Promise<number> {
+    if (tables.length === 0) return 0;
+    const r = await db.query<{ bytes: number }>(
+      'SELECT COALESCE(SUM(pg_total_relation_size(to_regclass(t))), 0)::bigint AS bytes FROM unnest($1::text[]) AS t',
+      [tables],
+    );
+    return r.rows[0]!.bytes;
   }
 
   async stats(): Promise<TimeseriesIndexStats[]> {
@@ -202,23 +281,22 @@ export class PostgresTimeseries {
     );
     const out: TimeseriesIndexStats[] = [];
     for (const ix of indices.rows) {
-      const parent = PostgresTimeseries.parentTable(ix.id);
-      const r = await this.pool.query<{ rows: number; bytes: number; oldest: number | null; newest: number | null }>(
-        `SELECT (SELECT COALESCE(SUM(row_count), 0) FROM ts_partitions WHERE index_id = $1)::bigint AS rows,
-                (SELECT COALESCE(SUM(pg_total_relation_size(relid)), 0) FROM pg_partition_tree($2::regclass))::bigint AS bytes,
-                (SELECT MIN(ts) FROM ${parent}) AS oldest,
-                (SELECT MAX(ts) FROM ${parent}) AS newest`,
-        [ix.id, parent],
+      out.push(
+        await this.withLiveTables(async () => {
+          const parts = await this.partitions(ix.id);
+          const nonEmpty = parts.filter((p) => p.row_count > 0);
+          const edge = async (p: PartitionRow | undefined, order: 'MIN' | 'MAX'): Promise<number | null> =>
+            p ? ((await this.pool.query<{ t: number | null }>(`SELECT ${order}(ts) AS t FROM ${PostgresTimeseries.table(ix.id, p)}`)).rows[0]!.t ?? null) : null;
+          return {
+            entityType: ix.entity_type,
+            aspect: ix.aspect,
+            rowCount: nonEmpty.reduce((n, p) => n + p.row_count, 0),
+            sizeBytes: await PostgresTimeseries.sizeOf(this.pool, parts.map((p) => PostgresTimeseries.table(ix.id, p))),
+            oldestTimestampMillis: await edge(nonEmpty[0], 'MIN'),
+            newestTimestampMillis: await edge(nonEmpty[nonEmpty.length - 1], 'MAX'),
+          };
+        }),
       );
-      const s = r.rows[0]!;
-      out.push({
-        entityType: ix.entity_type,
-        aspect: ix.aspect,
-        rowCount: s.rows,
-        sizeBytes: s.bytes,
-        oldestTimestampMillis: s.oldest,
-        newestTimestampMillis: s.newest,
-      });
     }
     return out;
   }

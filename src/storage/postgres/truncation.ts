@@ -1,25 +1,31 @@
 import type pg from 'pg';
-import { PARTITION_MILLIS, partitionStart } from '../partitions.ts';
-import type { TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
-import { changedSomething } from '../truncation-step.ts';
+import { PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
+import type { ReclaimStep, TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
+import { ABANDONED, changedSomething } from '../truncation-step.ts';
+import { partitionTableSql, urnIndexSql } from './migrations.ts';
 import { PostgresTasks } from './tasks.ts';
-import { PostgresTimeseries } from './timeseries.ts';
+import { type PartitionRow, PostgresTimeseries } from './timeseries.ts';
 
 const NOTHING: TruncationStep = { rows: 0, partitionsDropped: 0, freedBytes: 0 };
 const LOCK_NOT_AVAILABLE = '55P03';
 /**
- * A waiting ACCESS EXCLUSIVE request queues every later reader and writer of the
- * index behind it, so the wait is kept short and retried rather than left open.
+ * A waiting ACCESS EXCLUSIVE request (DROP TABLE in reclaim) queues every later
+ * reader of the table behind it, so the wait is kept short and retried rather
+ * than left open. Row locks on ts_partitions are held only by short write
+ * transactions.
  */
 const LOCK_WAIT = "SET LOCAL lock_timeout = '500ms'";
 const LOCK_ATTEMPTS = 20;
-const DROPS_PER_STATEMENT = 16;
+/** Retired tables dropped per transaction: each costs the commit a few file truncations. */
+const DROPS_PER_COMMIT = 16;
 
 /**
- * Truncation on PostgreSQL: a day partition is dropped with DROP TABLE (its files
- * are unlinked at commit, whatever its row count), the boundary partition is
- * emptied by DELETE or rewritten under TRUNCATE, and delete-by-query removes the
- * oldest rows in batches.
+ * Truncation on PostgreSQL. The task retires whole day partitions with one
+ * metadata change (no DDL), and trims the boundary day by deleting its older
+ * rows or, when most of it goes, copying the rest into a new generation.
+ * reclaim() later drops the retired tables (DROP TABLE unlinks their files at
+ * commit, a few milliseconds each whatever their size) and VACUUMs what row
+ * deletions left behind.
  */
 export class PostgresTruncation {
   constructor(
@@ -41,6 +47,7 @@ export class PostgresTruncation {
       const c = await this.pool.connect();
       try {
         await c.query('BEGIN');
+        await c.query(LOCK_WAIT);
         const result = await fn(c);
         await c.query('COMMIT');
         return result;
@@ -54,46 +61,30 @@ export class PostgresTruncation {
     }
   }
 
-  private static async sizeOf(c: pg.PoolClient, tables: readonly string[]): Promise<number> {
-    const r = await c.query<{ bytes: number }>(
-      'SELECT COALESCE(SUM(pg_total_relation_size(to_regclass(t))), 0)::bigint AS bytes FROM unnest($1::text[]) AS t',
-      [tables],
+  private static async retire(c: pg.PoolClient, id: number, starts: readonly number[], task: TaskRef | undefined): Promise<number> {
+    const r = await c.query<{ rows: number }>(
+      `WITH gone AS (DELETE FROM ts_partitions WHERE index_id = $1 AND start_ms = ANY($2::bigint[]) RETURNING index_id, start_ms, generation, row_count),
+            listed AS (INSERT INTO ts_retired (index_id, start_ms, generation, row_count, retired_at, task_number)
+                       SELECT index_id, start_ms, generation, row_count, $3, $4 FROM gone RETURNING row_count)
+       SELECT COALESCE(SUM(row_count), 0)::bigint AS rows FROM listed`,
+      [id, starts, Date.now(), task?.number ?? null],
     );
-    return r.rows[0]!.bytes;
+    return r.rows[0]!.rows;
   }
 
-  async dropPartitionsBefore(
-    ref: TimeseriesIndexRef,
-    before: number,
-    budget: { maxPartitions: number; maxMillis: number },
-    task?: TaskRef,
-  ): Promise<TruncationStep> {
+  async retirePartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number }, task?: TaskRef): Promise<TruncationStep> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     const step = await this.step(task, async (c) => {
-      const started = performance.now();
-      await c.query(LOCK_WAIT);
-      // Writers lock the parent before any partition, so taking it first cannot deadlock with them;
-      // once held, no transaction is half-way through changing these partitions' row counts.
-      await c.query(`LOCK TABLE ONLY ${PostgresTimeseries.parentTable(id)} IN ACCESS EXCLUSIVE MODE`);
-      const whole = await c.query<{ start_ms: number; row_count: number }>(
-        'SELECT start_ms, row_count FROM ts_partitions WHERE index_id = $1 AND start_ms <= $2 ORDER BY start_ms LIMIT $3',
+      // Row locks in start order, as writers take them: a writer of one of these days finishes first, or waits and
+      // then finds the day gone and writes into a new generation.
+      const whole = await c.query<{ start_ms: number }>(
+        'SELECT start_ms FROM ts_partitions WHERE index_id = $1 AND start_ms <= $2 ORDER BY start_ms LIMIT $3 FOR UPDATE',
         [id, before - PARTITION_MILLIS, budget.maxPartitions],
       );
-      let rows = 0;
-      let dropped = 0;
-      let freedBytes = 0;
-      for (let i = 0; i < whole.rows.length; i += DROPS_PER_STATEMENT) {
-        if (dropped > 0 && performance.now() - started > budget.maxMillis) break;
-        const chunk = whole.rows.slice(i, i + DROPS_PER_STATEMENT);
-        const tables = chunk.map((p) => PostgresTimeseries.partitionTable(id, p.start_ms));
-        freedBytes += await PostgresTruncation.sizeOf(c, tables);
-        await c.query(`DROP TABLE IF EXISTS ${tables.join(', ')}`);
-        await c.query('DELETE FROM ts_partitions WHERE index_id = $1 AND start_ms = ANY($2::bigint[])', [id, chunk.map((p) => p.start_ms)]);
-        rows += chunk.reduce((n, p) => n + p.row_count, 0);
-        dropped += chunk.length;
-      }
-      return { rows, partitionsDropped: dropped, freedBytes };
+      if (whole.rows.length === 0) return NOTHING;
+      const rows = await PostgresTruncation.retire(c, id, whole.rows.map((p) => p.start_ms), task);
+      return { rows, partitionsDropped: whole.rows.length, freedBytes: 0 };
     });
     if (step.partitionsDropped > 0) this.ts.resetCaches();
     return step;
@@ -103,46 +94,70 @@ export class PostgresTruncation {
     const id = await this.ts.indexId(ref, false);
     const start = partitionStart(before);
     if (id === undefined || start === before) return NOTHING;
-    const table = PostgresTimeseries.partitionTable(id, start);
-    return this.step(task, async (c) => {
-      const exists = await c.query('SELECT 1 FROM ts_partitions WHERE index_id = $1 AND start_ms = $2', [id, start]);
-      if (exists.rows.length === 0) return NOTHING;
-      await c.query(LOCK_WAIT);
-      await c.query(`LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
-      const counts = await c.query<{ doomed: number; kept: number }>(
-        `SELECT COUNT(*) FILTER (WHERE ts < $1)::bigint AS doomed, COUNT(*) FILTER (WHERE ts >= $1)::bigint AS kept FROM ${table}`,
-        [before],
+    let rewritten = false;
+    const step = await this.step(task, async (c) => {
+      const found = await c.query<PartitionRow>(
+        'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND start_ms = $2 FOR UPDATE',
+        [id, start],
       );
-      const { doomed, kept } = counts.rows[0]!;
+      const part = found.rows[0];
+      if (!part) return NOTHING;
+      const table = PostgresTimeseries.table(id, part);
+      const doomed = (await c.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM ${table} WHERE ts < $1`, [before])).rows[0]!.n;
       if (doomed === 0) return NOTHING;
-      const sizeBefore = await PostgresTruncation.sizeOf(c, [table]);
-      if (doomed > kept) {
-        // Most of the day goes: keep the rest aside and TRUNCATE, which gives the files back at once.
-        await c.query(`CREATE TEMP TABLE almanac_kept ON COMMIT DROP AS SELECT * FROM ${table} WHERE ts >= $1`, [before]);
-        await c.query(`TRUNCATE ${table}`);
-        await c.query(`INSERT INTO ${table} SELECT * FROM almanac_kept`);
-      } else {
-        await c.query(`DELETE FROM ${table} WHERE ts < $1`, [before]);
+      if (doomed > part.row_count - doomed) {
+        // Most of the day goes: copy the rest into the day's next generation and retire this one, which reclaim
+        // drops later. Copying is cheaper than deleting and leaves no dead tuples.
+        rewritten = true;
+        const generation = Number((await c.query<{ g: number }>("SELECT nextval('ts_generations') AS g")).rows[0]!.g);
+        const fresh = partitionTable(id, start, generation);
+        await c.query(partitionTableSql(fresh, false));
+        await c.query(`INSERT INTO ${fresh} SELECT * FROM ${table} WHERE ts >= $1 ORDER BY ts, doc_id`, [before]);
+        await c.query(urnIndexSql(fresh));
+        await PostgresTruncation.retire(c, id, [start], task);
+        await c.query('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES ($1, $2, $3, $4)', [
+          id,
+          start,
+          part.row_count - doomed,
+          generation,
+        ]);
+        // The new generation's bytes count against the step; the retired table's come back when reclaim drops it.
+        return { rows: doomed, partitionsDropped: 0, freedBytes: -(await PostgresTimeseries.sizeOf(c, [fresh])) };
       }
+      await c.query(`DELETE FROM ${table} WHERE ts < $1`, [before]);
       await c.query('UPDATE ts_partitions SET row_count = row_count - $1 WHERE index_id = $2 AND start_ms = $3', [doomed, id, start]);
-      return { rows: doomed, partitionsDropped: 0, freedBytes: sizeBefore - (await PostgresTruncation.sizeOf(c, [table])) };
+      // Deleted tuples keep their space until VACUUM, which reclaim() runs.
+      return { rows: doomed, partitionsDropped: 0, freedBytes: 0 };
     });
+    if (rewritten) this.ts.resetCaches();
+    return step;
   }
 
   async deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
-    const parent = PostgresTimeseries.parentTable(id);
     return this.step(task, async (c) => {
-      const r = await c.query<{ start_ms: number; n: number }>(
-        `WITH victims AS (SELECT ts, doc_id FROM ${parent} WHERE ts < $1 ORDER BY ts, doc_id LIMIT $2),
-              gone AS (DELETE FROM ${parent} t USING victims v WHERE t.ts = v.ts AND t.doc_id = v.doc_id RETURNING t.ts)
-         SELECT (floor(ts / $3::float8) * $3)::bigint AS start_ms, COUNT(*)::bigint AS n FROM gone GROUP BY 1`,
-        [before, limit, PARTITION_MILLIS],
+      const parts = await c.query<PartitionRow>(
+        'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND start_ms < $2 AND row_count > 0 ORDER BY start_ms',
+        [id, before],
       );
       let rows = 0;
-      for (const { start_ms, n } of r.rows) {
-        await c.query('UPDATE ts_partitions SET row_count = row_count - $1 WHERE index_id = $2 AND start_ms = $3', [n, id, start_ms]);
+      for (const candidate of parts.rows) {
+        if (rows >= limit) break;
+        // Locked before its rows, in start order, as writers do; re-read in case it changed meanwhile.
+        const locked = await c.query<PartitionRow>(
+          'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND start_ms = $2 FOR UPDATE',
+          [id, candidate.start_ms],
+        );
+        const p = locked.rows[0];
+        if (!p) continue;
+        const table = PostgresTimeseries.table(id, p);
+        const r = await c.query(
+          `DELETE FROM ${table} WHERE (ts, doc_id) IN (SELECT ts, doc_id FROM ${table} WHERE ts < $1 ORDER BY ts, doc_id LIMIT $2)`,
+          [before, limit - rows],
+        );
+        const n = r.rowCount ?? 0;
+        if (n > 0) await c.query('UPDATE ts_partitions SET row_count = row_count - $1 WHERE index_id = $2 AND start_ms = $3', [n, id, p.start_ms]);
         rows += n;
       }
       // Deleted tuples keep their space until VACUUM, which reclaim() runs.
@@ -150,35 +165,69 @@ export class PostgresTruncation {
     });
   }
 
-  /** VACUUMs what deletions may have left dead tuples in: the partitions that start before the cutoff. */
-  async reclaim(ref: TimeseriesIndexRef, before: number): Promise<{ reclaimedBytes: number; done: boolean }> {
+  /**
+   * Drops retired tables a commit at a time for about `maxMillis`: the task's
+   * own first (their bytes are the freed bytes), then those no live task will
+   * drop. Once none is left, VACUUMs the live partitions that start before the
+   * cutoff, where row deletions left dead tuples.
+   */
+  async reclaim(ref: TimeseriesIndexRef, before: number, maxMillis: number, task?: TaskRef): Promise<ReclaimStep> {
     const id = await this.ts.indexId(ref, false);
-    if (id === undefined) return { reclaimedBytes: 0, done: true };
-    const parts = await this.pool.query<{ start_ms: number }>('SELECT start_ms FROM ts_partitions WHERE index_id = $1 AND start_ms < $2', [id, before]);
-    const tables = parts.rows.map((p) => PostgresTimeseries.partitionTable(id, p.start_ms));
-    if (tables.length === 0) return { reclaimedBytes: 0, done: true };
-    const size = async () =>
-      (
-        await this.pool.query<{ bytes: number }>(
-          'SELECT COALESCE(SUM(pg_total_relation_size(to_regclass(t))), 0)::bigint AS bytes FROM unnest($1::text[]) AS t',
-          [tables],
-        )
-      ).rows[0]!.bytes;
-    const sizeBefore = await size();
-    // VACUUM cannot run in a transaction; a partition dropped meanwhile is simply skipped.
+    if (id === undefined) return { freedBytes: 0, reclaimedBytes: 0, done: true };
+    const started = performance.now();
+    let freedBytes = 0;
+    let reclaimedBytes = 0;
+    for (const own of [true, false]) {
+      for (;;) {
+        const dropped = await this.dropRetired(id, own ? 'task_number IS NOT DISTINCT FROM $3::bigint' : ABANDONED, own ? [task?.number ?? null] : []);
+        if (dropped === undefined) break;
+        if (own) freedBytes += dropped;
+        // A dropped table's files go back to the file system at its commit.
+        reclaimedBytes += dropped;
+        if (performance.now() - started > maxMillis) return { freedBytes, reclaimedBytes, done: false };
+      }
+    }
+    return { freedBytes, reclaimedBytes: reclaimedBytes + (await this.vacuumBefore(id, before)), done: true };
+  }
+
+  /** Drops up to DROPS_PER_COMMIT retired tables that `which` selects, in one transaction; undefined when none is left. */
+  private dropRetired(id: number, which: string, params: unknown[]): Promise<number | undefined> {
+    return this.tx(async (c) => {
+      const batch = await c.query<Pick<PartitionRow, 'start_ms' | 'generation'>>(
+        `SELECT start_ms, generation FROM ts_retired WHERE index_id = $1 AND ${which}
+          ORDER BY start_ms, generation LIMIT $2 FOR UPDATE SKIP LOCKED`,
+        [id, DROPS_PER_COMMIT, ...params],
+      );
+      if (batch.rows.length === 0) return undefined;
+      const tables = batch.rows.map((p) => PostgresTimeseries.table(id, p));
+      const bytes = await PostgresTimeseries.sizeOf(c, tables);
+      await c.query(`DROP TABLE IF EXISTS ${tables.join(', ')}`);
+      await c.query('DELETE FROM ts_retired WHERE index_id = $1 AND (start_ms, generation) IN (SELECT * FROM unnest($2::bigint[], $3::bigint[]))', [
+        id,
+        batch.rows.map((p) => p.start_ms),
+        batch.rows.map((p) => p.generation),
+      ]);
+      return bytes;
+    });
+  }
+
+  private async vacuumBefore(id: number, before: number): Promise<number> {
+    const parts = await this.pool.query<PartitionRow>('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND start_ms < $2', [
+      id,
+      before,
+    ]);
+    const tables = parts.rows.map((p) => PostgresTimeseries.table(id, p));
+    if (tables.length === 0) return 0;
+    const sizeBefore = await PostgresTimeseries.sizeOf(this.pool, tables);
+    // VACUUM cannot run in a transaction; a partition rewritten or retired meanwhile is simply skipped.
     for (const t of tables) await this.pool.query(`VACUUM ${t}`).catch(() => undefined);
     // VACUUM may add free-space and visibility maps: bytes given back never count below zero.
-    return { reclaimedBytes: Math.max(0, sizeBefore - (await size())), done: true };
+    return Math.max(0, sizeBefore - (await PostgresTimeseries.sizeOf(this.pool, tables)));
   }
 
   async indexSizeBytes(ref: TimeseriesIndexRef): Promise<number> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return 0;
-    const r = await this.pool.query<{ bytes: number }>(
-      `SELECT COALESCE(SUM(pg_total_relation_size(relid)), 0)::bigint AS bytes
-         FROM pg_partition_tree(to_regclass($1))`,
-      [PostgresTimeseries.parentTable(id)],
-    );
-    return r.rows[0]?.bytes ?? 0;
+    return PostgresTimeseries.sizeOf(this.pool, await this.ts.liveTables(id));
   }
 }

@@ -102,6 +102,21 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   CREATE UNIQUE INDEX tasks_one_running_per_index ON tasks (kind, entity_type, aspect) WHERE state = 'running';
   `,
+  // Retired partitions: a truncation takes whole days out of ts_partitions at once and lists their tables here;
+  // reclaim drops them later. A day written again gets a new generation, hence a table of its own.
+  `
+  ALTER TABLE ts_partitions ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+  CREATE TABLE ts_retired (
+    index_id INTEGER NOT NULL,
+    start_ms INTEGER NOT NULL,
+    generation INTEGER NOT NULL,
+    row_count INTEGER NOT NULL,
+    retired_at INTEGER NOT NULL,
+    -- The truncation task that retired it, whose reclaim drops it; null when no task did.
+    task_number INTEGER,
+    PRIMARY KEY (index_id, start_ms, generation)
+  );
+  `,
 ];
 
 /** DDL of one day partition of a timeseries index; keyed by time so inserts append. */

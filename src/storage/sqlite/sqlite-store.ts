@@ -25,6 +25,7 @@ import type {
   TaskRef,
   TaskState,
   TruncationStep,
+  ReclaimStep,
 } from '../store.ts';
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
@@ -277,13 +278,8 @@ export class SqliteStore implements Store {
     return this.ts.listPartitions(index);
   }
 
-  async dropTimeseriesPartitionsBefore(
-    index: TimeseriesIndexRef,
-    before: number,
-    budget: { maxPartitions: number; maxMillis: number },
-    task?: TaskRef,
-  ): Promise<TruncationStep> {
-    return this.truncation.dropPartitionsBefore(index, before, budget, task);
+  async retireTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { readonly maxPartitions: number }, task?: TaskRef): Promise<TruncationStep> {
+    return this.truncation.retirePartitionsBefore(index, before, budget, task);
   }
 
   async trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep> {
@@ -294,8 +290,8 @@ export class SqliteStore implements Store {
     return this.truncation.deleteRowsBefore(index, before, limit, task);
   }
 
-  async reclaimTimeseriesSpace(_index: TimeseriesIndexRef, _before: number, maxMillis: number): Promise<{ reclaimedBytes: number; done: boolean }> {
-    return this.truncation.reclaim(maxMillis);
+  async reclaimTimeseriesSpace(index: TimeseriesIndexRef, _before: number, maxMillis: number, task?: TaskRef): Promise<ReclaimStep> {
+    return this.truncation.reclaim(index, maxMillis, task);
   }
 
   timeseriesIndexSizeBytes(index: TimeseriesIndexRef): Promise<number> {

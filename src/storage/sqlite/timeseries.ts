@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { partitionEnd, partitionLabel, partitionStart } from '../partitions.ts';
+import { partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
 import type {
   TimeseriesEvent,
   TimeseriesIndexRef,
@@ -11,19 +11,22 @@ import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
 import { partitionTableSql } from './migrations.ts';
 import { StatementCache } from './statements.ts';
 
-interface PartitionRow {
+export interface PartitionRow {
   start_ms: number;
   row_count: number;
+  generation: number;
 }
 
 /**
- * Timeseries indices on SQLite: one table per (index, UTC day), listed with its
- * row count in ts_partitions. Must be called inside the caller's transaction for
- * writes; SQLite has one writer, so the in-memory caches stay true.
+ * Timeseries indices on SQLite: one table per (index, UTC day, generation),
+ * the live one listed with its row count in ts_partitions. Must be called inside
+ * the caller's transaction for writes; SQLite has one writer, so the in-memory
+ * caches stay true.
  */
 export class SqliteTimeseries {
   private readonly indexIds = new Map<string, number>();
-  private readonly knownPartitions = new Set<string>();
+  /** Live partition tables by `${indexId}:${startMillis}`. */
+  private readonly knownPartitions = new Map<string, string>();
   private readonly statements: StatementCache;
 
   constructor(private readonly db: Database.Database) {
@@ -54,16 +57,38 @@ export class SqliteTimeseries {
     return row?.id;
   }
 
-  tableName(indexId: number, startMillis: number): string {
-    return `ts_${indexId}_${partitionLabel(startMillis)}`;
+  static table(indexId: number, p: Pick<PartitionRow, 'start_ms' | 'generation'>): string {
+    return partitionTable(indexId, p.start_ms, p.generation);
+  }
+
+  /** The live partition of the day, if there is one. */
+  partition(indexId: number, startMillis: number): PartitionRow | undefined {
+    return this.stmt('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = ? AND start_ms = ?').get(indexId, startMillis) as
+      | PartitionRow
+      | undefined;
+  }
+
+  /** A generation no table of the day has, live or retired. */
+  nextGeneration(indexId: number, startMillis: number): number {
+    const row = this.stmt(
+      `SELECT MAX(generation) AS g FROM (SELECT generation FROM ts_partitions WHERE index_id = @id AND start_ms = @start
+         UNION ALL SELECT generation FROM ts_retired WHERE index_id = @id AND start_ms = @start)`,
+    ).get({ id: indexId, start: startMillis }) as { g: number | null };
+    return row.g === null ? 0 : row.g + 1;
   }
 
   private ensurePartition(indexId: number, startMillis: number): string {
-    const table = this.tableName(indexId, startMillis);
-    if (!this.knownPartitions.has(table)) {
-      this.db.exec(partitionTableSql(table));
-      this.stmt('INSERT OR IGNORE INTO ts_partitions (index_id, start_ms, row_count) VALUES (?, ?, 0)').run(indexId, startMillis);
-      this.knownPartitions.add(table);
+    const key = `${indexId}:${startMillis}`;
+    let table = this.knownPartitions.get(key);
+    if (table === undefined) {
+      const live = this.partition(indexId, startMillis);
+      const generation = live?.generation ?? this.nextGeneration(indexId, startMillis);
+      table = partitionTable(indexId, startMillis, generation);
+      if (!live) {
+        this.db.exec(partitionTableSql(table));
+        this.stmt('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES (?, ?, 0, ?)').run(indexId, startMillis, generation);
+      }
+      this.knownPartitions.set(key, table);
     }
     return table;
   }
@@ -97,7 +122,11 @@ export class SqliteTimeseries {
   }
 
   private partitions(indexId: number): PartitionRow[] {
-    return this.stmt('SELECT start_ms, row_count FROM ts_partitions WHERE index_id = ? ORDER BY start_ms').all(indexId) as PartitionRow[];
+    return this.stmt('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = ? ORDER BY start_ms').all(indexId) as PartitionRow[];
+  }
+
+  liveTables(indexId: number): string[] {
+    return this.partitions(indexId).map((p) => SqliteTimeseries.table(indexId, p));
   }
 
   listPartitions(ref: TimeseriesIndexRef): TimeseriesPartition[] {
@@ -115,7 +144,7 @@ export class SqliteTimeseries {
     const out: TimeseriesEvent[] = [];
     // Newest partition first, stopping as soon as the limit is met.
     for (let i = parts.length - 1; i >= 0 && out.length < q.limit; i--) {
-      const table = this.tableName(indexId, parts[i]!.start_ms);
+      const table = SqliteTimeseries.table(indexId, parts[i]!);
       const rows = this.stmt(
         `SELECT ts, doc_id, urn, event, system_metadata FROM "${table}" WHERE urn = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?`,
       ).all(q.urn, lo, hi, q.limit - out.length) as Array<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>;
@@ -136,15 +165,12 @@ export class SqliteTimeseries {
     ).get(partitionEnd(0), before, indexId) as { total: number; whole: number };
     let matching = sums.whole;
     const boundary = partitionStart(before);
-    if (boundary < before && this.partitionExists(indexId, boundary)) {
-      const table = this.tableName(indexId, boundary);
+    const part = boundary < before ? this.partition(indexId, boundary) : undefined;
+    if (part) {
+      const table = SqliteTimeseries.table(indexId, part);
       matching += (this.stmt(`SELECT COUNT(*) AS n FROM "${table}" WHERE ts < ?`).get(before) as { n: number }).n;
     }
     return { matching, total: sums.total };
-  }
-
-  private partitionExists(indexId: number, startMillis: number): boolean {
-    return this.stmt('SELECT 1 FROM ts_partitions WHERE index_id = ? AND start_ms = ?').get(indexId, startMillis) !== undefined;
   }
 
   /** Deletes every event of one urn in every index; returns the rows removed. */
@@ -154,7 +180,7 @@ export class SqliteTimeseries {
     for (const { id } of indices) {
       for (const p of this.partitions(id)) {
         if (p.row_count === 0) continue;
-        const n = this.stmt(`DELETE FROM "${this.tableName(id, p.start_ms)}" WHERE urn = ?`).run(urn).changes;
+        const n = this.stmt(`DELETE FROM "${SqliteTimeseries.table(id, p)}" WHERE urn = ?`).run(urn).changes;
         if (n > 0) {
           this.stmt('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(n, id, p.start_ms);
           removed += n;
@@ -182,12 +208,12 @@ export class SqliteTimeseries {
       const parts = this.partitions(ix.id);
       let sizeBytes = 0;
       for (const p of parts) {
-        const table = this.tableName(ix.id, p.start_ms);
+        const table = SqliteTimeseries.table(ix.id, p);
         sizeBytes += (sizes.get(table) ?? 0) + (sizes.get(`${table}_urn`) ?? 0);
       }
       const nonEmpty = parts.filter((p) => p.row_count > 0);
       const edge = (first: PartitionRow | undefined, order: 'MIN' | 'MAX'): number | null =>
-        first ? ((this.stmt(`SELECT ${order}(ts) AS t FROM "${this.tableName(ix.id, first.start_ms)}"`).get() as { t: number | null }).t ?? null) : null;
+        first ? ((this.stmt(`SELECT ${order}(ts) AS t FROM "${SqliteTimeseries.table(ix.id, first)}"`).get() as { t: number | null }).t ?? null) : null;
       return {
         entityType: ix.entity_type,
         aspect: ix.aspect,

@@ -1,12 +1,12 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { PARTITION_MILLIS, partitionStart } from '../partitions.ts';
-import type { TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
-import { changedSomething } from '../truncation-step.ts';
+import { PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
+import type { ReclaimStep, TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
+import { ABANDONED, changedSomething } from '../truncation-step.ts';
 import { partitionTableSql } from './migrations.ts';
 import { StatementCache } from './statements.ts';
 import type { SqliteTasks } from './tasks.ts';
-import { SqliteTimeseries } from './timeseries.ts';
+import { type PartitionRow, SqliteTimeseries } from './timeseries.ts';
 
 const NOTHING: TruncationStep = { rows: 0, partitionsDropped: 0, freedBytes: 0 };
 /**
@@ -21,17 +21,18 @@ const VACUUM_PAGES = { min: 8, start: 256, max: 8192 };
  * covers the oldest partitions: they sit at the front of the file.
  */
 const DROP_MMAP_BYTES = 2 ** 31;
+/** Tables a task retired: its own reclaim drops them (`?` is the task number, null for none). */
+const RETIRED_BY_TASK = 'task_number IS ?';
 
 /**
- * Truncation on SQLite. Dropping a day table frees its pages in one pass over
- * them, without touching rows one by one or maintaining the urn index. The freed
- * pages go to the free list; reclaim() then moves live pages down and shortens
- * the file (auto_vacuum = INCREMENTAL), in bounded steps.
+ * Truncation on SQLite. The task itself only retires whole day partitions (a
+ * metadata change) and trims the boundary day. reclaim() then drops the retired
+ * tables, each in one pass over its pages without touching rows one by one, and
+ * moves live pages down to shorten the file (auto_vacuum = INCREMENTAL), in
+ * bounded steps.
  */
 export class SqliteTruncation {
   private readonly statements: StatementCache;
-  /** The connection's map size before a drop phase mapped the file, to restore afterwards. */
-  private mmapBefore: number | undefined;
   private vacuumPages = VACUUM_PAGES.start;
 
   constructor(
@@ -57,89 +58,89 @@ export class SqliteTruncation {
     return this.pragmaNumber('page_count') - this.pragmaNumber('freelist_count');
   }
 
-  /** Statements naming a dropped table must not be reused, and its partition must be re-created on the next write. */
-  private forgetDroppedTables(): void {
-    this.statements.clear();
-    this.ts.resetCaches();
-  }
-
   /** Ends a step inside its transaction: a step that changed something is counted on its task before the commit. */
   private stepDone(step: TruncationStep, task: TaskRef | undefined): TruncationStep {
     if (task && changedSomething(step)) this.tasks.recordStep(task, step);
     return step;
   }
 
-  dropPartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number; maxMillis: number }, task?: TaskRef): TruncationStep {
+  /**
+   * Takes whole partitions out of the index: one metadata change, no DDL. Their
+   * tables are listed in ts_retired and dropped by reclaim(), off the task's path.
+   */
+  retirePartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number }, task?: TaskRef): TruncationStep {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
-    const started = performance.now();
-    this.mmapBefore ??= this.pragmaNumber('mmap_size');
-    this.db.pragma(`mmap_size = ${DROP_MMAP_BYTES}`);
-    let dropped = 0;
     try {
       return this.db
         .transaction((): TruncationStep => {
-          const whole = this.sql('SELECT start_ms, row_count FROM ts_partitions WHERE index_id = ? AND start_ms <= ? ORDER BY start_ms LIMIT ?').all(
+          const whole = this.sql('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = ? AND start_ms <= ? ORDER BY start_ms LIMIT ?').all(
             id,
             before - PARTITION_MILLIS,
             budget.maxPartitions,
-          ) as Array<{ start_ms: number; row_count: number }>;
-          const used = this.usedPages();
+          ) as PartitionRow[];
+          const now = Date.now();
           let rows = 0;
           for (const p of whole) {
-            if (dropped > 0 && performance.now() - started > budget.maxMillis) break;
-            this.db.exec(`DROP TABLE IF EXISTS "${this.ts.tableName(id, p.start_ms)}"`);
-            this.sql('DELETE FROM ts_partitions WHERE index_id = ? AND start_ms = ?').run(id, p.start_ms);
+            this.retire(id, p, now, task);
             rows += p.row_count;
-            dropped++;
           }
-          return this.stepDone({ rows, partitionsDropped: dropped, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, task);
+          return this.stepDone({ rows, partitionsDropped: whole.length, freedBytes: 0 }, task);
         })
         .immediate();
     } finally {
-      this.forgetDroppedTables();
-      // The drop phase is over once a call finds nothing left: read as before again.
-      if (dropped === 0 && this.mmapBefore !== undefined) {
-        this.db.pragma(`mmap_size = ${this.mmapBefore}`);
-        this.mmapBefore = undefined;
-      }
+      this.ts.resetCaches();
     }
+  }
+
+  private retire(id: number, p: PartitionRow, now: number, task: TaskRef | undefined): void {
+    this.sql('INSERT INTO ts_retired (index_id, start_ms, generation, row_count, retired_at, task_number) VALUES (?, ?, ?, ?, ?, ?)').run(
+      id,
+      p.start_ms,
+      p.generation,
+      p.row_count,
+      now,
+      task?.number ?? null,
+    );
+    this.sql('DELETE FROM ts_partitions WHERE index_id = ? AND start_ms = ?').run(id, p.start_ms);
   }
 
   trimBoundary(ref: TimeseriesIndexRef, before: number, task?: TaskRef): TruncationStep {
     const id = this.ts.indexId(ref, false);
     const start = partitionStart(before);
     if (id === undefined || start === before) return NOTHING;
-    const table = this.ts.tableName(id, start);
     let rewritten = false;
     try {
       return this.db
         .transaction((): TruncationStep => {
-          const part = this.sql('SELECT row_count FROM ts_partitions WHERE index_id = ? AND start_ms = ?').get(id, start) as
-            | { row_count: number }
-            | undefined;
+          const part = this.ts.partition(id, start);
           if (!part) return NOTHING;
+          const table = SqliteTimeseries.table(id, part);
           const doomed = (this.sql(`SELECT COUNT(*) AS n FROM "${table}" WHERE ts < ?`).get(before) as { n: number }).n;
           if (doomed === 0) return NOTHING;
           const used = this.usedPages();
           if (doomed > part.row_count - doomed) {
-            // Most of the day goes: copying the rest is cheaper than deleting, and leaves no half-empty pages.
+            // Most of the day goes: copy the rest into the day's next generation and retire this one, which
+            // reclaim drops later; copying is cheaper than deleting and leaves no half-empty pages.
             rewritten = true;
-            const scratch = `${table}_rewrite`;
-            this.db.exec(partitionTableSql(scratch));
-            this.db.exec(`DROP INDEX "${scratch}_urn"`);
-            this.db.prepare(`INSERT INTO "${scratch}" SELECT * FROM "${table}" WHERE ts >= ? ORDER BY ts, doc_id`).run(before);
-            this.db.exec(`DROP TABLE "${table}"; ALTER TABLE "${scratch}" RENAME TO "${table}";`);
-            this.db.exec(partitionTableSql(table));
+            const generation = this.ts.nextGeneration(id, start);
+            const fresh = partitionTable(id, start, generation);
+            this.db.exec(partitionTableSql(fresh));
+            this.db.exec(`DROP INDEX "${fresh}_urn"`);
+            this.db.prepare(`INSERT INTO "${fresh}" SELECT * FROM "${table}" WHERE ts >= ? ORDER BY ts, doc_id`).run(before);
+            this.db.exec(partitionTableSql(fresh));
+            this.retire(id, part, Date.now(), task);
+            this.sql('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES (?, ?, ?, ?)').run(id, start, part.row_count - doomed, generation);
           } else {
             this.sql(`DELETE FROM "${table}" WHERE ts < ?`).run(before);
+            this.sql('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(doomed, id, start);
           }
-          this.sql('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(doomed, id, start);
+          // A rewrite adds the new generation's pages now; the retired table's come back when reclaim drops it.
           return this.stepDone({ rows: doomed, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, task);
         })
         .immediate();
     } finally {
-      if (rewritten) this.forgetDroppedTables();
+      if (rewritten) this.ts.resetCaches();
     }
   }
 
@@ -148,15 +149,14 @@ export class SqliteTruncation {
     if (id === undefined) return NOTHING;
     return this.db
       .transaction((): TruncationStep => {
-        const parts = this.sql('SELECT start_ms FROM ts_partitions WHERE index_id = ? AND start_ms < ? AND row_count > 0 ORDER BY start_ms').all(
-          id,
-          before,
-        ) as Array<{ start_ms: number }>;
+        const parts = this.sql(
+          'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = ? AND start_ms < ? AND row_count > 0 ORDER BY start_ms',
+        ).all(id, before) as PartitionRow[];
         const used = this.usedPages();
         let rows = 0;
         for (const p of parts) {
           if (rows >= limit) break;
-          const table = this.ts.tableName(id, p.start_ms);
+          const table = SqliteTimeseries.table(id, p);
           const n = this.sql(
             `DELETE FROM "${table}" WHERE (ts, doc_id) IN (SELECT ts, doc_id FROM "${table}" WHERE ts < ? ORDER BY ts, doc_id LIMIT ?)`,
           ).run(before, limit - rows).changes;
@@ -168,9 +168,18 @@ export class SqliteTruncation {
       .immediate();
   }
 
-  /** The free list is the whole file's, so this gives back space freed by any deletion, not only this index's. */
-  reclaim(maxMillis: number): { reclaimedBytes: number; done: boolean } {
+  /**
+   * For about `maxMillis`: drops the task's retired tables (their bytes are the
+   * freed bytes), then those no live task will drop, then moves live pages down
+   * and shortens the file. The free list is the whole file's, so this gives back
+   * space freed by any deletion, not only this index's.
+   */
+  reclaim(ref: TimeseriesIndexRef, maxMillis: number, task?: TaskRef): ReclaimStep {
     const started = performance.now();
+    const id = this.ts.indexId(ref, false);
+    if (id === undefined) return { freedBytes: 0, reclaimedBytes: 0, done: true };
+    const freedBytes = this.dropRetired(id, RETIRED_BY_TASK, task?.number ?? null, started, maxMillis);
+    this.dropRetired(id, ABANDONED, null, started, maxMillis);
     const pagesBefore = this.pragmaNumber('page_count');
     while (this.pragmaNumber('freelist_count') > 0 && performance.now() - started < maxMillis) {
       const callStarted = performance.now();
@@ -179,10 +188,43 @@ export class SqliteTruncation {
       if (took > maxMillis / 2) this.vacuumPages = Math.max(VACUUM_PAGES.min, this.vacuumPages >> 1);
       else if (took < maxMillis / 8) this.vacuumPages = Math.min(VACUUM_PAGES.max, this.vacuumPages << 1);
     }
+    const retiredLeft = this.sql(`SELECT 1 FROM ts_retired WHERE index_id = ? AND (${RETIRED_BY_TASK} OR ${ABANDONED}) LIMIT 1`).get(id, task?.number ?? null) !== undefined;
     return {
+      freedBytes,
       reclaimedBytes: (pagesBefore - this.pragmaNumber('page_count')) * this.pragmaNumber('page_size'),
-      done: this.pragmaNumber('freelist_count') === 0,
+      done: !retiredLeft && this.pragmaNumber('freelist_count') === 0,
     };
+  }
+
+  /** Drops the retired tables that `which` selects, oldest first, until the time is up; returns the bytes their pages held. */
+  private dropRetired(id: number, which: string, taskNumber: number | null, started: number, maxMillis: number): number {
+    const retired = this.sql(`SELECT start_ms, generation FROM ts_retired WHERE index_id = ? AND ${which} ORDER BY start_ms, generation`).all(
+      id,
+      ...(which === RETIRED_BY_TASK ? [taskNumber] : []),
+    ) as Array<Pick<PartitionRow, 'start_ms' | 'generation'>>;
+    if (retired.length === 0) return 0;
+    const mmapBefore = this.pragmaNumber('mmap_size');
+    this.db.pragma(`mmap_size = ${DROP_MMAP_BYTES}`);
+    try {
+      return this.db
+        .transaction((): number => {
+          const used = this.usedPages();
+          let dropped = 0;
+          for (const p of retired) {
+            if (dropped > 0 && performance.now() - started > maxMillis) break;
+            this.db.exec(`DROP TABLE IF EXISTS "${SqliteTimeseries.table(id, p)}"`);
+            this.sql('DELETE FROM ts_retired WHERE index_id = ? AND start_ms = ? AND generation = ?').run(id, p.start_ms, p.generation);
+            dropped++;
+          }
+          return (used - this.usedPages()) * this.pragmaNumber('page_size');
+        })
+        .immediate();
+    } finally {
+      // Statements naming a dropped table must not be reused.
+      this.statements.clear();
+      this.ts.resetCaches();
+      this.db.pragma(`mmap_size = ${mmapBefore}`);
+    }
   }
 
   /** dbstat reads every page of the file: on a file-backed database it runs on a worker thread. */
@@ -195,7 +237,7 @@ export class SqliteTruncation {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return 0;
     const sizes = await this.tableSizes();
-    const tables = new Set(this.ts.listPartitions(ref).flatMap((p) => [this.ts.tableName(id, p.startMillis), `${this.ts.tableName(id, p.startMillis)}_urn`]));
+    const tables = new Set(this.ts.liveTables(id).flatMap((t) => [t, `${t}_urn`]));
     return sizes.filter((r) => tables.has(r.name)).reduce((sum, r) => sum + r.bytes, 0);
   }
 }
