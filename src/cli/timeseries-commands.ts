@@ -176,7 +176,7 @@ export function timeseriesCommands(): Command[] {
     .option('--execute', 'really delete, as a background task, and follow its progress')
     .option('--batch-size <n>', 'rows per transaction for --force-delete-by-query')
     .option('--timeout <seconds>', 'stop the task after this many seconds')
-    .option('--force-delete-by-query', 'delete rows in batches instead of dropping whole partitions')
+    .option('--force-delete-by-query', 'delete rows in batches instead of retiring whole day partitions')
     .addHelpText(
       'after',
       '\nExamples:\n  $ almanac truncate --entity-type dataset --aspect datasetProfile --older-than 90d\n  $ almanac truncate --entity-type dataset --aspect datasetProfile --before 2026-01-01 --execute',

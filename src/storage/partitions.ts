@@ -1,6 +1,6 @@
 /**
  * Timeseries indices are split into one partition per UTC day, so a truncation
- * drops whole days instead of deleting rows one by one, and a count before a
+ * retires whole days instead of deleting rows one by one, and a count before a
  * cutoff sums per-partition counters plus one small range count.
  */
 export const PARTITION_MILLIS = 24 * 60 * 60 * 1000;

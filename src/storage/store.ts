@@ -120,7 +120,7 @@ export interface ReclaimStep {
 
 export type TaskState = 'running' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
 
-/** `rebuild` drops whole partitions and rewrites the boundary one; `delete_by_query` deletes rows in batches. */
+/** `rebuild` retires whole partitions and trims or rewrites the boundary one; `delete_by_query` deletes rows in batches. */
 export type TruncationStrategy = 'rebuild' | 'delete_by_query';
 
 /** A task is addressed as `<nodeId>:<number>`; the number is unique across nodes. */

@@ -150,6 +150,12 @@ for (const backend of await backends()) {
 
         const list = await request('GET', '/api/tasks?state=completed');
         assert.ok(list.json.tasks.some((t: { id: string }) => t.id === id));
+
+        // A late event for a day the truncation took away is stored in a new table for that day, and kept.
+        const late = T0 + DAY + 30 * 60_000;
+        await ingestEvents(request, urn, [late]);
+        assert.deepEqual(await storedStamps(request, urn), [late, ...profiles.filter((t) => t >= cutoff)]);
+        assert.deepEqual(await dryRunCounts(request, 'datasetProfile', cutoff), [1, 10]);
       });
     });
 

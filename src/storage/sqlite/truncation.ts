@@ -21,6 +21,7 @@ const VACUUM_PAGES = { min: 8, start: 256, max: 8192 };
  * covers the oldest partitions: they sit at the front of the file.
  */
 const DROP_MMAP_BYTES = 2 ** 31;
+const AUTO_VACUUM_INCREMENTAL = 2;
 /** Tables a task retired: its own reclaim drops them (`?` is the task number, null for none). */
 const RETIRED_BY_TASK = 'task_number IS ?';
 
@@ -181,7 +182,9 @@ export class SqliteTruncation {
     const freedBytes = this.dropRetired(id, RETIRED_BY_TASK, task?.number ?? null, started, maxMillis);
     this.dropRetired(id, ABANDONED, null, started, maxMillis);
     const pagesBefore = this.pragmaNumber('page_count');
-    while (this.pragmaNumber('freelist_count') > 0 && performance.now() - started < maxMillis) {
+    // A file made without auto_vacuum = INCREMENTAL (it must be set before the first table) cannot shrink this way.
+    const shrinkable = this.pragmaNumber('auto_vacuum') === AUTO_VACUUM_INCREMENTAL;
+    while (shrinkable && this.pragmaNumber('freelist_count') > 0 && performance.now() - started < maxMillis) {
       const callStarted = performance.now();
       this.db.pragma(`incremental_vacuum(${this.vacuumPages})`);
       const took = performance.now() - callStarted;
@@ -192,7 +195,7 @@ export class SqliteTruncation {
     return {
       freedBytes,
       reclaimedBytes: (pagesBefore - this.pragmaNumber('page_count')) * this.pragmaNumber('page_size'),
-      done: !retiredLeft && this.pragmaNumber('freelist_count') === 0,
+      done: !retiredLeft && (!shrinkable || this.pragmaNumber('freelist_count') === 0),
     };
   }
 
