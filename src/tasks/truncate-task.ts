@@ -21,8 +21,8 @@ class LostOwnership extends Error {}
  * each leave the index consistent: whole day partitions are retired, then the
  * boundary day is trimmed (rebuild), or rows go in batches (delete by query).
  * Between steps it honours cancel, shutdown, the timeout and the throttle.
- * Once the rows are gone it records the task's end, then measures the index and
- * hands freed space back to the file system.
+ * Once the rows are gone it records the task's end, then drops the tables it
+ * retired, hands freed space back to the file system, and measures the index.
  */
 export class TruncateTask implements BackgroundTask {
   readonly ref: TaskRecord;
@@ -154,21 +154,26 @@ export class TruncateTask implements BackgroundTask {
     if (saved.cancelRequested && !signal.aborted) this.cancelledElsewhere = true;
   }
 
-  /** The retired partitions' bytes are known once reclaim drops them: the size before is the size after plus every byte freed. */
+  /**
+   * Reclaims first, then measures: the retired partitions' bytes are known once
+   * reclaim drops them, and measuring (on SQLite, a walk over every page of the
+   * index) costs far less once they are gone. The size before is the size after
+   * plus every byte freed.
+   */
   private async measureAndReclaim(ended: TaskRecord, signal: AbortSignal): Promise<void> {
     try {
-      const sizeAfter = await this.store.timeseriesIndexSizeBytes(this.index);
-      await this.store.updateTask(this.ref, { sizeBytesAfter: sizeAfter });
       let reclaimed = 0;
       let freed = ended.freedBytes;
-      for (let done = false; !done && !signal.aborted; ) {
+      for (let done = false; !done; ) {
+        if (signal.aborted) return;
         const r = await this.store.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS, this.ref);
         reclaimed += r.reclaimedBytes;
         freed += r.freedBytes;
         done = r.done;
         await yieldToEventLoop();
       }
-      await this.store.updateTask(this.ref, { freedBytes: freed, sizeBytesBefore: sizeAfter + freed, reclaimedBytes: reclaimed });
+      const sizeAfter = await this.store.timeseriesIndexSizeBytes(this.index);
+      await this.store.updateTask(this.ref, { freedBytes: freed, sizeBytesAfter: sizeAfter, sizeBytesBefore: sizeAfter + freed, reclaimedBytes: reclaimed });
     } catch (err) {
       this.logger.warn({ err, taskId: formatTaskId(this.ref) }, 'could not measure or reclaim space after a truncation');
     }
