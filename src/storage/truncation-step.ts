@@ -9,3 +9,14 @@ export const changedSomething = (step: TruncationStep): boolean => step.rows > 0
  * crash) and whose own reclaim will not run. Any later reclaim of the index drops them.
  */
 export const ABANDONED = "(task_number IS NULL OR task_number IN (SELECT number FROM tasks WHERE state IN ('failed', 'cancelled')))";
+
+/**
+ * Rows a new table costs to create and index, in row deletions: a boundary day
+ * is copied into a new generation (and the old one retired) only when copying
+ * the rows it keeps saves at least this many row deletions. Measured on both
+ * engines: a new table with its index costs 25 to 40 ms, about 10,000 deletions.
+ */
+const NEW_TABLE_COST_ROWS = 10_000;
+
+/** Whether trimming `doomed` rows off a boundary day that keeps `kept` is cheaper by rewriting it. */
+export const rewriteBoundary = (doomed: number, kept: number): boolean => doomed - kept > NEW_TABLE_COST_ROWS;

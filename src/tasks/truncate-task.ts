@@ -164,6 +164,8 @@ export class TruncateTask implements BackgroundTask {
     try {
       let reclaimed = 0;
       let freed = ended.freedBytes;
+      // SQLite reclaims on this thread: whoever waits for the end hears of it before the first step runs.
+      await yieldToEventLoop();
       for (let done = false; !done; ) {
         if (signal.aborted) return;
         const r = await this.store.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS, this.ref);

@@ -99,26 +99,27 @@ for (const backend of await backends()) {
       assert.equal((await store.trimTimeseriesBoundary(PROFILE, cutoff)).rows, 0);
     });
 
-    it('rewrites the boundary partition when most of it goes, and takes writes afterwards', async () => {
-      const cutoff = DAY0 + 3 * PARTITION_MILLIS + 5 * 3_600_000;
-      const kept = (await remaining(store, PROFILE)).filter((t) => t >= cutoff);
-      const step = await store.trimTimeseriesBoundary(PROFILE, cutoff);
-      assert.equal(step.rows, 3);
+    it('rewrites the boundary partition when far more goes than stays, and takes writes afterwards', async () => {
+      // Deleting must cost more than a new table: 10,010 rows go and 5 stay.
+      const index = { entityType: 'dataset', aspect: 'boundaryRewrite' } as const;
+      const cutoff = DAY0 + 20_000;
+      const stamps = [...Array.from({ length: 10_010 }, (_, i) => DAY0 + i), ...Array.from({ length: 5 }, (_, i) => cutoff + i)];
+      await store.write({ ops: stamps.map((ts) => event(index, ts)), actor: 'test', now: 3 });
+      const step = await store.trimTimeseriesBoundary(index, cutoff);
+      assert.equal(step.rows, 10_010);
       assert.ok(step.freedBytes < 0, 'the new generation holds the kept rows; the old one is given back by reclaim');
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 4 * PARTITION_MILLIS), { matching: 1, total: 7 });
-      assert.deepEqual(await remaining(store, PROFILE), kept);
-      await store.write({ ops: [event(PROFILE, DAY0 + 3 * PARTITION_MILLIS + 7)], actor: 'test', now: 3 });
+      assert.deepEqual(await store.countTimeseriesBefore(index, Number.MAX_SAFE_INTEGER), { matching: 5, total: 5 });
+      assert.deepEqual(await remaining(store, index), stamps.slice(10_010));
+      await store.write({ ops: [event(index, cutoff - 1)], actor: 'test', now: 3 });
       let freed = 0;
       for (let done = false; !done; ) {
-        const r = await store.reclaimTimeseriesSpace(PROFILE, cutoff, 50);
+        const r = await store.reclaimTimeseriesSpace(index, cutoff, 50);
         freed += r.freedBytes;
         done = r.done;
       }
       assert.ok(freed > -step.freedBytes, 'the old generation held more than the new one');
-      assert.deepEqual(await remaining(store, PROFILE), [...kept, DAY0 + 3 * PARTITION_MILLIS + 7].sort((a, b) => a - b));
-      const left = await remaining(store, PROFILE);
-      assert.equal(left.length, 8);
-      assert.ok(left.includes(cutoff) && left.includes(DAY0 + 3 * PARTITION_MILLIS + 7));
+      assert.deepEqual(await remaining(store, index), [cutoff - 1, ...stamps.slice(10_010)]);
+      assert.deepEqual(await store.countTimeseriesBefore(index, cutoff), { matching: 1, total: 6 });
     });
 
     it('deletes by query in batches across partitions, oldest first', async () => {

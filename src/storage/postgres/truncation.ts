@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
 import type { ReclaimStep, TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
-import { ABANDONED, changedSomething } from '../truncation-step.ts';
+import { ABANDONED, changedSomething, rewriteBoundary } from '../truncation-step.ts';
 import { partitionTableSql, urnIndexSql } from './migrations.ts';
 import { PostgresTasks } from './tasks.ts';
 import { type PartitionRow, PostgresTimeseries } from './timeseries.ts';
@@ -105,8 +105,8 @@ export class PostgresTruncation {
       const table = PostgresTimeseries.table(id, part);
       const doomed = (await c.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM ${table} WHERE ts < $1`, [before])).rows[0]!.n;
       if (doomed === 0) return NOTHING;
-      if (doomed > part.row_count - doomed) {
-        // Most of the day goes: copy the rest into the day's next generation and retire this one, which reclaim
+      if (rewriteBoundary(doomed, part.row_count - doomed)) {
+        // Far more goes than stays: copy the rest into the day's next generation and retire this one, which reclaim
         // drops later. Copying is cheaper than deleting and leaves no dead tuples.
         rewritten = true;
         const generation = Number((await c.query<{ g: number }>("SELECT nextval('ts_generations') AS g")).rows[0]!.g);

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
 import type { ReclaimStep, TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
-import { ABANDONED, changedSomething } from '../truncation-step.ts';
+import { ABANDONED, changedSomething, rewriteBoundary } from '../truncation-step.ts';
 import { partitionTableSql } from './migrations.ts';
 import { StatementCache } from './statements.ts';
 import type { SqliteTasks } from './tasks.ts';
@@ -120,8 +120,8 @@ export class SqliteTruncation {
           const doomed = (this.sql(`SELECT COUNT(*) AS n FROM "${table}" WHERE ts < ?`).get(before) as { n: number }).n;
           if (doomed === 0) return NOTHING;
           const used = this.usedPages();
-          if (doomed > part.row_count - doomed) {
-            // Most of the day goes: copy the rest into the day's next generation and retire this one, which
+          if (rewriteBoundary(doomed, part.row_count - doomed)) {
+            // Far more goes than stays: copy the rest into the day's next generation and retire this one, which
             // reclaim drops later; copying is cheaper than deleting and leaves no half-empty pages.
             rewritten = true;
             const generation = this.ts.nextGeneration(id, start);
