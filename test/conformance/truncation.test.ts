@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PARTITION_MILLIS } from '../../src/storage/partitions.ts';
 import type { NewTruncationTask, Store, TimeseriesIndexRef, WriteOp } from '../../src/storage/store.ts';
-import { backends } from '../support/databases.ts';
+import { backends, type TestDatabase } from '../support/databases.ts';
+import { openStore } from '../../src/storage/open-store.ts';
 import { useStore } from '../support/lifecycle.ts';
 
 const DAY0 = Date.UTC(2026, 0, 1);
@@ -52,7 +53,11 @@ const task = (over: Partial<NewTruncationTask> = {}): NewTruncationTask => ({
 for (const backend of await backends()) {
   describe(`truncation conformance: ${backend.name}`, { skip: backend.skip }, () => {
     let store: Store;
-    useStore(backend, (s) => (store = s));
+    let db: TestDatabase;
+    useStore(backend, (s, d) => {
+      store = s;
+      db = d;
+    });
 
     it('retires whole partitions before the cutoff and keeps counts exact, within the partition budget', async () => {
       const stamps = await fill(store, PROFILE, 5, 6);
@@ -120,6 +125,20 @@ for (const backend of await backends()) {
       assert.ok(freed > -step.freedBytes, 'the old generation held more than the new one');
       assert.deepEqual(await remaining(store, index), [cutoff - 1, ...stamps.slice(10_010)]);
       assert.deepEqual(await store.countTimeseriesBefore(index, cutoff), { matching: 1, total: 6 });
+    });
+
+    it('keeps a write of another process that cached a day this one retired and dropped', async (t) => {
+      const index = { entityType: 'dataset', aspect: 'twoProcesses' } as const;
+      const other = await openStore(db.config);
+      t.after(() => other.close());
+      await other.write({ ops: [event(index, DAY0 + 1), event(index, DAY0 + PARTITION_MILLIS)], actor: 'test', now: 4 });
+      assert.equal((await store.retireTimeseriesPartitionsBefore(index, DAY0 + PARTITION_MILLIS, NO_BUDGET)).rows, 1);
+      for (let done = false; !done; ) done = (await store.reclaimTimeseriesSpace(index, DAY0 + PARTITION_MILLIS, 50)).done;
+      // `other` still believes the day's first table is live.
+      await other.write({ ops: [event(index, DAY0 + 2)], actor: 'test', now: 4 });
+      assert.deepEqual(await remaining(store, index), [DAY0 + 2, DAY0 + PARTITION_MILLIS]);
+      assert.deepEqual(await remaining(other, index), [DAY0 + 2, DAY0 + PARTITION_MILLIS]);
+      assert.deepEqual(await store.countTimeseriesBefore(index, DAY0 + PARTITION_MILLIS), { matching: 1, total: 2 });
     });
 
     it('deletes by query in batches across partitions, oldest first', async () => {

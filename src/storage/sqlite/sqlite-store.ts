@@ -159,6 +159,7 @@ export class SqliteStore implements Store {
   }
 
   private applyBatch(batch: WriteBatch): void {
+    this.ts.forgetIfChangedElsewhere();
     const added = new Map<string, { ref: TimeseriesIndexRef; start: number; n: number }>();
     for (const op of batch.ops) {
       if (op.kind === 'aspect') {

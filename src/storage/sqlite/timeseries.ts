@@ -27,6 +27,8 @@ export class SqliteTimeseries {
   private readonly indexIds = new Map<string, number>();
   /** Live partition tables by `${indexId}:${startMillis}`. */
   private readonly knownPartitions = new Map<string, string>();
+  /** `PRAGMA data_version` when the caches were last known true. */
+  private dataVersion: number | undefined;
   private readonly statements: StatementCache;
 
   constructor(private readonly db: Database.Database) {
@@ -41,6 +43,17 @@ export class SqliteTimeseries {
   resetCaches(): void {
     this.knownPartitions.clear();
     this.statements.clear();
+  }
+
+  /**
+   * Forgets the caches when another connection (another process on the same
+   * file) has committed since the last call, e.g. retired or dropped a partition.
+   * Call it inside the write transaction, before the first write.
+   */
+  forgetIfChangedElsewhere(): void {
+    const version = this.db.pragma('data_version', { simple: true }) as number;
+    if (version !== this.dataVersion) this.resetCaches();
+    this.dataVersion = version;
   }
 
   indexId(ref: TimeseriesIndexRef, create: boolean): number | undefined {
