@@ -144,8 +144,8 @@ export class PostgresTimeseries {
     }
   }
 
-  async partitions(indexId: number, db: Queryable = this.pool): Promise<PartitionRow[]> {
-    const r = await db.query<PartitionRow>('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms', [indexId]);
+  private async partitions(indexId: number): Promise<PartitionRow[]> {
+    const r = await this.pool.query<PartitionRow>('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms', [indexId]);
     return r.rows;
   }
 

@@ -22,7 +22,8 @@ const DROPS_PER_COMMIT = 16;
 /**
  * Truncation on PostgreSQL. The task retires whole day partitions with one
  * metadata change (no DDL), and trims the boundary day by deleting its older
- * rows or, when most of it goes, copying the rest into a new generation.
+ * rows or, when that saves more deletions than a new table costs
+ * (rewriteBoundary), copying the rest into a new generation.
  * reclaim() later drops the retired tables (DROP TABLE unlinks their files at
  * commit, a few milliseconds each whatever their size) and VACUUMs what row
  * deletions left behind.

@@ -20,8 +20,9 @@ export interface PartitionRow {
 /**
  * Timeseries indices on SQLite: one table per (index, UTC day, generation),
  * the live one listed with its row count in ts_partitions. Must be called inside
- * the caller's transaction for writes; SQLite has one writer, so the in-memory
- * caches stay true.
+ * the caller's transaction for writes. SQLite has one writer at a time; a write
+ * transaction calls forgetIfChangedElsewhere() first, so the in-memory caches
+ * stay true even when another process shares the file.
  */
 export class SqliteTimeseries {
   private readonly indexIds = new Map<string, number>();

@@ -179,8 +179,8 @@ export class SqliteTruncation {
     const started = performance.now();
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return { freedBytes: 0, reclaimedBytes: 0, done: true };
-    const freedBytes = this.dropRetired(id, RETIRED_BY_TASK, task?.number ?? null, started, maxMillis);
-    this.dropRetired(id, ABANDONED, null, started, maxMillis);
+    const freedBytes = this.dropRetired(id, RETIRED_BY_TASK, [task?.number ?? null], started, maxMillis);
+    this.dropRetired(id, ABANDONED, [], started, maxMillis);
     const pagesBefore = this.pragmaNumber('page_count');
     // A file made without auto_vacuum = INCREMENTAL (it must be set before the first table) cannot shrink this way.
     const shrinkable = this.pragmaNumber('auto_vacuum') === AUTO_VACUUM_INCREMENTAL;
@@ -200,10 +200,10 @@ export class SqliteTruncation {
   }
 
   /** Drops the retired tables that `which` selects, oldest first, until the time is up; returns the bytes their pages held. */
-  private dropRetired(id: number, which: string, taskNumber: number | null, started: number, maxMillis: number): number {
+  private dropRetired(id: number, which: string, params: unknown[], started: number, maxMillis: number): number {
     const retired = this.sql(`SELECT start_ms, generation FROM ts_retired WHERE index_id = ? AND ${which} ORDER BY start_ms, generation`).all(
       id,
-      ...(which === RETIRED_BY_TASK ? [taskNumber] : []),
+      ...params,
     ) as Array<Pick<PartitionRow, 'start_ms' | 'generation'>>;
     if (retired.length === 0) return 0;
     const mmapBefore = this.pragmaNumber('mmap_size');
