@@ -5,6 +5,7 @@ import type { TaskRef, TaskState } from '../storage/store.ts';
 import { parseTaskId } from '../tasks/task-id.ts';
 import type { TimeseriesOperations } from '../tasks/timeseries-operations.ts';
 import type { AppContext } from './context.ts';
+import { acceptQuery } from './query-params.ts';
 import { intParam } from './restli/params.ts';
 import { taskView } from './task-views.ts';
 
@@ -50,6 +51,10 @@ export const tasksRoutes =
     });
 
     app.post<{ Params: { id: string } }>('/api/tasks/:id/cancel', async (req) => {
+      acceptQuery(req.query, {});
+      if (req.body !== undefined && req.body !== null && (typeof req.body !== 'object' || Object.keys(req.body).length > 0)) {
+        throw badRequest('Cancel takes no body; the task is named in the path');
+      }
       await ctx.authorizer.require(req.principal, ['TRUNCATE_TIMESERIES_INDEX_PRIVILEGE'], 'User is unauthorized to truncate timeseries index');
       return taskView(await ops.cancel(taskRef(req.params.id)), Date.now());
     });

@@ -1,3 +1,4 @@
+import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
 import { CatalogError, badRequest, notFound } from './errors.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
@@ -108,9 +109,9 @@ export class Catalog {
     return this.store.getAspect(urn, aspect, version);
   }
 
-  async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
-    parseUrn(urn);
-    return this.store.deleteEntity(urn);
+  /** Hard deletes the entity, or one aspect of it (a timeseries aspect optionally inside a time window). */
+  delete(request: DeleteRequest): Promise<DeleteResult> {
+    return hardDelete(this.store, request);
   }
 
   async timeseriesValues(q: TimeseriesValuesQuery): Promise<TimeseriesEvent[]> {

@@ -5,6 +5,7 @@ import { tokenCommands } from './token-commands.ts';
 import { serveCommand } from './serve-command.ts';
 import { userCommands } from './user-commands.ts';
 import { catalogCommands } from './catalog-commands.ts';
+import { deleteCommand } from './delete-command.ts';
 import { deprecationCommands } from './deprecation-commands.ts';
 import { timeseriesCommands } from './timeseries-commands.ts';
 
@@ -17,7 +18,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   program.addCommand(serveCommand());
   program.addCommand(tokenCommands());
   program.addCommand(userCommands());
-  for (const cmd of [...catalogCommands(), ...timeseriesCommands(), ...deprecationCommands()]) program.addCommand(cmd);
+  for (const cmd of [...catalogCommands(), deleteCommand(), ...timeseriesCommands(), ...deprecationCommands()]) program.addCommand(cmd);
   try {
     await program.parseAsync(argv as string[]);
   } catch (e) {

@@ -54,6 +54,14 @@ export interface WriteBatch {
   readonly now: number;
 }
 
+/** Which timeseries rows of one urn a delete removes: those of every index, or of one, inside an inclusive time window. */
+export interface TimeseriesRowScope {
+  readonly index?: TimeseriesIndexRef;
+  /** Inclusive bounds on timestampMillis (DataHub's gte / lte); either may be omitted. */
+  readonly startMillis?: number;
+  readonly endMillis?: number;
+}
+
 export interface TimeseriesQuery extends TimeseriesIndexRef {
   readonly urn: string;
   readonly startTimeMillis?: number;
@@ -221,6 +229,10 @@ export interface Store {
   searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
   /** Deletes the entity, all versions of all its aspects, and its timeseries rows. */
   deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }>;
+  /** Deletes every version of one aspect of the entity (never its key aspect); returns the rows removed. */
+  deleteAspect(urn: string, aspect: string): Promise<number>;
+  /** Deletes the urn's timeseries rows in the scope, in one transaction; returns the rows removed. */
+  deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number>;
 
   queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]>;
   timeseriesIndexStats(): Promise<TimeseriesIndexStats[]>;

@@ -152,7 +152,7 @@ for (const backend of await backends()) {
     it('deletes an entity with its aspects and timeseries rows', async () => {
       const res = await server.request('POST', '/entities?action=delete', { body: { urn: URN } });
       assert.equal(res.status, 200);
-      assert.equal(res.json.value.timeseriesRowsDeleted, 3);
+      assert.deepEqual(res.json.value, { urn: URN, rows: 4, timeseriesRows: 3 });
       assert.deepEqual((await server.request('POST', '/entities?action=exists', { body: { urn: URN } })).json, { value: false });
       assert.equal((await server.request('GET', `/entities/${enc(URN)}`)).status, 404);
       const values = await emit('getTimeseriesAspectValues', { urn: URN, entity: 'dataset', aspect: 'datasetProfile' });

@@ -164,8 +164,39 @@ describe('the almanac command line against a real server', () => {
     assert.equal(res.stderr, 'almanac: give exactly one of --older-than or --before\n');
   });
 
+  it('deletes a window of a timeseries aspect, a soft delete, and a hard delete, each exactly as asked', async () => {
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,cli.deletes,PROD)';
+    const t0 = Date.UTC(2026, 0, 10);
+    const stamps = [t0 - DAY, t0, t0 + DAY];
+    const proposals = [mcp(urn, 'status', { removed: false }), ...stamps.map((t) => mcp(urn, 'datasetProfile', { timestampMillis: t, rowCount: 1 }))];
+    assert.equal((await server.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } })).status, 200);
+    const profiles = async () => {
+      const res = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn, entity: 'dataset', aspect: 'datasetProfile' } });
+      return res.json.value.values.map((v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).timestampMillis);
+    };
+
+    const windowed = await cli(['delete', '--urn', urn, '--aspect', 'datasetProfile', '--start-time', '2026-01-10', '--end-time', String(t0 + DAY), '--hard', '--json']);
+    assert.equal(windowed.code, 0, windowed.stderr);
+    assert.deepEqual(JSON.parse(windowed.stdout), { urn, rows: 0, timeseriesRows: 2 });
+    assert.deepEqual(await profiles(), [t0 - DAY]);
+
+    const refused = await cli(['delete', '--urn', urn, '--aspect', 'datasetProfile']);
+    assert.equal(refused.code, 1);
+    assert.equal(refused.stderr, 'almanac: an aspect cannot be soft-deleted: add --hard\n');
+
+    const soft = await cli(['delete', '--urn', urn]);
+    assert.equal(soft.code, 0, soft.stderr);
+    const status = await server.request('GET', `/aspects/${encodeURIComponent(urn)}?aspect=status&version=0`);
+    assert.deepEqual(status.json.aspect, { 'com.linkedin.common.Status': { removed: true } });
+
+    const hard = await cli(['delete', '--urn', urn, '--hard']);
+    assert.equal(hard.code, 0, hard.stderr);
+    assert.match(hard.stdout, /Hard-deleted the entity of .*: 3 aspect rows, 1 timeseries rows/);
+    assert.deepEqual((await server.request('POST', '/entities?action=exists', { body: { urn } })).json, { value: false });
+  });
+
   it('has --help with examples on every command', async () => {
-    for (const args of [['truncate'], ['ingest'], ['deprecate'], ['task', 'status'], ['index-sizes'], ['token', 'create'], ['user', 'create']]) {
+    for (const args of [['truncate'], ['ingest'], ['delete'], ['deprecate'], ['task', 'status'], ['index-sizes'], ['token', 'create'], ['user', 'create']]) {
       const res = await cli([...args, '--help']);
       assert.equal(res.code, 0);
       assert.match(res.stdout, /Examples?:/, args.join(' '));

@@ -130,6 +130,38 @@ for (const backend of await backends()) {
       assert.equal(stats?.newestTimestampMillis, DAY0 + 3 * PARTITION_MILLIS + 5);
     });
 
+    it("deletes one urn's rows of one index inside an inclusive window, keeping the partition counts exact", async () => {
+      const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.window,PROD)';
+      const stamps = [DAY0 + 1, DAY0 + 2, DAY0 + PARTITION_MILLIS + 1, DAY0 + 2 * PARTITION_MILLIS + 1];
+      await store.write({ ops: stamps.map((t, i) => profileOp(urn, t, i)), actor: 'a', now: 1 });
+      const totalBefore = (await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS)).total;
+      const usage = { kind: 'timeseries', entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, timestampMillis: DAY0 + 2, docId: 'u', event: { timestampMillis: DAY0 + 2 }, systemMetadata: null } as const;
+      await store.write({ ops: [usage], actor: 'a', now: 1 });
+
+      assert.equal(await store.deleteTimeseriesRows(urn, { index: PROFILE, startMillis: DAY0 + 2, endMillis: DAY0 + PARTITION_MILLIS + 1 }), 2);
+      const left = await store.queryTimeseries({ ...PROFILE, urn, limit: 10 });
+      assert.deepEqual(left.map((e) => e.timestampMillis), [DAY0 + 2 * PARTITION_MILLIS + 1, DAY0 + 1]);
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), { matching: totalBefore - 2, total: totalBefore - 2 });
+      assert.equal((await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, limit: 10 })).length, 1);
+
+      assert.equal(await store.deleteTimeseriesRows(urn, { index: PROFILE }), 2);
+      assert.equal(await store.deleteTimeseriesRows(urn, { index: { entityType: 'chart', aspect: 'chartUsageStatistics' } }), 0);
+      assert.equal(await store.deleteTimeseriesRows(urn, {}), 1);
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), { matching: totalBefore - 4, total: totalBefore - 4 });
+    });
+
+    it('deletes every version of one aspect and leaves the entity and its other aspects', async () => {
+      const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.aspectdelete,PROD)';
+      await store.write({ ops: [aspectOp(urn, 'datasetKey', { name: 'x' }, true), aspectOp(urn, 'status', { removed: false }), aspectOp(urn, 'datasetProperties', { name: '1' })], actor: 'a', now: 1 });
+      await store.write({ ops: [aspectOp(urn, 'datasetProperties', { name: '2' })], actor: 'a', now: 2 });
+      assert.equal(await store.deleteAspect(urn, 'datasetProperties'), 2);
+      assert.equal(await store.getAspect(urn, 'datasetProperties'), undefined);
+      assert.deepEqual((await store.getAspect(urn, 'status'))?.value, { removed: false });
+      assert.deepEqual(await store.existing([urn]), new Set([urn]));
+      assert.equal(await store.deleteAspect(urn, 'datasetProperties'), 0);
+      await store.deleteEntity(urn);
+    });
+
     it('deletes an entity with all its versions and timeseries rows', async () => {
       const removed = await store.deleteEntity(DATASET);
       assert.equal(removed.aspectRows, 4);

@@ -2,10 +2,15 @@ import type { FastifyPluginAsync } from 'fastify';
 import { badRequest, notFound } from '../../catalog/errors.ts';
 import type { Proposal } from '../../catalog/proposals.ts';
 import { entitySpec } from '../../catalog/registry/index.ts';
+import { parseUrn } from '../../catalog/urn.ts';
 import type { Json, StoredAspect } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
+import { acceptQuery, type QuerySpec } from '../query-params.ts';
 import { requireDelete, requireEdit } from '../guards.ts';
 import { openapiDocument } from './document.ts';
+
+/** Writes are synchronous either way; `createIfNotExists=true` (create-only) is not supported, so it is refused. */
+const WRITE_QUERY: QuerySpec = { async: ['true', 'false'], createIfNotExists: ['false'] };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -29,6 +34,7 @@ export const openapiRoutes =
     app.get('/openapi/v3/api-docs', { config: { public: true } }, async () => openapiDocument());
 
     app.post<{ Params: { entityType: string } }>('/openapi/v3/entity/:entityType', async (req) => {
+      acceptQuery(req.query, WRITE_QUERY);
       const spec = entitySpec(req.params.entityType);
       if (!Array.isArray(req.body)) throw badRequest('Request body must be an array of {"urn": ..., "<aspect>": {"value": ...}}');
       const proposals: Proposal[] = [];
@@ -53,14 +59,20 @@ export const openapiRoutes =
     });
 
     app.delete<{ Params: { entityType: string; urn: string } }>('/openapi/v3/entity/:entityType/:urn', async (req, reply) => {
-      entitySpec(req.params.entityType);
+      acceptQuery(req.query, {});
+      const spec = entitySpec(req.params.entityType);
+      const urn = parseUrn(req.params.urn);
+      if (urn.entityType.toLowerCase() !== spec.name.toLowerCase()) {
+        throw badRequest(`Urn ${req.params.urn} is not a ${spec.name} urn; nothing was deleted`);
+      }
       await requireDelete(ctx, req.principal, req.params.urn);
       if (!(await ctx.catalog.exists(req.params.urn))) throw notFound(`Entity ${req.params.urn} not found`);
-      await ctx.catalog.deleteEntity(req.params.urn);
+      await ctx.catalog.delete({ urn: req.params.urn });
       return reply.code(200).send();
     });
 
     app.post<{ Params: { entityType: string; urn: string; aspect: string } }>('/openapi/v3/entity/:entityType/:urn/:aspect', async (req, reply) => {
+      acceptQuery(req.query, WRITE_QUERY);
       const spec = entitySpec(req.params.entityType);
       const proposal = toProposal(spec.name, req.params.urn, req.params.aspect, req.body, 'body');
       await requireEdit(ctx, req.principal, [req.params.urn]);

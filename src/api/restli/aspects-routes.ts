@@ -4,7 +4,7 @@ import { parseProposal } from '../../catalog/proposals.ts';
 import { aspectClassOf } from '../../catalog/snapshot.ts';
 import type { AppContext } from '../context.ts';
 import { requireEdit } from '../guards.ts';
-import { actionBody, boolParam, intParam, requireParam, stringParam, unknownAction } from './params.ts';
+import { acceptOnly, actionBody, boolParam, intParam, requireParam, stringParam, unknownAction } from './params.ts';
 
 /** DataHub's EnvelopedAspect: the aspect JSON as a string, as the emitter reads it. */
 const envelope = (value: unknown, systemMetadata: unknown) => ({
@@ -20,12 +20,14 @@ export const aspectsRoutes =
       const body = actionBody(req.body);
       switch (req.query.action) {
         case 'ingestProposal': {
+          acceptOnly(body, req.query, 'ingestProposal', ['proposal', 'async']);
           const proposal = parseProposal(requireParam(body, 'proposal'), 'proposal');
           await requireEdit(ctx, req.principal, [proposal.urn]);
           await ctx.catalog.ingest([proposal], req.principal.actorUrn);
           return { value: 'success' };
         }
         case 'ingestProposalBatch': {
+          acceptOnly(body, req.query, 'ingestProposalBatch', ['proposals', 'async']);
           const list = requireParam(body, 'proposals');
           if (!Array.isArray(list)) throw badRequest("Parameter 'proposals' must be an array");
           const proposals = list.map((p, i) => parseProposal(p, `proposals[${i}]`));

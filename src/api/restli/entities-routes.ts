@@ -5,7 +5,7 @@ import { parseSnapshot, toSnapshot } from '../../catalog/snapshot.ts';
 import type { Json } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { requireDelete, requireEdit } from '../guards.ts';
-import { actionBody, requireParam, stringParam, unknownAction } from './params.ts';
+import { acceptOnly, actionBody, intParam, requireParam, stringParam, unknownAction } from './params.ts';
 
 /** Parses Rest.li's `aspects=List(a,b)` query form (also a plain comma list). */
 function aspectList(raw: string | undefined): string[] | undefined {
@@ -22,6 +22,7 @@ export const entitiesRoutes =
       const body = actionBody(req.body);
       switch (req.query.action) {
         case 'ingest': {
+          acceptOnly(body, req.query, 'ingest', ['entity', 'systemMetadata']);
           const snapshot = parseSnapshot(requireParam(body, 'entity'));
           await requireEdit(ctx, req.principal, [snapshot.urn]);
           const systemMetadata = (body.systemMetadata as Json | undefined) ?? null;
@@ -39,10 +40,15 @@ export const entitiesRoutes =
         case 'exists':
           return { value: await ctx.catalog.exists(stringParam(body, 'urn', true)) };
         case 'delete': {
-          const urn = stringParam(body, 'urn', true);
-          await requireDelete(ctx, req.principal, urn);
-          const removed = await ctx.catalog.deleteEntity(urn);
-          return { value: { rowsDeletedFromEntityDeletion: removed.aspectRows, timeseriesRowsDeleted: removed.timeseriesRows } };
+          acceptOnly(body, req.query, 'delete', ['urn', 'aspectName', 'startTimeMillis', 'endTimeMillis']);
+          const request = {
+            urn: stringParam(body, 'urn', true),
+            aspectName: stringParam(body, 'aspectName'),
+            startTimeMillis: intParam(body, 'startTimeMillis'),
+            endTimeMillis: intParam(body, 'endTimeMillis'),
+          };
+          await requireDelete(ctx, req.principal, request.urn);
+          return { value: await ctx.catalog.delete(request) };
         }
         default:
           throw unknownAction('entities', req.query.action);

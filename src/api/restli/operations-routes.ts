@@ -4,7 +4,7 @@ import { parseTaskId } from '../../tasks/task-id.ts';
 import { DEFAULT_BATCH_SIZE, type TimeseriesOperations } from '../../tasks/timeseries-operations.ts';
 import type { AppContext } from '../context.ts';
 import { esTaskStatus } from '../task-views.ts';
-import { actionBody, boolParam, intParam, MAX_INT, stringParam, unknownAction, type ActionBody } from './params.ts';
+import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, stringParam, unknownAction, type ActionBody } from './params.ts';
 
 /** A positive rate; Rest.li clients may send numbers as strings. */
 function positiveNumberParam(body: ActionBody, name: string): number | undefined {
@@ -14,6 +14,18 @@ function positiveNumberParam(body: ActionBody, name: string): number | undefined
   if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw badRequest(`Parameter '${name}' must be a positive number, got ${JSON.stringify(v)}`);
   return n;
 }
+
+const TRUNCATE_PARAMS = [
+  'entityType',
+  'aspect',
+  'endTimeMillis',
+  'dryRun',
+  'batchSize',
+  'timeoutSeconds',
+  'forceDeleteByQuery',
+  'forceReindex',
+  'requestsPerSecond',
+] as const;
 
 /**
  * Rest.li `operations` resource: truncateTimeseriesAspect, getIndexSizes and
@@ -27,6 +39,7 @@ export const operationsRoutes =
       const body = actionBody(req.body);
       switch (req.query.action) {
         case 'truncateTimeseriesAspect': {
+          acceptOnly(body, req.query, 'truncateTimeseriesAspect', TRUNCATE_PARAMS);
           const request = {
             entityType: stringParam(body, 'entityType', true),
             aspect: stringParam(body, 'aspect', true),

@@ -9,6 +9,15 @@ export function actionBody(body: unknown): ActionBody {
   return body as ActionBody;
 }
 
+/**
+ * Refuses any parameter an action does not take, in the body or the query
+ * string: a destructive action never silently ignores what it was asked.
+ */
+export function acceptOnly(body: ActionBody, query: Readonly<Record<string, unknown>>, action: string, names: readonly string[]): void {
+  const extra = Object.keys(body).find((k) => !names.includes(k)) ?? Object.keys(query).find((k) => k !== 'action');
+  if (extra !== undefined) throw badRequest(`Unknown parameter '${extra}' for action '${action}'; it takes ${names.join(', ')}`);
+}
+
 const describe = (v: unknown) => (Array.isArray(v) ? 'array' : v === null ? 'null' : typeof v);
 
 export function requireParam(body: ActionBody, name: string): unknown {

@@ -23,9 +23,12 @@ export function entitySpec(entityType: string): EntitySpec {
 }
 
 /** Aspect names are exact (DataHub's EntitySpec.getAspectSpec is case-sensitive). */
+export function findAspectSpec(entityType: string, aspectName: string): AspectSpec | undefined {
+  return entitySpec(entityType).aspects.includes(aspectName) ? ASPECTS.get(aspectName) : undefined;
+}
+
 export function aspectSpec(entityType: string, aspectName: string): AspectSpec {
-  const entity = entitySpec(entityType);
-  const spec = entity.aspects.includes(aspectName) ? ASPECTS.get(aspectName) : undefined;
+  const spec = findAspectSpec(entityType, aspectName);
   if (!spec) throw badRequest(`Unknown aspect ${aspectName} for entity ${entityType}`);
   return spec;
 }

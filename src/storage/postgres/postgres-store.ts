@@ -12,6 +12,7 @@ import type {
   TimeseriesIndexStats,
   TimeseriesPartition,
   TimeseriesQuery,
+  TimeseriesRowScope,
   WriteBatch,
   WriteOp,
 } from '../store.ts';
@@ -216,9 +217,17 @@ export class PostgresStore implements Store {
     return this.tx(async (c) => {
       const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
       await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
-      const timeseriesRows = await this.ts.deleteUrn(c, urn);
+      const timeseriesRows = await this.ts.deleteUrnRows(c, urn);
       return { aspectRows, timeseriesRows };
     });
+  }
+
+  async deleteAspect(urn: string, aspect: string): Promise<number> {
+    return (await this.pool.query('DELETE FROM aspects WHERE urn = $1 AND aspect = $2', [urn, aspect])).rowCount ?? 0;
+  }
+
+  deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number> {
+    return this.tx((c) => this.ts.deleteUrnRows(c, urn, scope));
   }
 
   queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]> {

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
+import { PARTITION_MILLIS, partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
 import { fromJsonText, fromJsonTextRequired } from '../json.ts';
 import type {
   TimeseriesEvent,
@@ -7,6 +7,7 @@ import type {
   TimeseriesIndexStats,
   TimeseriesPartition,
   TimeseriesQuery,
+  TimeseriesRowScope,
 } from '../store.ts';
 import { partitionTableSql } from './migrations.ts';
 
@@ -236,20 +237,27 @@ export class PostgresTimeseries {
   }
 
   /** Deletes every event of one urn in every index, in the caller's transaction; returns the rows removed. */
-  async deleteUrn(client: pg.PoolClient, urn: string): Promise<number> {
+  /** Deletes the urn's events in the scope (every index, or one; inside the window); returns the rows removed. */
+  async deleteUrnRows(client: pg.PoolClient, urn: string, scope: TimeseriesRowScope = {}): Promise<number> {
+    const lo = scope.startMillis ?? Number.MIN_SAFE_INTEGER;
+    const hi = scope.endMillis ?? Number.MAX_SAFE_INTEGER;
+    const ids = scope.index
+      ? [await this.indexId(scope.index, false, client)].filter((id): id is number => id !== undefined)
+      : (await client.query<{ id: number }>('SELECT id FROM ts_indices ORDER BY id')).rows.map((r) => r.id);
     let removed = 0;
-    const indices = await client.query<{ id: number }>('SELECT id FROM ts_indices ORDER BY id');
-    for (const { id } of indices.rows) {
+    for (const id of ids) {
       // Locked in start order like writers do, so neither waits for a row the other holds.
       const parts = await client.query<PartitionRow>(
-        'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND row_count > 0 ORDER BY start_ms FOR NO KEY UPDATE',
-        [id],
+        `SELECT start_ms, row_count, generation FROM ts_partitions
+          WHERE index_id = $1 AND row_count > 0 AND start_ms > $2::bigint - $4::bigint AND start_ms <= $3
+          ORDER BY start_ms FOR NO KEY UPDATE`,
+        [id, lo, hi, PARTITION_MILLIS],
       );
       for (let i = 0; i < parts.rows.length; i += DELETE_CHUNK) {
         const chunk = parts.rows.slice(i, i + DELETE_CHUNK);
-        const ctes = chunk.map((p, k) => `d${k} AS (DELETE FROM ${PostgresTimeseries.table(id, p)} WHERE urn = $1 RETURNING 1)`);
+        const ctes = chunk.map((p, k) => `d${k} AS (DELETE FROM ${PostgresTimeseries.table(id, p)} WHERE urn = $1 AND ts >= $2 AND ts <= $3 RETURNING 1)`);
         const counts = chunk.map((_, k) => `(SELECT COUNT(*) FROM d${k})::bigint`);
-        const r = await client.query<{ n: number[] }>(`WITH ${ctes.join(', ')} SELECT ARRAY[${counts.join(', ')}] AS n`, [urn]);
+        const r = await client.query<{ n: number[] }>(`WITH ${ctes.join(', ')} SELECT ARRAY[${counts.join(', ')}] AS n`, [urn, lo, hi]);
         const n = r.rows[0]!.n.map(Number);
         const starts = chunk.filter((_, k) => n[k]! > 0).map((p) => p.start_ms);
         if (starts.length === 0) continue;

@@ -17,6 +17,7 @@ import type {
   TimeseriesIndexStats,
   TimeseriesPartition,
   TimeseriesQuery,
+  TimeseriesRowScope,
   WriteBatch,
   WriteOp,
   NewTruncationTask,
@@ -80,6 +81,8 @@ export class SqliteStore implements Store {
   private readonly writeTx: Database.Transaction<(batch: WriteBatch) => void>;
   private readonly readEntitiesTx: Database.Transaction<(urns: readonly string[], aspects: readonly string[]) => Map<string, StoredAspect[]>>;
   private readonly deleteEntityTx: Database.Transaction<(urn: string) => { aspectRows: number; timeseriesRows: number }>;
+  private readonly deleteAspectTx: Database.Transaction<(urn: string, aspect: string) => number>;
+  private readonly deleteTimeseriesTx: Database.Transaction<(urn: string, scope: TimeseriesRowScope) => number>;
 
   constructor(
     private readonly file: string,
@@ -104,8 +107,10 @@ export class SqliteStore implements Store {
     this.deleteEntityTx = this.db.transaction((urn) => {
       const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
       this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
-      return { aspectRows, timeseriesRows: this.ts.deleteUrn(urn) };
+      return { aspectRows, timeseriesRows: this.ts.deleteUrnRows(urn) };
     });
+    this.deleteAspectTx = this.db.transaction((urn, aspect) => this.sql('DELETE FROM aspects WHERE urn = ? AND aspect = ?').run(urn, aspect).changes);
+    this.deleteTimeseriesTx = this.db.transaction((urn, scope) => this.ts.deleteUrnRows(urn, scope));
   }
 
   private sql(text: string): Database.Statement {
@@ -260,6 +265,14 @@ export class SqliteStore implements Store {
 
   async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
     return this.deleteEntityTx.immediate(urn);
+  }
+
+  async deleteAspect(urn: string, aspect: string): Promise<number> {
+    return this.deleteAspectTx.immediate(urn, aspect);
+  }
+
+  async deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number> {
+    return this.deleteTimeseriesTx.immediate(urn, scope);
   }
 
   async queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]> {

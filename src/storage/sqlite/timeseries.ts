@@ -6,6 +6,7 @@ import type {
   TimeseriesIndexStats,
   TimeseriesPartition,
   TimeseriesQuery,
+  TimeseriesRowScope,
 } from '../store.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
 import { partitionTableSql } from './migrations.ts';
@@ -187,14 +188,18 @@ export class SqliteTimeseries {
     return { matching, total: sums.total };
   }
 
-  /** Deletes every event of one urn in every index; returns the rows removed. */
-  deleteUrn(urn: string): number {
+  /** Deletes the urn's events in the scope (every index, or one; inside the window); returns the rows removed. */
+  deleteUrnRows(urn: string, scope: TimeseriesRowScope = {}): number {
+    const lo = scope.startMillis ?? Number.MIN_SAFE_INTEGER;
+    const hi = scope.endMillis ?? Number.MAX_SAFE_INTEGER;
+    const ids = scope.index
+      ? [this.indexId(scope.index, false)].filter((id): id is number => id !== undefined)
+      : (this.stmt('SELECT id FROM ts_indices').all() as Array<{ id: number }>).map((r) => r.id);
     let removed = 0;
-    const indices = this.stmt('SELECT id FROM ts_indices').all() as Array<{ id: number }>;
-    for (const { id } of indices) {
+    for (const id of ids) {
       for (const p of this.partitions(id)) {
-        if (p.row_count === 0) continue;
-        const n = this.stmt(`DELETE FROM "${SqliteTimeseries.table(id, p)}" WHERE urn = ?`).run(urn).changes;
+        if (p.row_count === 0 || partitionEnd(p.start_ms) <= lo || p.start_ms > hi) continue;
+        const n = this.stmt(`DELETE FROM "${SqliteTimeseries.table(id, p)}" WHERE urn = ? AND ts >= ? AND ts <= ?`).run(urn, lo, hi).changes;
         if (n > 0) {
           this.stmt('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(n, id, p.start_ms);
           removed += n;
