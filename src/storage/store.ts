@@ -44,8 +44,28 @@ export type WriteOp =
       readonly systemMetadata: Json | null;
       /** Key aspects are written once and never versioned. */
       readonly onlyIfAbsent?: boolean;
+      /**
+       * Computes the value from the current one (undefined when there is none)
+       * inside the write transaction, with the row locked: a read-modify-write
+       * (PATCH) that loses no concurrent update. `value` is ignored when given.
+       * It must be synchronous and may throw to abort the whole batch.
+       */
+      readonly update?: (current: Json | undefined) => Json;
     }
   | ({ readonly kind: 'timeseries' } & TimeseriesIndexRef & TimeseriesEvent);
+
+/** What one aspect write did: created the aspect, wrote a new version of it, or found the same value (a sighting). */
+export type AspectWriteOutcome =
+  | { readonly urn: string; readonly aspect: string; readonly outcome: 'created' | 'unchanged'; readonly value: Json }
+  | {
+      readonly urn: string;
+      readonly aspect: string;
+      readonly outcome: 'updated';
+      readonly value: Json;
+      /** The value replaced, now kept as `previousVersion`. */
+      readonly previous: Json;
+      readonly previousVersion: number;
+    };
 
 /** A set of writes applied in one transaction: all or nothing. */
 export interface WriteBatch {
@@ -213,7 +233,8 @@ export interface Store {
   /** Returns the stored value, storing `init()` first if there is none (first writer wins). */
   getOrInitSetting(key: string, init: () => string): Promise<string>;
 
-  write(batch: WriteBatch): Promise<void>;
+  /** Applies the batch in one transaction; one outcome per aspect op, in order (timeseries ops report none). */
+  write(batch: WriteBatch): Promise<AspectWriteOutcome[]>;
   getAspect(urn: string, aspect: string, version?: number): Promise<StoredAspect | undefined>;
   /** Latest versions of the entity's aspects, all of them when `aspects` is omitted. */
   getLatestAspects(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]>;

@@ -130,6 +130,32 @@ for (const backend of await backends()) {
       assert.equal(stats?.newestTimestampMillis, DAY0 + 3 * PARTITION_MILLIS + 5);
     });
 
+    it('reports what each aspect write did: created, updated with the previous value and version, or unchanged', async () => {
+      const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.outcomes,PROD)';
+      const first = await store.write({ ops: [aspectOp(urn, 'datasetKey', { name: 'o' }, true), aspectOp(urn, 'status', { removed: false })], actor: 'a', now: 1 });
+      assert.deepEqual(first.map((o) => o.outcome), ['created', 'created']);
+      const again = await store.write({ ops: [aspectOp(urn, 'datasetKey', { name: 'o' }, true), aspectOp(urn, 'status', { removed: false })], actor: 'a', now: 2 });
+      assert.deepEqual(again.map((o) => o.outcome), ['unchanged', 'unchanged']);
+      const [changed] = await store.write({ ops: [aspectOp(urn, 'status', { removed: true })], actor: 'a', now: 3 });
+      assert.deepEqual(changed, { urn, aspect: 'status', outcome: 'updated', value: { removed: true }, previous: { removed: false }, previousVersion: 1 });
+      assert.deepEqual((await store.getAspect(urn, 'status', 1))?.value, { removed: false });
+    });
+
+    it('runs an update function on the current value inside the write, in batch order', async () => {
+      const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.update,PROD)';
+      const append = (tag: string): WriteOp => ({
+        ...aspectOp(urn, 'globalTags', {}),
+        update: (current) => ({ tags: [...((current?.tags as unknown[]) ?? []), { tag }] }),
+      });
+      const outcomes = await store.write({ ops: [aspectOp(urn, 'datasetKey', { name: 'u' }, true), append('urn:li:tag:a'), append('urn:li:tag:b')], actor: 'a', now: 1 });
+      assert.deepEqual(outcomes.map((o) => o.outcome), ['created', 'created', 'updated']);
+      assert.deepEqual((await store.getAspect(urn, 'globalTags'))?.value, { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] });
+      // A throwing update aborts the whole batch.
+      const failing: WriteOp = { ...aspectOp(urn, 'globalTags', {}), update: () => { throw new Error('refused'); } };
+      await assert.rejects(store.write({ ops: [aspectOp(urn, 'status', { removed: true }), failing], actor: 'a', now: 2 }), /refused/);
+      assert.equal(await store.getAspect(urn, 'status'), undefined);
+    });
+
     it("deletes one urn's rows of one index inside an inclusive window, keeping the partition counts exact", async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.window,PROD)';
       const stamps = [DAY0 + 1, DAY0 + 2, DAY0 + PARTITION_MILLIS + 1, DAY0 + 2 * PARTITION_MILLIS + 1];

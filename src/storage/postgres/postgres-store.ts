@@ -16,7 +16,9 @@ import type {
   WriteBatch,
   WriteOp,
 } from '../store.ts';
-import type { Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep, ReclaimStep } from '../store.ts';
+
+type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
+import type { AspectWriteOutcome, Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep, ReclaimStep } from '../store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
@@ -112,16 +114,17 @@ export class PostgresStore implements Store {
     return (await this.pool.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [key])).rows[0]!.value;
   }
 
-  async write(batch: WriteBatch): Promise<void> {
+  async write(batch: WriteBatch): Promise<AspectWriteOutcome[]> {
     const series = batch.ops.filter((op): op is Extract<WriteOp, { kind: 'timeseries' }> => op.kind === 'timeseries');
     for (let attempt = 1; ; attempt++) {
       await this.ts.prepare(series);
       try {
-        await this.tx(async (c) => {
-          for (const op of batch.ops) if (op.kind === 'aspect') await this.writeAspect(c, op, batch.actor, batch.now);
+        return await this.tx(async (c) => {
+          const outcomes: AspectWriteOutcome[] = [];
+          for (const op of batch.ops) if (op.kind === 'aspect') outcomes.push(await this.writeAspect(c, op, batch.actor, batch.now));
           if (series.length > 0) await this.ts.upsert(c, series);
+          return outcomes;
         });
-        return;
       } catch (e) {
         if (!(e instanceof PartitionMoved) || attempt >= 3) throw e;
         this.ts.resetCaches();
@@ -129,31 +132,56 @@ export class PostgresStore implements Store {
     }
   }
 
-  private async writeAspect(c: pg.PoolClient, op: Extract<WriteOp, { kind: 'aspect' }>, actor: string, now: number): Promise<void> {
-    const value = JSON.stringify(op.value);
-    const sm = op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata);
-    const inserted = await c.query(
-      named(
-        `WITH e AS (INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES ($1, $3, $6, $7) ON CONFLICT DO NOTHING)
-         INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
-         VALUES ($1, $2, 0, $3, $4::jsonb, $5::jsonb, $6, $7) ON CONFLICT DO NOTHING`,
-        [op.urn, op.aspect, op.entityType, value, sm, now, actor],
-      ),
-    );
-    if (inserted.rowCount === 1 || op.onlyIfAbsent) return;
+  private async writeAspect(c: pg.PoolClient, op: AspectOp, actor: string, now: number): Promise<AspectWriteOutcome> {
+    const base = { urn: op.urn, aspect: op.aspect };
+    for (;;) {
+      let next = op.value;
+      let exists = false;
+      if (op.update) {
+        // Lock the latest version first, so a concurrent read-modify-write waits for this one.
+        const locked = await c.query<{ metadata: Json }>(
+          named('SELECT metadata FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [op.urn, op.aspect]),
+        );
+        exists = locked.rows.length > 0;
+        next = op.update(locked.rows[0]?.metadata);
+      }
+      const value = JSON.stringify(next);
+      const sm = op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata);
+      if (!exists) {
+        const inserted = await c.query(
+          named(
+            `WITH e AS (INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES ($1, $3, $6, $7) ON CONFLICT DO NOTHING)
+             INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+             VALUES ($1, $2, 0, $3, $4::jsonb, $5::jsonb, $6, $7) ON CONFLICT DO NOTHING`,
+            [op.urn, op.aspect, op.entityType, value, sm, now, actor],
+          ),
+        );
+        if (inserted.rowCount === 1) return { ...base, outcome: 'created', value: next };
+        // A key aspect is derived from the urn, so the stored one equals op.value.
+        if (op.onlyIfAbsent) return { ...base, outcome: 'unchanged', value: next };
+        // An update computed on no value lost a race to create the aspect: compute it again on the winner's value.
+        if (op.update) continue;
+      }
+      return this.replaceLatest(c, op, next, value, sm, actor, now);
+    }
+  }
+
+  /** Writes `next` as version 0 of an existing aspect, keeping the old value as a new version unless it is the same. */
+  private async replaceLatest(c: pg.PoolClient, op: AspectOp, next: Json, value: string, sm: string | null, actor: string, now: number): Promise<AspectWriteOutcome> {
+    const base = { urn: op.urn, aspect: op.aspect };
     const current = await c.query<{ same: boolean }>(
       named('SELECT metadata = $3::jsonb AS same FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [op.urn, op.aspect, value]),
     );
     if (current.rows[0]?.same) {
       // Same value again: DataHub records the sighting, not a new version.
       await c.query(named('UPDATE aspects SET system_metadata = $3::jsonb WHERE urn = $1 AND aspect = $2 AND version = 0', [op.urn, op.aspect, sm]));
-      return;
+      return { ...base, outcome: 'unchanged', value: next };
     }
-    await c.query(
+    const archived = await c.query<{ version: number; metadata: Json }>(
       named(
         `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
          SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = $1 AND aspect = $2), entity_type, metadata, system_metadata, created_on, created_by
-           FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0`,
+           FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 RETURNING version, metadata`,
         [op.urn, op.aspect],
       ),
     );
@@ -163,6 +191,8 @@ export class PostgresStore implements Store {
         [op.urn, op.aspect, value, sm, now, actor],
       ),
     );
+    const previous = archived.rows[0]!;
+    return { ...base, outcome: 'updated', value: next, previous: previous.metadata, previousVersion: Number(previous.version) };
   }
 
   async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {

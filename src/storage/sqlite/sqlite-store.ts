@@ -28,6 +28,9 @@ import type {
   TruncationStep,
   ReclaimStep,
 } from '../store.ts';
+import type { AspectWriteOutcome } from '../store.ts';
+
+type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
@@ -78,7 +81,7 @@ export class SqliteStore implements Store {
   private checkpointer: Worker | undefined;
   private readonly statements: StatementCache;
   // Built once: better-sqlite3's transaction() builds its wrappers anew on every call, which cost more than the reads.
-  private readonly writeTx: Database.Transaction<(batch: WriteBatch) => void>;
+  private readonly writeTx: Database.Transaction<(batch: WriteBatch) => AspectWriteOutcome[]>;
   private readonly readEntitiesTx: Database.Transaction<(urns: readonly string[], aspects: readonly string[]) => Map<string, StoredAspect[]>>;
   private readonly deleteEntityTx: Database.Transaction<(urn: string) => { aspectRows: number; timeseriesRows: number }>;
   private readonly deleteAspectTx: Database.Transaction<(urn: string, aspect: string) => number>;
@@ -159,16 +162,17 @@ export class SqliteStore implements Store {
     return (this.sql('SELECT value FROM settings WHERE key = ?').get(key) as { value: string }).value;
   }
 
-  async write(batch: WriteBatch): Promise<void> {
-    this.writeTx.immediate(batch);
+  async write(batch: WriteBatch): Promise<AspectWriteOutcome[]> {
+    return this.writeTx.immediate(batch);
   }
 
-  private applyBatch(batch: WriteBatch): void {
+  private applyBatch(batch: WriteBatch): AspectWriteOutcome[] {
     this.ts.forgetIfChangedElsewhere();
+    const outcomes: AspectWriteOutcome[] = [];
     const added = new Map<string, { ref: TimeseriesIndexRef; start: number; n: number }>();
     for (const op of batch.ops) {
       if (op.kind === 'aspect') {
-        this.writeAspect(op, batch.actor, batch.now);
+        outcomes.push(this.writeAspect(op, batch.actor, batch.now));
       } else if (this.ts.upsert(op, op)) {
         const start = partitionStart(op.timestampMillis);
         const key = `${op.entityType}\u0000${op.aspect}\u0000${start}`;
@@ -178,36 +182,41 @@ export class SqliteStore implements Store {
       }
     }
     for (const { ref, start, n } of added.values()) this.ts.addToCount(ref, start, n);
+    return outcomes;
   }
 
-  private writeAspect(op: Extract<WriteOp, { kind: 'aspect' }>, actor: string, now: number): void {
+  private writeAspect(op: AspectOp, actor: string, now: number): AspectWriteOutcome {
     this.sql('INSERT OR IGNORE INTO entities (urn, entity_type, created_on, created_by) VALUES (?, ?, ?, ?)')
       .run(op.urn, op.entityType, now, actor);
-    const value = JSON.stringify(op.value);
-    const sm = toJsonText(op.systemMetadata);
     const current = this.sql('SELECT metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0')
       .get(op.urn, op.aspect) as { metadata: string } | undefined;
+    const base = { urn: op.urn, aspect: op.aspect };
+    const next = op.update ? op.update(current && fromJsonTextRequired(current.metadata)) : op.value;
+    const value = JSON.stringify(next);
+    const sm = toJsonText(op.systemMetadata);
     if (!current) {
       this.sql(
           'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by) VALUES (?, ?, 0, ?, ?, ?, ?, ?)',
         )
         .run(op.urn, op.aspect, op.entityType, value, sm, now, actor);
-      return;
+      return { ...base, outcome: 'created', value: next };
     }
-    if (op.onlyIfAbsent) return;
+    // A key aspect is derived from the urn, so the stored one equals op.value.
+    if (op.onlyIfAbsent) return { ...base, outcome: 'unchanged', value: op.value };
     if (current.metadata === value) {
       // Same value again: DataHub records the sighting, not a new version.
       this.sql('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0').run(sm, op.urn, op.aspect);
-      return;
+      return { ...base, outcome: 'unchanged', value: next };
     }
-    this.sql(
+    const archived = this.sql(
         `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
          SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = @urn AND aspect = @aspect), entity_type, metadata, system_metadata, created_on, created_by
-           FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = 0`,
+           FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = 0 RETURNING version`,
       )
-      .run({ urn: op.urn, aspect: op.aspect });
+      .get({ urn: op.urn, aspect: op.aspect }) as { version: number };
     this.sql('UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ? WHERE urn = ? AND aspect = ? AND version = 0')
       .run(value, sm, now, actor, op.urn, op.aspect);
+    return { ...base, outcome: 'updated', value: next, previous: fromJsonTextRequired(current.metadata), previousVersion: archived.version };
   }
 
   async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {

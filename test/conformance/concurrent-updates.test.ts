@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openStore } from '../../src/storage/open-store.ts';
+import type { Store, WriteOp } from '../../src/storage/store.ts';
+import { backends, type TestDatabase } from '../support/databases.ts';
+
+const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.contended,PROD)';
+const WRITES_EACH = 40;
+
+const appendTag = (tag: string): WriteOp => ({
+  kind: 'aspect',
+  entityType: 'dataset',
+  urn: URN,
+  aspect: 'globalTags',
+  value: {},
+  systemMetadata: null,
+  update: (current) => ({ tags: [...((current?.tags as unknown[]) ?? []), { tag }] }),
+});
+
+for (const backend of await backends()) {
+  describe(`concurrent read-modify-writes: ${backend.name}`, { skip: backend.skip }, () => {
+    let db: TestDatabase;
+    let stores: Store[] = [];
+    before(async () => {
+      db = await backend.create();
+      // Two stores, each with its own connections, as two processes sharing the database have.
+      stores = [await openStore(db.config), await openStore(db.config)];
+    });
+    after(async () => {
+      for (const s of stores) await s.close();
+      await db?.drop();
+    });
+
+    it('loses no update when two stores append to the same missing aspect at once', async () => {
+      const writes = stores.flatMap((store, s) =>
+        Array.from({ length: WRITES_EACH }, (_, i) => store.write({ ops: [appendTag(`urn:li:tag:s${s}-${i}`)], actor: 'a', now: i })),
+      );
+      const outcomes = (await Promise.all(writes)).flat();
+      assert.equal(outcomes.filter((o) => o.outcome === 'created').length, 1);
+      const tags = ((await stores[0]!.getAspect(URN, 'globalTags'))?.value.tags as Array<{ tag: string }>).map((t) => t.tag);
+      assert.equal(tags.length, 2 * WRITES_EACH);
+      assert.equal(new Set(tags).size, 2 * WRITES_EACH);
+      assert.equal((await stores[1]!.getAspectHistory(URN, 'globalTags', 1000)).length, 2 * WRITES_EACH);
+    });
+  });
+}
