@@ -1,4 +1,5 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
+import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest, notFound } from './errors.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
@@ -70,10 +71,13 @@ export class Catalog {
     if (urn.entityType.toLowerCase() !== spec.name.toLowerCase()) {
       throw badRequest(`Urn ${p.urn} is not a ${spec.name} urn (entityType is ${p.entityType})`);
     }
-    const aspect = aspectSpec(spec.name, p.aspectName);
-    const value = validateAspect(spec.name, aspect.name, p.value);
     const systemMetadata: Json = { runId: DEFAULT_RUN_ID, lastObserved: now, ...(p.systemMetadata ?? {}) };
+    const aspect = aspectSpec(spec.name, p.aspectName);
+    if (p.changeType === 'PATCH' && aspect.kind !== 'versioned') {
+      throw badRequest(`PATCH is not supported for ${aspect.kind} aspect ${aspect.name}; send it whole with UPSERT`);
+    }
     if (aspect.kind === 'timeseries') {
+      const value = validateAspect(spec.name, aspect.name, p.value);
       if (!needsEntity.has(p.urn)) needsEntity.set(p.urn, path ?? '');
       const event: TimeseriesEvent = {
         urn: p.urn,
@@ -88,7 +92,18 @@ export class Catalog {
     const key = validateAspect(spec.name, spec.keyAspect, keyAspectValue(spec.name, urn.parts));
     const keyOp: WriteOp = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: spec.keyAspect, value: key, systemMetadata, onlyIfAbsent: true };
     if (aspect.kind === 'key') return [keyOp];
-    return [keyOp, { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: aspect.name, value, systemMetadata }];
+    const op = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: aspect.name, systemMetadata } as const;
+    if (p.changeType !== 'PATCH') return [keyOp, { ...op, value: validateAspect(spec.name, aspect.name, p.value) }];
+    // Checked now; applied to the latest version inside the write, which an invalid result aborts.
+    const patch = parsePatch(aspect.name, p.value, 'aspect.value');
+    const update = (current: Json | undefined): Json => {
+      try {
+        return validateAspect(spec.name, aspect.name, applyPatch(aspect.name, current, patch, now));
+      } catch (e) {
+        throw at(path, e);
+      }
+    };
+    return [keyOp, { ...op, value: {}, update }];
   }
 
   async exists(urn: string): Promise<boolean> {

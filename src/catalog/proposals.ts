@@ -13,8 +13,9 @@ export interface Proposal {
 }
 
 const CHANGE_TYPES = ['UPSERT', 'CREATE', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE'];
-/** Change types that write the whole aspect; the others are refused with a clear message. */
-const WHOLE_ASPECT_WRITES = new Set(['UPSERT', 'CREATE', 'UPDATE', 'RESTATE']);
+/** Change types Almanac applies: the whole aspect, or a JSON Patch of it; DELETE is refused with a clear message. */
+const SUPPORTED = new Set(['UPSERT', 'CREATE', 'UPDATE', 'RESTATE', 'PATCH']);
+const PATCH_CONTENT_TYPES = ['application/json-patch+json', 'application/json'];
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -40,15 +41,16 @@ export function parseProposal(raw: unknown, path: string): Proposal {
   if (!CHANGE_TYPES.includes(changeType)) {
     throw badRequest(`Parameter '${path}.changeType' must be one of ${CHANGE_TYPES.join(', ')}, got ${changeType}`);
   }
-  if (!WHOLE_ASPECT_WRITES.has(changeType)) {
-    throw badRequest(`Parameter '${path}.changeType' ${changeType} is not supported; send the whole aspect with UPSERT`);
+  if (!SUPPORTED.has(changeType)) {
+    throw badRequest(`Parameter '${path}.changeType' ${changeType} is not supported; delete with POST /entities?action=delete`);
   }
   const aspectName = requiredString(raw, 'aspectName', path);
   const aspect = raw.aspect;
   if (!isObject(aspect)) throw badRequest(`Parameter '${path}.aspect' is required and must be {"value": "<json>", "contentType": "application/json"}`);
   const contentType = aspect.contentType ?? 'application/json';
-  if (contentType !== 'application/json') {
-    throw badRequest(`Parameter '${path}.aspect.contentType' must be application/json, got ${String(contentType)}`);
+  const allowed = changeType === 'PATCH' ? PATCH_CONTENT_TYPES : ['application/json'];
+  if (!allowed.includes(contentType as string)) {
+    throw badRequest(`Parameter '${path}.aspect.contentType' must be ${allowed.join(' or ')}, got ${String(contentType)}`);
   }
   let value: unknown = aspect.value;
   if (typeof value === 'string') {
@@ -57,10 +59,23 @@ export function parseProposal(raw: unknown, path: string): Proposal {
     } catch {
       throw badRequest(`Parameter '${path}.aspect.value' is not valid JSON`);
     }
-  } else if (!isObject(value)) {
+  } else if (!isObject(value) && !(changeType === 'PATCH' && Array.isArray(value))) {
     throw badRequest(`Parameter '${path}.aspect.value' must be the aspect serialized as a JSON string`);
   }
-  const sm = raw.systemMetadata;
+  const sm = parseSystemMetadata(raw.systemMetadata, path);
+  return { entityType, urn, changeType, aspectName, value, systemMetadata: sm };
+}
+
+/** An object, or (as `datahub put` sends it) that object serialized as a JSON string. */
+function parseSystemMetadata(raw: unknown, path: string): Json | null {
+  let sm = raw;
+  if (typeof sm === 'string') {
+    try {
+      sm = JSON.parse(sm);
+    } catch {
+      throw badRequest(`Parameter '${path}.systemMetadata' is a string but not valid JSON`);
+    }
+  }
   if (sm !== undefined && sm !== null && !isObject(sm)) throw badRequest(`Parameter '${path}.systemMetadata' must be an object`);
-  return { entityType, urn, changeType, aspectName, value, systemMetadata: (sm as Json | undefined) ?? null };
+  return (sm as Json | undefined) ?? null;
 }

@@ -10,7 +10,7 @@ const OTHER = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.orders,PROD)';
 const PROFILE = { entityType: 'dataset', aspect: 'datasetProfile' } as const;
 const DAY0 = Date.UTC(2026, 0, 1);
 
-const aspectOp = (urn: string, aspect: string, value: Record<string, unknown>, onlyIfAbsent = false): WriteOp => ({
+const aspectOp = (urn: string, aspect: string, value: Record<string, unknown>, onlyIfAbsent = false): Extract<WriteOp, { kind: 'aspect' }> => ({
   kind: 'aspect',
   entityType: 'dataset',
   urn,

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { badRequest, notFound } from '../../catalog/errors.ts';
 import type { Proposal } from '../../catalog/proposals.ts';
 import { entitySpec } from '../../catalog/registry/index.ts';
@@ -15,11 +15,12 @@ const WRITE_QUERY: QuerySpec = { async: ['true', 'false'], createIfNotExists: ['
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One `{"value": {...}, "systemMetadata": {...}}` aspect of the v3 entity form, as a proposal. */
-function toProposal(entityType: string, urn: string, aspectName: string, body: unknown, path: string): Proposal {
+function toProposal(entityType: string, urn: string, aspectName: string, body: unknown, path: string, changeType: 'UPSERT' | 'PATCH' = 'UPSERT'): Proposal {
   if (!isObject(body) || !('value' in body)) throw badRequest(`'${path}' must be {"value": {...}, "systemMetadata": {...}}`);
   const sm = body.systemMetadata;
   if (sm !== undefined && sm !== null && !isObject(sm)) throw badRequest(`'${path}.systemMetadata' must be an object`);
-  return { entityType, urn, changeType: 'UPSERT', aspectName, value: body.value, systemMetadata: (sm as Json | undefined) ?? null };
+  if (changeType === 'PATCH' && !(isObject(body.value) && 'patch' in body.value)) throw badRequest(`'${path}.value' must be {"patch": [...]}: Missing \`patch\` field.`);
+  return { entityType, urn, changeType, aspectName, value: body.value, systemMetadata: (sm as Json | undefined) ?? null };
 }
 
 const entityView = (urn: string, aspects: readonly StoredAspect[]) => ({
@@ -33,7 +34,8 @@ export const openapiRoutes =
   async (app) => {
     app.get('/openapi/v3/api-docs', { config: { public: true } }, async () => openapiDocument());
 
-    app.post<{ Params: { entityType: string } }>('/openapi/v3/entity/:entityType', async (req) => {
+    /** POST writes whole aspects, PATCH applies JSON Patches; both answer the entities as they now are. */
+    const writeEntities = (changeType: 'UPSERT' | 'PATCH') => async (req: FastifyRequest<{ Params: { entityType: string } }>) => {
       acceptQuery(req.query, WRITE_QUERY);
       const spec = entitySpec(req.params.entityType);
       if (!Array.isArray(req.body)) throw badRequest('Request body must be an array of {"urn": ..., "<aspect>": {"value": ...}}');
@@ -43,13 +45,15 @@ export const openapiRoutes =
         if (!isObject(item) || typeof item.urn !== 'string') throw badRequest(`'[${i}].urn' is required and must be a string`);
         urns.push(item.urn);
         for (const [aspect, body] of Object.entries(item)) {
-          if (aspect !== 'urn') proposals.push(toProposal(spec.name, item.urn, aspect, body, `[${i}].${aspect}`));
+          if (aspect !== 'urn') proposals.push(toProposal(spec.name, item.urn, aspect, body, `[${i}].${aspect}`, changeType));
         }
       });
       await requireEdit(ctx, req.principal, urns);
       await ctx.catalog.ingest(proposals, req.principal.actorUrn);
-      return Promise.all(urns.map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
-    });
+      return Promise.all([...new Set(urns)].map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
+    };
+    app.post('/openapi/v3/entity/:entityType', writeEntities('UPSERT'));
+    app.patch('/openapi/v3/entity/:entityType', writeEntities('PATCH'));
 
     app.get<{ Params: { entityType: string; urn: string } }>('/openapi/v3/entity/:entityType/:urn', async (req) => {
       entitySpec(req.params.entityType);

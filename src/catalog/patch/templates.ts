@@ -1,0 +1,95 @@
+import type { Json } from '../../storage/store.ts';
+
+/** An array field patched as a map keyed by its elements' key fields (none: keyed by the value itself). */
+export interface ArrayField {
+  /** Path of the array inside the record, e.g. ['tags'] or ['globalTags', 'tags'] inside an element. */
+  readonly path: readonly string[];
+  /** Key fields in map nesting order; a key with `␟` names a nested field (attribution␟source). */
+  readonly keys: readonly string[];
+  /** Arrays inside each element, keyed the same way. */
+  readonly nested?: readonly ArrayField[];
+}
+
+/** How DataHub's aspect template patches one aspect: its keyed arrays and its default when the aspect is missing. */
+export interface PatchTemplate {
+  readonly arrays: readonly ArrayField[];
+  readonly getDefault: (now: number) => Json;
+}
+
+const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
+const stamp = (now: number) => ({ actor: SYSTEM_ACTOR, time: now });
+const field = (name: string, keys: readonly string[] = [], nested?: readonly ArrayField[]): ArrayField => ({ path: [name], keys, nested });
+const edges = (...names: string[]) => names.map((n) => field(n, ['destinationUrn']));
+const byValue = (...names: string[]) => names.map((n) => field(n));
+
+/**
+ * DataHub's registered aspect templates (entity-registry's aspect/patch/template
+ * package): the aspects a plain JSON Patch array may target. Any other aspect
+ * is patched only through the generic envelope with `arrayPrimaryKeys`.
+ * Fine-grained lineage has a template of its own in DataHub and is not patchable here yet.
+ */
+export const PATCH_TEMPLATES: ReadonlyMap<string, PatchTemplate> = new Map<string, PatchTemplate>([
+  ['globalTags', { arrays: [field('tags', ['tag'])], getDefault: () => ({ tags: [] }) }],
+  ['glossaryTerms', { arrays: [field('terms', ['urn'])], getDefault: (now) => ({ terms: [], auditStamp: stamp(now) }) }],
+  ['ownership', { arrays: [field('owners', ['owner', 'type'])], getDefault: (now) => ({ owners: [], lastModified: stamp(now) }) }],
+  ['upstreamLineage', { arrays: [field('upstreams', ['dataset'])], getDefault: () => ({ upstreams: [], fineGrainedLineages: [] }) }],
+  ['datasetProperties', { arrays: byValue('tags'), getDefault: () => ({ tags: [], customProperties: {} }) }],
+  ['editableDatasetProperties', { arrays: [], getDefault: () => ({}) }],
+  [
+    'editableSchemaMetadata',
+    {
+      arrays: [field('editableSchemaFieldInfo', ['fieldPath'], [{ path: ['globalTags', 'tags'], keys: ['tag'] }, { path: ['glossaryTerms', 'terms'], keys: ['urn'] }])],
+      getDefault: (now) => ({ created: stamp(now), lastModified: stamp(now), editableSchemaFieldInfo: [] }),
+    },
+  ],
+  [
+    'dataJobInputOutput',
+    {
+      arrays: [...edges('inputDatajobEdges', 'inputDatasetEdges', 'outputDatasetEdges'), ...byValue('inputDatasetFields', 'outputDatasetFields')],
+      getDefault: () => ({
+        inputDatajobEdges: [],
+        inputDatasetEdges: [],
+        outputDatasetEdges: [],
+        fineGrainedLineages: [],
+        inputDatasetFields: [],
+        outputDatasetFields: [],
+        inputDatajobs: [],
+        inputDatasets: [],
+        outputDatasets: [],
+      }),
+    },
+  ],
+  ['dataFlowInfo', { arrays: [], getDefault: () => ({ customProperties: {} }) }],
+  ['dataJobInfo', { arrays: [], getDefault: () => ({ customProperties: {} }) }],
+  [
+    'chartInfo',
+    {
+      arrays: [...edges('inputEdges'), ...byValue('inputs')],
+      getDefault: (now) => ({ title: '', description: '', lastModified: { created: stamp(now), lastModified: stamp(now) }, inputEdges: [], inputs: [] }),
+    },
+  ],
+  [
+    'dashboardInfo',
+    {
+      arrays: [...edges('chartEdges', 'datasetEdges', 'dashboards'), ...byValue('datasets', 'charts')],
+      getDefault: (now) => ({
+        title: '',
+        description: '',
+        lastModified: { created: stamp(now), lastModified: stamp(now) },
+        chartEdges: [],
+        datasetEdges: [],
+        datasets: [],
+        charts: [],
+      }),
+    },
+  ],
+  ['dataProductProperties', { arrays: edges('assets'), getDefault: () => ({ assets: [] }) }],
+  ['structuredProperties', { arrays: [field('properties', ['propertyUrn'])], getDefault: () => ({ properties: [] }) }],
+  ['documentation', { arrays: [field('documentations', ['attribution\u241fsource'])], getDefault: () => ({ documentations: [] }) }],
+  ['domains', { arrays: byValue('domains'), getDefault: () => ({ domains: [] }) }],
+  ['siblings', { arrays: byValue('siblings'), getDefault: () => ({ siblings: [], primary: false }) }],
+  ['status', { arrays: [], getDefault: () => ({ removed: false }) }],
+  ['editableContainerProperties', { arrays: [], getDefault: () => ({}) }],
+  ['editableMlModelGroupProperties', { arrays: [], getDefault: () => ({}) }],
+  ['formInfo', { arrays: [field('prompts', ['id'])], getDefault: () => ({ name: '' }) }],
+]);
