@@ -8,6 +8,7 @@ import { fromFrameworkError, sendRestliError } from './errors.ts';
 import { configRoutes } from './restli/config-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { entitiesRoutes } from './restli/entities-routes.ts';
+import { entitiesV2Routes } from './restli/entities-v2-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
 import { loginRoutes } from './login-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
@@ -22,7 +23,7 @@ class RequestLogController extends LogController {
 }
 
 /** Route plugins reachable both GMS-style (/x) and through the frontend proxy's /api/gms/x. */
-export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, openapiRoutes, loginRoutes];
+export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, entitiesV2Routes, openapiRoutes, loginRoutes];
 
 export interface ServerOptions {
   readonly logger: Logger;
@@ -39,7 +40,8 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
     },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Urns travel in paths, percent-encoded: real dataset and schemaField urns run far past Fastify's default of 100.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
   });
   const context: AppContext = { ...ctx, logger: app.log };
 

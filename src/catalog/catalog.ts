@@ -8,6 +8,14 @@ import { parseUrn, validateUrnForIngest } from './urn.ts';
 import type { Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 
 const DEFAULT_RUN_ID = 'no-run-id-provided';
+const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
+
+/** An entity's urn, canonical type name and latest aspects. */
+export interface EntityView {
+  readonly urn: string;
+  readonly entityType: string;
+  readonly aspects: readonly StoredAspect[];
+}
 export const DEFAULT_TIMESERIES_LIMIT = 10000;
 
 export interface TimeseriesValuesQuery {
@@ -109,6 +117,30 @@ export class Catalog {
   async exists(urn: string): Promise<boolean> {
     parseUrn(urn);
     return (await this.store.existing([urn])).has(urn);
+  }
+
+  /**
+   * The entity as DataHub's entitiesV2 answers it: its latest aspects (these
+   * only, when named), always with its key aspect, built from the urn when the
+   * entity was never written, as DataHub does. Unknown aspect names are left out.
+   */
+  async entityView(urn: string, aspects?: readonly string[]): Promise<EntityView> {
+    const parsed = parseUrn(urn);
+    const spec = entitySpec(parsed.entityType);
+    const wanted = aspects && [...new Set([spec.keyAspect, ...aspects])];
+    const stored = await this.store.getLatestAspects(urn, wanted);
+    if (stored.some((a) => a.aspect === spec.keyAspect)) return { urn, entityType: spec.name, aspects: stored };
+    const key: StoredAspect = {
+      urn,
+      entityType: spec.name,
+      aspect: spec.keyAspect,
+      version: 0,
+      value: keyAspectValue(spec.name, parsed.parts),
+      systemMetadata: null,
+      createdOn: this.clock(),
+      createdBy: SYSTEM_ACTOR,
+    };
+    return { urn, entityType: spec.name, aspects: [key, ...stored] };
   }
 
   /** The entity's latest aspects, or undefined when it does not exist. */

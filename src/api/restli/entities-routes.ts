@@ -4,15 +4,9 @@ import type { Proposal } from '../../catalog/proposals.ts';
 import { parseSnapshot, toSnapshot } from '../../catalog/snapshot.ts';
 import type { Json } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
+import { aspectList } from './aspect-list.ts';
 import { requireDelete, requireEdit } from '../guards.ts';
 import { acceptOnly, actionBody, intParam, requireParam, stringParam, unknownAction } from './params.ts';
-
-/** Parses Rest.li's `aspects=List(a,b)` query form (also a plain comma list). */
-function aspectList(raw: string | undefined): string[] | undefined {
-  if (!raw) return undefined;
-  const inner = raw.startsWith('List(') && raw.endsWith(')') ? raw.slice(5, -1) : raw;
-  return inner.split(',').map((s) => s.trim()).filter(Boolean);
-}
 
 /** Rest.li `entities` resource: the snapshot form, exists and delete. */
 export const entitiesRoutes =
