@@ -5,7 +5,7 @@ import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
-import type { Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
+import type { AspectWriteOutcome, Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 
 const DEFAULT_RUN_ID = 'no-run-id-provided';
 const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
@@ -47,33 +47,23 @@ export class Catalog {
    * Validates every proposal first, then writes them all in one transaction:
    * a bad item leaves nothing stored. `itemPath` names items in error messages.
    */
-  async ingest(proposals: readonly Proposal[], actor: string, itemPath?: (i: number) => string): Promise<void> {
+  async ingest(proposals: readonly Proposal[], actor: string, itemPath?: (i: number) => string): Promise<AspectWriteOutcome[]> {
     const now = this.clock();
     const ops: WriteOp[] = [];
-    const created = new Set<string>();
-    const needsEntity = new Map<string, string>();
     proposals.forEach((p, i) => {
       try {
-        ops.push(...this.toWriteOps(p, now, created, needsEntity, itemPath?.(i)));
+        ops.push(...this.toWriteOps(p, now, itemPath?.(i)));
       } catch (e) {
         throw at(itemPath?.(i), e);
       }
     });
-    const missing = [...needsEntity.keys()].filter((urn) => !created.has(urn));
-    if (missing.length > 0) {
-      const found = await this.store.existing(missing);
-      const absent = missing.find((urn) => !found.has(urn));
-      if (absent !== undefined) {
-        throw at(
-          needsEntity.get(absent),
-          notFound(`Entity ${absent} does not exist. Ingest one of its aspects (for example status) before its timeseries aspects.`),
-        );
-      }
-    }
-    await this.store.write({ ops, actor, now });
+    // One key aspect per entity is enough: a batch of a thousand events of one dataset writes it once.
+    const keyed = new Set<string>();
+    const distinct = ops.filter((op) => !(op.kind === 'aspect' && op.onlyIfAbsent) || (!keyed.has(op.urn) && !!keyed.add(op.urn)));
+    return this.store.write({ ops: distinct, actor, now });
   }
 
-  private toWriteOps(p: Proposal, now: number, created: Set<string>, needsEntity: Map<string, string>, path?: string): WriteOp[] {
+  private toWriteOps(p: Proposal, now: number, path?: string): WriteOp[] {
     const spec = entitySpec(p.entityType);
     const urn = validateUrnForIngest(p.urn);
     if (urn.entityType.toLowerCase() !== spec.name.toLowerCase()) {
@@ -84,9 +74,11 @@ export class Catalog {
     if (p.changeType === 'PATCH' && aspect.kind !== 'versioned') {
       throw badRequest(`PATCH is not supported for ${aspect.kind} aspect ${aspect.name}; send it whole with UPSERT`);
     }
+    // Every write makes the entity exist through its key aspect, a timeseries event too (as DataHub writes it).
+    const key = validateAspect(spec.name, spec.keyAspect, keyAspectValue(spec.name, urn.parts));
+    const keyOp: WriteOp = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: spec.keyAspect, value: key, systemMetadata, onlyIfAbsent: true };
     if (aspect.kind === 'timeseries') {
       const value = validateAspect(spec.name, aspect.name, p.value);
-      if (!needsEntity.has(p.urn)) needsEntity.set(p.urn, path ?? '');
       const event: TimeseriesEvent = {
         urn: p.urn,
         timestampMillis: value.timestampMillis as number,
@@ -94,11 +86,8 @@ export class Catalog {
         event: value,
         systemMetadata,
       };
-      return [{ kind: 'timeseries', entityType: spec.name, aspect: aspect.name, ...event }];
+      return [keyOp, { kind: 'timeseries', entityType: spec.name, aspect: aspect.name, ...event }];
     }
-    created.add(p.urn);
-    const key = validateAspect(spec.name, spec.keyAspect, keyAspectValue(spec.name, urn.parts));
-    const keyOp: WriteOp = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: spec.keyAspect, value: key, systemMetadata, onlyIfAbsent: true };
     if (aspect.kind === 'key') return [keyOp];
     const op = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: aspect.name, systemMetadata } as const;
     if (p.changeType !== 'PATCH') return [keyOp, { ...op, value: validateAspect(spec.name, aspect.name, p.value) }];

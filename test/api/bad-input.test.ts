@@ -51,7 +51,6 @@ const CASES: Case[] = [
   { name: 'a wrong field type', body: { proposal: mcp({}, { removed: 'yes' }) }, status: 422, message: 'removed' },
   { name: 'a missing required field', body: { proposal: mcp({ aspectName: 'deprecation' }, { deprecated: true }) }, status: 422, message: 'note' },
   { name: 'a timeseries event without timestampMillis', body: { proposal: mcp({ aspectName: 'datasetProfile' }, { rowCount: 1 }) }, status: 422, message: 'timestampMillis' },
-  { name: 'a timeseries event for a missing entity', body: { proposal: mcp({ aspectName: 'datasetProfile' }, { timestampMillis: 1, rowCount: 1 }) }, status: 404, message: `Entity ${URN} does not exist` },
   {
     name: 'a batch with one bad item (names the item)',
     path: '/aspects?action=ingestProposalBatch',

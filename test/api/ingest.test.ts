@@ -42,6 +42,17 @@ for (const backend of await backends()) {
       assert.equal((await server.request('GET', '/health', { auth: null })).status, 200);
     });
 
+    it('accepts a profile for an entity that has nothing else yet, which then exists with its key aspect, as in DataHub', async () => {
+      const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.profiled_first,PROD)';
+      const res = await emit('ingestProposal', { proposal: mcp(urn, 'datasetProfile', { timestampMillis: 1767225600000, rowCount: 5 }), async: 'false' });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual((await server.request('POST', '/entities?action=exists', { body: { urn } })).json, { value: true });
+      const key = await server.request('GET', `/aspects/${enc(urn)}?aspect=datasetKey&version=0`);
+      assert.deepEqual(key.json.aspect, { 'com.linkedin.metadata.key.DatasetKey': { platform: 'urn:li:dataPlatform:hive', name: 'db.profiled_first', origin: 'PROD' } });
+      const values = await emit('getTimeseriesAspectValues', { urn, entity: 'dataset', aspect: 'datasetProfile' });
+      assert.equal(JSON.parse(values.json.value.values[0].aspect.value).rowCount, 5);
+    });
+
     it("accepts the emitter's exact ingestProposal request", async () => {
       const body = {
         proposal: {
