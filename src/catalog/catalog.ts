@@ -1,6 +1,6 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
-import { CatalogError, badRequest, notFound } from './errors.ts';
+import { CatalogError, badRequest } from './errors.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
