@@ -4,6 +4,7 @@ import { CatalogError, badRequest } from './errors.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
+import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
 import type { AspectWriteOutcome, Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 
@@ -25,6 +26,8 @@ export interface TimeseriesValuesQuery {
   readonly startTimeMillis?: number;
   readonly endTimeMillis?: number;
   readonly limit?: number;
+  /** DataHub's Filter on the events' fields; refused with 400 when it cannot be applied. */
+  readonly filter?: unknown;
 }
 
 /** Prefixes a batch item's error with where it is, keeping its code. */
@@ -162,6 +165,7 @@ export class Catalog {
       startTimeMillis: q.startTimeMillis,
       endTimeMillis: q.endTimeMillis,
       limit: q.limit ?? DEFAULT_TIMESERIES_LIMIT,
+      match: compileTimeseriesFilter(q.filter),
     });
   }
 

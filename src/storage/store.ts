@@ -87,6 +87,8 @@ export interface TimeseriesQuery extends TimeseriesIndexRef {
   readonly startTimeMillis?: number;
   readonly endTimeMillis?: number;
   readonly limit: number;
+  /** Only events it accepts count toward the limit (criteria on the event's fields). */
+  readonly match?: (event: TimeseriesEvent) => boolean;
 }
 
 /** One time partition of a timeseries index. */

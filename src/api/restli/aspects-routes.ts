@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest, notFound } from '../../catalog/errors.ts';
+import { DEFAULT_TIMESERIES_LIMIT } from '../../catalog/catalog.ts';
 import { parseProposal } from '../../catalog/proposals.ts';
 import { aspectClassOf } from '../../catalog/snapshot.ts';
 import type { AppContext } from '../context.ts';
@@ -11,6 +12,15 @@ const envelope = (value: unknown, systemMetadata: unknown) => ({
   aspect: { value: JSON.stringify(value), contentType: 'application/json' },
   ...(systemMetadata ? { systemMetadata } : {}),
 });
+
+/** Values are always newest first; a sort asking for anything else is refused rather than ignored. */
+function checkNewestFirst(sort: unknown): void {
+  if (sort === undefined || sort === null) return;
+  const s = sort as { field?: unknown; order?: unknown };
+  if (!['timestampMillis', '@timestamp'].includes(s.field as string) || (s.order ?? 'DESCENDING') !== 'DESCENDING') {
+    throw badRequest(`Parameter 'sort' ${JSON.stringify(sort)} is not supported: values come newest first (timestampMillis DESCENDING)`);
+  }
+}
 
 /** Rest.li `aspects` resource: ingestion and timeseries reads. */
 export const aspectsRoutes =
@@ -42,8 +52,10 @@ export const aspectsRoutes =
           const startTimeMillis = intParam(body, 'startTimeMillis');
           const endTimeMillis = intParam(body, 'endTimeMillis');
           const latestValue = boolParam(body, 'latestValue') ?? false;
-          const limit = latestValue ? 1 : (intParam(body, 'limit', { min: 1 }) ?? 10000);
-          const values = await ctx.catalog.timeseriesValues({ urn, entityType: entityName, aspect: aspectName, startTimeMillis, endTimeMillis, limit });
+          const limit = latestValue ? 1 : (intParam(body, 'limit', { min: 1, max: DEFAULT_TIMESERIES_LIMIT }) ?? DEFAULT_TIMESERIES_LIMIT);
+          checkNewestFirst(body.sort);
+          const query = { urn, entityType: entityName, aspect: aspectName, startTimeMillis, endTimeMillis, limit, filter: body.filter };
+          const values = await ctx.catalog.timeseriesValues(query);
           return {
             value: {
               entityName,

@@ -195,18 +195,20 @@ export class PostgresTimeseries {
               `(SELECT ts, doc_id, urn, event, system_metadata FROM ${PostgresTimeseries.table(id, p)}
                  WHERE urn = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts DESC LIMIT $4)`,
           );
+        // With a filter, every row of the urn in these partitions is read (LIMIT NULL) and the filter picks.
         const r = await this.pool.query<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>(
           `SELECT * FROM (${branches.join(' UNION ALL ')}) AS chunk ORDER BY ts DESC LIMIT $4`,
-          [q.urn, lo, hi, q.limit - out.length],
+          [q.urn, lo, hi, q.match ? null : q.limit - out.length],
         );
         for (const row of r.rows) {
-          out.push({
+          const e: TimeseriesEvent = {
             urn: row.urn,
             timestampMillis: row.ts,
             docId: row.doc_id,
             event: fromJsonTextRequired(row.event),
             systemMetadata: fromJsonText(row.system_metadata),
-          });
+          };
+          if (out.length < q.limit && (!q.match || q.match(e))) out.push(e);
         }
       }
       return out;

@@ -162,9 +162,11 @@ export class SqliteTimeseries {
       const table = SqliteTimeseries.table(indexId, parts[i]!);
       const rows = this.stmt(
         `SELECT ts, doc_id, urn, event, system_metadata FROM "${table}" WHERE urn = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?`,
-      ).all(q.urn, lo, hi, q.limit - out.length) as Array<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>;
+      ).all(q.urn, lo, hi, q.match ? -1 : q.limit - out.length) as Array<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>;
+      // With a filter, every row of the urn in the partition is read (LIMIT -1) and the filter picks.
       for (const r of rows) {
-        out.push({ urn: r.urn, timestampMillis: r.ts, docId: r.doc_id, event: fromJsonTextRequired(r.event), systemMetadata: fromJsonText(r.system_metadata) });
+        const e: TimeseriesEvent = { urn: r.urn, timestampMillis: r.ts, docId: r.doc_id, event: fromJsonTextRequired(r.event), systemMetadata: fromJsonText(r.system_metadata) };
+        if (out.length < q.limit && (!q.match || q.match(e))) out.push(e);
       }
     }
     return out;
