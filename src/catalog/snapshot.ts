@@ -1,48 +1,10 @@
 import { badRequest } from './errors.ts';
-import { entitySpec, findEntitySpec } from './registry/index.ts';
+import { aspectClassOf, aspectOfClass, entitySpec, findEntitySpec } from './registry/index.ts';
 import { parseUrn } from './urn.ts';
 import type { StoredAspect } from '../storage/store.ts';
 
-/**
- * DataHub's snapshot form names each aspect by its Pegasus class. This table
- * maps the classes of the aspects Almanac knows to their aspect names.
- */
-const ASPECT_CLASSES: Readonly<Record<string, string>> = {
-  'com.linkedin.common.Status': 'status',
-  'com.linkedin.common.Deprecation': 'deprecation',
-  'com.linkedin.common.Ownership': 'ownership',
-  'com.linkedin.common.GlobalTags': 'globalTags',
-  'com.linkedin.common.GlossaryTerms': 'glossaryTerms',
-  'com.linkedin.common.SubTypes': 'subTypes',
-  'com.linkedin.common.DataPlatformInstance': 'dataPlatformInstance',
-  'com.linkedin.common.BrowsePathsV2': 'browsePathsV2',
-  'com.linkedin.container.Container': 'container',
-  'com.linkedin.container.ContainerProperties': 'containerProperties',
-  'com.linkedin.dataset.DatasetProperties': 'datasetProperties',
-  'com.linkedin.schema.SchemaMetadata': 'schemaMetadata',
-  'com.linkedin.identity.CorpUserInfo': 'corpUserInfo',
-  'com.linkedin.identity.CorpGroupInfo': 'corpGroupInfo',
-  'com.linkedin.dataplatform.DataPlatformInfo': 'dataPlatformInfo',
-  'com.linkedin.chart.ChartInfo': 'chartInfo',
-  'com.linkedin.dashboard.DashboardInfo': 'dashboardInfo',
-  'com.linkedin.datajob.DataJobInfo': 'dataJobInfo',
-  'com.linkedin.datajob.DataFlowInfo': 'dataFlowInfo',
-  'com.linkedin.metadata.key.DatasetKey': 'datasetKey',
-  'com.linkedin.metadata.key.CorpUserKey': 'corpUserKey',
-  'com.linkedin.metadata.key.CorpGroupKey': 'corpGroupKey',
-  'com.linkedin.metadata.key.DataPlatformKey': 'dataPlatformKey',
-  'com.linkedin.metadata.key.ChartKey': 'chartKey',
-  'com.linkedin.metadata.key.DashboardKey': 'dashboardKey',
-  'com.linkedin.metadata.key.DataJobKey': 'dataJobKey',
-  'com.linkedin.metadata.key.DataFlowKey': 'dataFlowKey',
-  'com.linkedin.metadata.key.ContainerKey': 'containerKey',
-  'com.linkedin.metadata.key.SchemaFieldKey': 'schemaFieldKey',
-};
-
-const CLASS_OF_ASPECT: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(ASPECT_CLASSES).map(([c, a]) => [a, c]));
-
 /** The Pegasus class of an aspect, as the snapshot and versioned-aspect forms name it. */
-export const aspectClassOf = (aspect: string): string => CLASS_OF_ASPECT[aspect] ?? aspect;
+export { aspectClassOf };
 
 export interface SnapshotAspect {
   readonly aspect: string;
@@ -77,7 +39,7 @@ export function parseSnapshot(entity: unknown): ParsedSnapshot {
       throw badRequest(`Parameter 'entity.value.${snapshotClass}.aspects[${i}]' must be {"<aspect class>": {...}}`);
     }
     const [cls, value] = Object.entries(item)[0]!;
-    const aspect = ASPECT_CLASSES[cls];
+    const aspect = aspectOfClass(cls);
     if (!aspect) throw badRequest(`Unknown aspect class ${cls} at entity.value.${snapshotClass}.aspects[${i}]`);
     return { aspect, value };
   });

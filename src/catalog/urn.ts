@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { badRequest } from './errors.ts';
 import { FABRIC_TYPES } from './registry/common.ts';
+import { findEntitySpec } from './registry/index.ts';
 
 /**
  * DataHub urns: `urn:<namespace>:<entityType>:<key>`, where the key is one part
@@ -170,17 +171,6 @@ export function parseDatasetUrn(urnOrRaw: Urn | string): DatasetKey {
   }
 }
 
-/**
- * Number of fields in each key aspect. DataHub binds urn parts to key fields by
- * position (EntityKeyUtils.convertUrnToEntityKey) and rejects a count mismatch,
- * so even single-field keys reject a multi-part tuple such as `(a,b)`.
- */
-const KEY_PART_COUNTS = new Map<string, number>([
-  ['dataJob', 2], ['dataFlow', 3], ['chart', 2], ['dashboard', 2], ['schemaField', 2],
-  ['corpuser', 1], ['corpGroup', 1], ['dataPlatform', 1], ['container', 1],
-  ['dataHubRole', 1], ['dataHubAccessToken', 1],
-]);
-
 const URN_NUM_BYTES_LIMIT = 512;
 const DELIMITER_SEPARATOR = '\u241F'; // ␟, reserved by BrowsePathsV2
 
@@ -212,7 +202,9 @@ export function validateUrnForIngest(raw: string): Urn {
       throw e instanceof UriSyntax ? badRequest(`Invalid urn: ${raw}\n Cause: ${e.reason}`) : e;
     }
   }
-  const expected = KEY_PART_COUNTS.get(urn.entityType);
+  // DataHub binds urn parts to key fields by position (EntityKeyUtils.convertUrnToEntityKey) and rejects a
+  // count mismatch, so even single-field keys reject a multi-part tuple such as `(a,b)`.
+  const expected = findEntitySpec(urn.entityType)?.keyFields.length;
   if (expected !== undefined && urn.parts.length !== expected) {
     throw badRequest(
       `Failed to convert urn to entity key: urns parts and key fields do not have same length for ${raw}`,

@@ -272,6 +272,26 @@ for (const backend of await backends()) {
       });
     });
 
+    it('truncates a timeseries aspect of any entity in the registry, such as query usage', async () => {
+      const urn = 'urn:li:query:truncation-usage';
+      const proposal = (aspectName: string, value: unknown) => ({
+        entityType: 'query', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+      });
+      const ingest = async (proposals: unknown[]) => {
+        const res = await request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } });
+        assert.equal(res.status, 200, res.text);
+      };
+      await ingest([proposal('status', { removed: false })]);
+      await ingest(hourly(2, 3).map((ts) => proposal('queryUsageStatistics', { timestampMillis: ts, queryCount: 1, userCounts: [] })));
+      const index = { entityType: 'query', aspect: 'queryUsageStatistics', endTimeMillis: T0 + DAY };
+      assert.equal((await truncate(request, index)).json.value, `Delete 3 out of 6 rows (50.00%). ${REBUILD}${TAIL}`);
+      const id = (await truncate(request, { ...index, dryRun: false })).json.value as string;
+      assert.equal((await waitForTask(request, id, ended)).state, 'completed');
+      const left = await request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn, entity: 'query', aspect: 'queryUsageStatistics' } });
+      assert.equal(left.json.value.values.length, 3);
+      await request('POST', '/entities?action=delete', { body: { urn } });
+    });
+
     it('lists every timeseries index with its size, row count and time range', async () => {
       await withDataset('sizes', async (urn) => {
         await ingestEvents(request, urn, hourly(2, 3));
@@ -281,11 +301,17 @@ for (const backend of await backends()) {
         assert.deepEqual(
           sizes.map((s) => s.indexName).sort(),
           [
+            'assertion_assertionruneventaspect_v1',
             'chart_chartusagestatisticsaspect_v1',
             'dashboard_dashboardusagestatisticsaspect_v1',
+            'datajob_datahubingestioncheckpointaspect_v1',
+            'datajob_datahubingestionrunsummaryaspect_v1',
+            'dataprocessinstance_dataprocessinstanceruneventaspect_v1',
             'dataset_datasetprofileaspect_v1',
             'dataset_datasetusagestatisticsaspect_v1',
             'dataset_operationaspect_v1',
+            'document_documentusagestatisticsaspect_v1',
+            'query_queryusagestatisticsaspect_v1',
           ],
         );
         const profile = sizes.find((s) => s.indexName === 'dataset_datasetprofileaspect_v1')!;
@@ -323,7 +349,7 @@ for (const backend of await backends()) {
         [{ ...base, forceDeleteByQuery: 1 }, /^Parameter 'forceDeleteByQuery' must be a boolean/],
         [{ ...base, forceReindex: 'no' }, /^Parameter 'forceReindex' must be a boolean/],
         [{ ...base, requestsPerSecond: 0 }, /^Parameter 'requestsPerSecond' must be a positive number/],
-        [{ ...base, entityType: 'spaceship' }, /^Parameter 'entityType': 'spaceship' is not a known entity type\. Valid \(entityType, aspect\) pairs: \(dataset, datasetProfile\), /],
+        [{ ...base, entityType: 'spaceship' }, /^Parameter 'entityType': 'spaceship' is not a known entity type\. Valid \(entityType, aspect\) pairs: \(assertion, assertionRunEvent\), .*\(dataset, datasetProfile\), /],
         [{ ...base, entityType: 'corpuser' }, /^Parameter 'entityType': entity type corpuser has no timeseries aspects/],
         [{ ...base, aspect: 'status' }, /^Parameter 'aspect': 'status' is not a timeseries aspect of entity type dataset\. Valid \(entityType, aspect\) pairs: .*\(chart, chartUsageStatistics\)/],
         [{ ...base, entityType: 'chart' }, /^Parameter 'aspect': 'datasetProfile' is not a timeseries aspect of entity type chart/],
@@ -339,7 +365,7 @@ for (const backend of await backends()) {
       }
       assert.equal((await request('GET', '/api/tasks?limit=1000')).json.tasks.length, tasksBefore);
       const pairs = await truncate(request, { ...base, aspect: 'status' });
-      assert.equal(pairs.json.validIndices.length, 5);
+      assert.equal(pairs.json.validIndices.length, 11);
       assert.equal((await request('POST', '/operations?action=truncateTimeseriesAspect', { body: [1] })).status, 400);
       assert.match((await request('POST', '/operations?action=restoreIndices', { body: {} })).json.message, /Unknown action 'restoreIndices'/);
       assert.equal((await request('GET', '/api/tasks?limit=0')).status, 400);

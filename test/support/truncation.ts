@@ -41,11 +41,18 @@ export const hourly = (days: number, perDay: number, fromDay = 0): number[] =>
 
 /** The timestamps stored for one urn, oldest first. */
 export async function storedStamps(request: Requester, urn: string, aspect = 'datasetProfile'): Promise<number[]> {
-  const res = await request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn, entity: 'dataset', aspect, limit: 100000 } });
-  assert.equal(res.status, 200, res.text);
-  return (res.json.value.values as Array<{ aspect: { value: string } }>)
-    .map((v) => (JSON.parse(v.aspect.value) as { timestampMillis: number }).timestampMillis)
-    .sort((a, b) => a - b);
+  const PAGE = 10_000;
+  const stamps: number[] = [];
+  // Newest first, a page at a time (the server's largest limit), each page ending before the oldest one seen.
+  for (let end: number | undefined; ; ) {
+    const body = { urn, entity: 'dataset', aspect, limit: PAGE, ...(end !== undefined ? { endTimeMillis: end } : {}) };
+    const res = await request('POST', '/aspects?action=getTimeseriesAspectValues', { body });
+    assert.equal(res.status, 200, res.text);
+    const page = (res.json.value.values as Array<{ aspect: { value: string } }>).map((v) => (JSON.parse(v.aspect.value) as { timestampMillis: number }).timestampMillis);
+    stamps.push(...page);
+    if (page.length < PAGE) return stamps.sort((a, b) => a - b);
+    end = page[page.length - 1]! - 1;
+  }
 }
 
 export function truncate(request: Requester, body: Record<string, unknown>): Promise<HttpResult> {

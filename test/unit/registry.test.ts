@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { CatalogError } from '../../src/catalog/errors.ts';
 import {
   allEntitySpecs,
+  aspectClassOf,
   aspectNamesOfKind,
+  aspectOfClass,
   aspectSpec,
   entitySpec,
   findEntitySpec,
@@ -41,7 +43,8 @@ describe('registry lookups', () => {
       assert.ok(names.includes(n), n);
     }
     assert.equal(entitySpec('container').snapshotClass, undefined);
-    assert.deepEqual(entitySpec('schemaField').aspects, ['schemaFieldKey', 'deprecation', 'status', 'globalTags']);
+    assert.equal(entitySpec('schemaField').aspects[0], 'schemaFieldKey');
+    for (const a of ['deprecation', 'status', 'globalTags']) assert.ok(entitySpec('schemaField').aspects.includes(a), a);
   });
 
   it('classifies aspects by kind and exposes timeseries collections', () => {
@@ -50,12 +53,19 @@ describe('registry lookups', () => {
     assert.ok(aspectNamesOfKind('dataset', 'versioned').includes('status'));
     assert.deepEqual(aspectSpec('dataset', 'datasetUsageStatistics').collections, ['userCounts', 'fieldCounts']);
     assert.equal(aspectSpec('dataset', 'status').kind, 'versioned');
+    // Every timeseries aspect of the registry, by entity then aspect name.
     assert.deepEqual(timeseriesAspectPairs(), [
+      { entityType: 'assertion', aspect: 'assertionRunEvent' },
+      { entityType: 'chart', aspect: 'chartUsageStatistics' },
+      { entityType: 'dashboard', aspect: 'dashboardUsageStatistics' },
+      { entityType: 'dataJob', aspect: 'datahubIngestionCheckpoint' },
+      { entityType: 'dataJob', aspect: 'datahubIngestionRunSummary' },
+      { entityType: 'dataProcessInstance', aspect: 'dataProcessInstanceRunEvent' },
       { entityType: 'dataset', aspect: 'datasetProfile' },
       { entityType: 'dataset', aspect: 'datasetUsageStatistics' },
       { entityType: 'dataset', aspect: 'operation' },
-      { entityType: 'chart', aspect: 'chartUsageStatistics' },
-      { entityType: 'dashboard', aspect: 'dashboardUsageStatistics' },
+      { entityType: 'document', aspect: 'documentUsageStatistics' },
+      { entityType: 'query', aspect: 'queryUsageStatistics' },
     ]);
   });
 
@@ -294,5 +304,83 @@ describe('keyAspectValue', () => {
   it('rejects a wrong number of parts (400) and unknown entities', () => {
     assertCatalogError(() => keyAspectValue('dataset', [PLATFORM, 'db.t']), 'BAD_REQUEST', 'urns parts and key fields do not have same length');
     assertCatalogError(() => keyAspectValue('nope', ['x']), 'BAD_REQUEST', 'Failed to find entity with name nope in EntityRegistry');
+  });
+});
+
+describe('registry lookups: the whole DataHub registry', () => {
+  it('holds the entities and aspects real ingestion sends', () => {
+    const accepts = (entity: string, ...aspects: string[]) => {
+      for (const a of aspects) assert.ok(entitySpec(entity).aspects.includes(a), `${entity} accepts ${a}`);
+    };
+    accepts('dataset', 'upstreamLineage', 'editableDatasetProperties', 'viewProperties', 'domains', 'embed', 'container');
+    accepts('dataJob', 'container', 'dataJobInputOutput', 'dataTransformLogic', 'datahubIngestionCheckpoint', 'datahubIngestionRunSummary');
+    accepts('dataFlow', 'container');
+    accepts('chart', 'inputFields', 'embed');
+    accepts('tag', 'tagProperties');
+    accepts('query', 'queryProperties', 'querySubjects', 'queryUsageStatistics');
+    accepts('platformResource', 'platformResourceInfo');
+    accepts('dataHubIngestionSource', 'dataHubIngestionSourceInfo');
+    accepts('dataHubExecutionRequest', 'dataHubExecutionRequestInput', 'dataHubExecutionRequestResult');
+    assert.equal(aspectSpec('dataJob', 'datahubIngestionCheckpoint').kind, 'timeseries');
+    assert.equal(aspectSpec('dataset', 'upstreamLineage').kind, 'versioned');
+    assert.equal(aspectSpec('tag', 'tagKey').kind, 'key');
+    assert.deepEqual(entitySpec('dataHubRetention').keyFields, ['entityName', 'aspectName']);
+    assert.equal(entitySpec('tag').snapshotClass, 'com.linkedin.metadata.snapshot.TagSnapshot');
+  });
+
+  it('names aspects by their Pegasus classes both ways', () => {
+    assert.equal(aspectClassOf('upstreamLineage'), 'com.linkedin.dataset.UpstreamLineage');
+    assert.equal(aspectClassOf('datasetKey'), 'com.linkedin.metadata.key.DatasetKey');
+    assert.equal(aspectOfClass('com.linkedin.tag.TagProperties'), 'tagProperties');
+    assert.equal(aspectOfClass('com.linkedin.Nope'), undefined);
+  });
+});
+
+describe('validateAspect: aspects Almanac does not interpret', () => {
+  it('returns any JSON object exactly as sent', () => {
+    const lineage = { upstreams: [{ dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.up,PROD)', type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }], extra: [1, null] };
+    assert.equal(validateAspect('dataset', 'upstreamLineage', lineage), lineage);
+    assert.deepEqual(validateAspect('tag', 'tagProperties', {}), {});
+    // Opaque means opaque: no field is checked, not even ones an interpreted aspect would refuse.
+    const odd = { name: 5, removed: 'yes' };
+    assert.equal(validateAspect('dataHubExecutionRequest', 'dataHubExecutionRequestResult', odd), odd);
+  });
+
+  it('refuses a value that is not an object (422 naming the aspect)', () => {
+    invalid('dataset', 'upstreamLineage', 'upstreams', 'Aspect upstreamLineage is invalid: expected object, received string');
+    invalid('dataset', 'editableDatasetProperties', [], 'Aspect editableDatasetProperties is invalid: expected object, received array');
+    invalid('tag', 'tagProperties', null, 'Aspect tagProperties is invalid: expected object, received null');
+  });
+
+  it('still refuses an aspect its entity does not accept, and an unknown entity', () => {
+    assertCatalogError(() => validateAspect('tag', 'upstreamLineage', {}), 'BAD_REQUEST', 'Unknown aspect upstreamLineage for entity tag');
+    assertCatalogError(() => validateAspect('dataset', 'notAnAspect', {}), 'BAD_REQUEST', 'Unknown aspect notAnAspect for entity dataset');
+    assertCatalogError(() => validateAspect('spaceship', 'status', {}), 'BAD_REQUEST', 'Failed to find entity with name spaceship in EntityRegistry');
+  });
+
+  it('checks a timeseries one against TimeseriesAspectBase and returns it as sent', () => {
+    const checkpoint = { timestampMillis: TS, pipelineName: 'p', platformInstanceId: 'i', config: '', state: { formatVersion: '1.0', serde: 'base85-bz2-json' }, runId: 'r', eventGranularity: { unit: 'DAY' } };
+    assert.equal(validateAspect('dataJob', 'datahubIngestionCheckpoint', checkpoint), checkpoint);
+    assert.deepEqual(checkpoint.eventGranularity, { unit: 'DAY' }, 'no default is filled in');
+    invalid('dataJob', 'datahubIngestionCheckpoint', { pipelineName: 'p' }, 'Input timeseries aspect does not contain a timestampMillis field');
+    invalid('query', 'queryUsageStatistics', { timestampMillis: 'today' }, 'Aspect queryUsageStatistics is invalid', 'field "timestampMillis"');
+    invalid('query', 'queryUsageStatistics', { timestampMillis: TS, eventGranularity: { unit: 'FORTNIGHT' } }, 'field "eventGranularity.unit"');
+    invalid('query', 'queryUsageStatistics', 7, 'Aspect queryUsageStatistics is invalid: expected object, received number');
+    assertCatalogError(
+      () => validateAspect('dataJob', 'datahubIngestionRunSummary', { timestampMillis: TS, partitionSpec: { type: 'FULL_TABLE' } }),
+      'BAD_REQUEST',
+      'Both partition and timePartition cannot be null in partitionSpec.',
+    );
+  });
+
+  it('builds and checks the key aspects of every entity from urn parts', () => {
+    assert.deepEqual(keyAspectValue('tag', ['pii']), { name: 'pii' });
+    assert.deepEqual(validateAspect('tag', 'tagKey', { name: 'pii' }), { name: 'pii' });
+    const model = keyAspectValue('mlModel', [PLATFORM, 'churn', 'PROD']);
+    assert.deepEqual(validateAspect('mlModel', 'mlModelKey', model), { platform: PLATFORM, name: 'churn', origin: 'PROD' });
+    invalid('mlModel', 'mlModelKey', { ...model, origin: 'prod' }, 'field "origin"');
+    invalid('dataJob', 'dataJobKey', { flow: 'not-an-urn', jobId: 'j' }, 'field "flow"', 'urn');
+    assert.deepEqual(validateAspect('container', 'containerKey', {}), {}, 'ContainerKey.guid is optional in the PDL');
+    assertCatalogError(() => keyAspectValue('dataHubRetention', ['dataset']), 'BAD_REQUEST', 'urns parts and key fields do not have same length');
   });
 });

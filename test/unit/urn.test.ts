@@ -131,7 +131,7 @@ describe('parseDatasetUrn', () => {
   it('exports the FabricType symbols in order', () => {
     assert.deepEqual(
       [...FABRIC_TYPES],
-      ['DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'PROD', 'CORP', 'RVW', 'PRD', 'TST', 'SIT', 'SBX', 'SANDBOX'],
+      ['DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'PROD', 'CORP', 'RVW', 'PRD', 'TST', 'SIT', 'SBX', 'SANDBOX', 'CERT'],
     );
   });
 });

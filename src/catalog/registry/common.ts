@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DATAHUB_REGISTRY } from './datahub-registry.ts';
 
 /**
  * Building blocks shared by the aspect schemas. Every record is loose
@@ -35,11 +36,13 @@ export const pegasusUnion = () =>
     message: 'expected a union object with exactly one member key',
   });
 
-/** `common/FabricType.pdl`, newest version (a superset of older ones). */
-export const FABRIC_TYPES = [
-  'DEV', 'TEST', 'QA', 'UAT', 'EI', 'PRE', 'STG', 'NON_PROD', 'PROD', 'CORP', 'RVW', 'PRD', 'TST', 'SIT', 'SBX', 'SANDBOX',
-] as const;
-export const fabricType = () => z.enum(FABRIC_TYPES);
+/**
+ * `common/FabricType.pdl` at the pinned DataHub release, in its order: the
+ * symbols of datasetKey's `origin` in the generated registry.
+ */
+export const FABRIC_TYPES: readonly string[] = Object.freeze(
+  [...DATAHUB_REGISTRY.entities['dataset']!.keyFields].flatMap((f) => (f.name === 'origin' && f.type === 'enum' ? f.symbols : [])),
+);
 
 /** `common/AuditStamp.pdl`. */
 export const auditStamp = () =>

@@ -1,16 +1,18 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { badRequest, validationFailed } from '../errors.ts';
 import { ASPECTS, type AspectKind, type AspectSpec } from './aspects.ts';
 import { ENTITIES, type EntitySpec } from './entities.ts';
-import { checkPartitionSpec, TIMESTAMP_MISSING } from './timeseries-aspects.ts';
+import { checkPartitionSpec, TIMESTAMP_MISSING, timeseriesAspectBase } from './timeseries-aspects.ts';
 
 export type { AspectKind, AspectSpec, EntitySpec };
+export { DATAHUB_REGISTRY } from './datahub-registry.ts';
 
 /**
  * DataHub looks entity names up case-insensitively (ConfigEntityRegistry keys
  * its map by the lower-cased name), so `DATASET` finds `dataset`.
  */
 const BY_LOWER_NAME = new Map(ENTITIES.map((e) => [e.name.toLowerCase(), e]));
+const ACCEPTED = new Map(ENTITIES.map((e) => [e.name, new Set(e.aspects)]));
 
 export function findEntitySpec(entityType: string): EntitySpec | undefined {
   return BY_LOWER_NAME.get(entityType.toLowerCase());
@@ -24,7 +26,7 @@ export function entitySpec(entityType: string): EntitySpec {
 
 /** Aspect names are exact (DataHub's EntitySpec.getAspectSpec is case-sensitive). */
 export function findAspectSpec(entityType: string, aspectName: string): AspectSpec | undefined {
-  return entitySpec(entityType).aspects.includes(aspectName) ? ASPECTS.get(aspectName) : undefined;
+  return ACCEPTED.get(entitySpec(entityType).name)!.has(aspectName) ? ASPECTS.get(aspectName) : undefined;
 }
 
 export function aspectSpec(entityType: string, aspectName: string): AspectSpec {
@@ -32,6 +34,15 @@ export function aspectSpec(entityType: string, aspectName: string): AspectSpec {
   if (!spec) throw badRequest(`Unknown aspect ${aspectName} for entity ${entityType}`);
   return spec;
 }
+
+const CLASS_OF_ASPECT = new Map([...ASPECTS.values()].map((a) => [a.name, a.pegasusClass]));
+const ASPECT_OF_CLASS = new Map([...ASPECTS.values()].map((a) => [a.pegasusClass, a.name]));
+
+/** The Pegasus class of an aspect (com.linkedin.common.Status for status); the name itself if it is none. */
+export const aspectClassOf = (aspect: string): string => CLASS_OF_ASPECT.get(aspect) ?? aspect;
+
+/** The aspect a Pegasus class is the model of, e.g. status for com.linkedin.common.Status. */
+export const aspectOfClass = (pegasusClass: string): string | undefined => ASPECT_OF_CLASS.get(pegasusClass);
 
 export function allEntitySpecs(): readonly EntitySpec[] {
   return ENTITIES;
@@ -94,24 +105,38 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown): string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Any JSON object: the check on aspects Almanac does not interpret, which gives zod's wording to a non-object. */
+const ANY_OBJECT = z.looseObject({});
+
+function parsed(spec: AspectSpec, schema: z.ZodType, value: unknown): unknown {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return result.data;
+  const details = result.error.issues.map((i) => describeIssue(i, value)).join('; ');
+  throw validationFailed(`Aspect ${spec.name} is invalid: ${details}`);
+}
+
 /**
- * Validates an aspect value and returns it with defaults applied and unknown
- * fields kept. Schema failures are 422 (DataHub's ValidationException); the
- * partitionSpec rule is 400 (DataHub throws IllegalArgumentException there).
+ * Validates an aspect value. An interpreted aspect comes back with defaults
+ * applied and unknown fields kept; any other aspect must be a JSON object (a
+ * timeseries one with a valid TimeseriesAspectBase) and comes back as sent.
+ * Schema failures are 422 (DataHub's ValidationException); the partitionSpec
+ * rule is 400 (DataHub throws IllegalArgumentException there).
  */
 export function validateAspect(entityType: string, aspectName: string, value: unknown): Record<string, unknown> {
   const spec = aspectSpec(entityType, aspectName);
   if (spec.kind === 'timeseries' && isRecord(value) && (value['timestampMillis'] ?? null) === null) {
     throw validationFailed(TIMESTAMP_MISSING);
   }
-  const result = spec.schema.safeParse(value, { reportInput: true });
-  if (!result.success) {
-    const details = result.error.issues.map((i) => describeIssue(i, value)).join('; ');
-    throw validationFailed(`Aspect ${spec.name} is invalid: ${details}`);
+  let out: Record<string, unknown>;
+  if (spec.schema) {
+    out = parsed(spec, spec.schema, value) as Record<string, unknown>;
+  } else {
+    if (spec.kind === 'timeseries') parsed(spec, timeseriesAspectBase, value);
+    else if (!isRecord(value)) parsed(spec, ANY_OBJECT, value);
+    out = value as Record<string, unknown>;
   }
-  const parsed = result.data as Record<string, unknown>;
-  if (spec.kind === 'timeseries') checkPartitionSpec(parsed);
-  return parsed;
+  if (spec.kind === 'timeseries') checkPartitionSpec(out);
+  return out;
 }
 
 /**

@@ -1,27 +1,20 @@
 import { z } from 'zod';
-import { fabricType, urn } from './common.ts';
+import { urn } from './common.ts';
+import type { KeyField } from './datahub-registry.ts';
 
 /**
- * Key aspects (`metadata-models/.../metadata/key/*Key.pdl`). The field order of
- * each object is the urn tuple order: `keyAspectValue` in index.ts relies on it,
- * mirroring DataHub's EntityKeyUtils which binds urn parts to key fields by
- * position.
+ * The schema of a key aspect (`metadata/key/*Key.pdl`), built from its fields as
+ * the generated registry lists them, in urn tuple order: `keyAspectValue` in
+ * index.ts binds urn parts to them by position, as DataHub's EntityKeyUtils does.
+ * Every key field of the pinned release is text (a string, an urn or an enum);
+ * the generator refuses any other type, so none needs converting from urn text.
  */
-export const keyAspectSchemas = {
-  datasetKey: z.looseObject({ platform: urn(), name: z.string(), origin: fabricType() }),
-  dataPlatformKey: z.looseObject({ platformName: z.string() }),
-  corpUserKey: z.looseObject({ username: z.string() }),
-  corpGroupKey: z.looseObject({ name: z.string() }),
-  chartKey: z.looseObject({ dashboardTool: z.string(), chartId: z.string() }),
-  dashboardKey: z.looseObject({ dashboardTool: z.string(), dashboardId: z.string() }),
-  dataJobKey: z.looseObject({ flow: urn(), jobId: z.string() }),
-  dataFlowKey: z.looseObject({ orchestrator: z.string(), flowId: z.string(), cluster: z.string() }),
-  // guid is optional in ContainerKey.pdl, but it is the urn's only part.
-  containerKey: z.looseObject({ guid: z.string().optional() }),
-  schemaFieldKey: z.looseObject({ parent: urn(), fieldPath: z.string() }),
-} as const;
-
-export type KeyAspectName = keyof typeof keyAspectSchemas;
-
-/** Field names of a key aspect, in urn tuple order. */
-export const keyFieldsOf = (name: KeyAspectName): string[] => Object.keys(keyAspectSchemas[name].shape);
+export function keyAspectSchema(fields: readonly KeyField[]): z.ZodType {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of fields) {
+    const type = field.type === 'enum' ? z.enum(field.symbols as [string, ...string[]]) : field.type === 'urn' ? urn() : z.string();
+    // e.g. ContainerKey.guid is optional in the PDL, although it is the urn's only part.
+    shape[field.name] = field.optional ? type.optional() : type;
+  }
+  return z.looseObject(shape);
+}

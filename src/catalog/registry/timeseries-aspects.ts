@@ -3,10 +3,9 @@ import { badRequest } from '../errors.ts';
 import { float, int, long, stringMap, urn } from './common.ts';
 
 /**
- * Timeseries aspects. Each includes `timeseries/TimeseriesAspectBase.pdl`.
- * `collections` lists the `@TimeseriesFieldCollection` fields: DataHub writes
- * one extra (exploded) index document per element of each, which is visible in
- * counts and therefore in truncateTimeseriesAspect.
+ * The timeseries aspects Almanac interprets. Each includes
+ * `timeseries/TimeseriesAspectBase.pdl`; every other timeseries aspect of the
+ * registry is checked against that base alone (`timeseriesAspectBase`).
  */
 
 export const CALENDAR_INTERVALS = ['SECOND', 'MINUTE', 'HOUR', 'DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR'] as const;
@@ -118,14 +117,12 @@ export const dashboardUsageStatistics = z.looseObject({
   lastViewedAt: long().optional(),
 });
 
-/** Aspect schema plus its exploded collection fields. */
-export const timeseriesAspectDefs = {
-  datasetProfile: { schema: datasetProfile, collections: [] },
-  datasetUsageStatistics: { schema: datasetUsageStatistics, collections: ['userCounts', 'fieldCounts'] },
-  operation: { schema: operation, collections: ['affectedDatasets', 'queries'] },
-  chartUsageStatistics: { schema: chartUsageStatistics, collections: ['userCounts'] },
-  dashboardUsageStatistics: { schema: dashboardUsageStatistics, collections: ['userCounts'] },
-} as const satisfies Record<string, { schema: z.ZodType; collections: readonly string[] }>;
+/**
+ * TimeseriesAspectBase alone: what Almanac reads from a timeseries aspect it does
+ * not otherwise interpret (the timestamp, and the granularity, messageId and
+ * partitionSpec of its document id).
+ */
+export const timeseriesAspectBase = z.looseObject(timeseriesBase);
 
 export const TIMESTAMP_MISSING = 'Input timeseries aspect does not contain a timestampMillis field';
 

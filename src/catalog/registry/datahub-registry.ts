@@ -1,0 +1,51 @@
+import data from './generated/datahub-registry.json' with { type: 'json' };
+
+/**
+ * The shape of `generated/datahub-registry.json`, which `npm run registry:generate`
+ * (scripts/generate-registry.ts) writes from the Avro schemas of a pinned
+ * acryl-datahub release. Only the generator writes that file.
+ */
+export interface RegistryData {
+  readonly source: { readonly package: string; readonly version: string };
+  readonly entities: Readonly<Record<string, RegistryEntity>>;
+  readonly aspects: Readonly<Record<string, RegistryAspect>>;
+}
+
+export interface RegistryEntity {
+  readonly keyAspect: string;
+  /** DataHub's `category` (core, internal), null where entity-registry.yml gives none */
+  readonly category: string | null;
+  /** the key aspect's fields in urn tuple order */
+  readonly keyFields: readonly KeyField[];
+  /** every other aspect the entity accepts, sorted */
+  readonly aspects: readonly string[];
+  /** the MetadataChangeEvent snapshot class, for the entities that have one */
+  readonly snapshotClass?: string;
+}
+
+export type KeyField =
+  | { readonly name: string; readonly type: 'string' | 'urn'; readonly optional?: true }
+  | { readonly name: string; readonly type: 'enum'; readonly symbols: readonly string[]; readonly optional?: true };
+
+export type AspectKind = 'key' | 'versioned' | 'timeseries';
+
+export interface RegistryAspect {
+  readonly kind: AspectKind;
+  /** the Pegasus class, e.g. com.linkedin.dataset.UpstreamLineage */
+  readonly class: string;
+  /** timeseries only: the `@TimeseriesFieldCollection` fields DataHub explodes into extra index documents */
+  readonly collections?: readonly string[];
+  readonly relationships?: readonly RegistryRelationship[];
+}
+
+/** One `@Relationship` annotation: a urn-valued field pointing at other entities. */
+export interface RegistryRelationship {
+  /** DataHub's PathSpec without the leading slash: `*` is every array element or map value */
+  readonly path: string;
+  readonly name: string;
+  readonly entityTypes: readonly string[];
+  readonly isLineage?: boolean;
+  readonly isUpstream?: boolean;
+}
+
+export const DATAHUB_REGISTRY: RegistryData = data as RegistryData;
