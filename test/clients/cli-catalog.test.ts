@@ -33,10 +33,24 @@ for (const backend of await clientBackends()) {
     it('hard-deletes with `datahub delete --hard`, removing the entity and its timeseries rows', async () => {
       const urn = datasetUrn('cli.hard');
       await ingest(server, mcp(urn, 'status', { removed: false }), mcp(urn, 'datasetProfile', { timestampMillis: Date.now(), rowCount: 3 }));
-      // The "impacts N versioned rows" counts are not asserted: Almanac answers them under other names.
-      assert.match((await runDatahubCli(server, 'delete', '--urn', urn, '--hard', '--force')).stdout, /Hard deleted 1 entities/);
+      const out = (await runDatahubCli(server, 'delete', '--urn', urn, '--hard', '--force')).stdout;
+      assert.match(out, /Hard deleted 1 entities/);
+      assert.match(out, /impacts 2 versioned rows and 1 timeseries aspect rows/);
       assert.equal((await server.request('GET', `/entities/${encodeURIComponent(urn)}`)).status, 404);
       assert.deepEqual(await storedStamps(server.request, urn), []);
+    });
+
+    it('deletes a time window of one timeseries aspect with `datahub delete --aspect --start-time --end-time --hard`, and nothing else', async () => {
+      const urn = datasetUrn('cli.window');
+      const other = datasetUrn('cli.window.other');
+      const stamps = [0, 1, 2, 3].map((d) => Date.UTC(2026, 0, 10 + d));
+      const profiles = (u: string) => stamps.map((t) => mcp(u, 'datasetProfile', { timestampMillis: t, rowCount: 1 }));
+      await ingest(server, mcp(urn, 'status', { removed: false }), mcp(urn, 'datasetProperties', { name: 'kept' }), ...profiles(urn), ...profiles(other));
+      const out = (await runDatahubCli(server, 'delete', '--urn', urn, '--aspect', 'datasetProfile', '--start-time', '2026-01-11 00:00:00', '--end-time', '2026-01-12 00:00:00', '--hard', '--force')).stdout;
+      assert.match(out, /2 timeseries aspect rows/);
+      assert.deepEqual(await storedStamps(server.request, urn), [stamps[0], stamps[3]]);
+      assert.deepEqual(await storedStamps(server.request, other), stamps);
+      assert.equal((await storedAspect(server, urn, 'datasetProperties'))?.name, 'kept');
     });
 
     it('deprecates a dataset with `datahub graphql`', async () => {

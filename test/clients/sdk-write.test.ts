@@ -8,14 +8,17 @@ const URNS = {
   async: datasetUrn('sdk.async'),
   mce: datasetUrn('sdk.snapshot'),
   openapi: datasetUrn('sdk.openapi'),
-  missing: datasetUrn('sdk.never_created'),
+  profiledFirst: datasetUrn('sdk.profiled_first'),
+  patched: datasetUrn('sdk.patched'),
+  openapiPatched: datasetUrn('sdk.openapi_patched'),
 };
+const UPSTREAM = datasetUrn('sdk.upstream');
 const NOW = Date.now();
 const PROFILE_TIMES = [NOW - 2 * DAY, NOW - DAY, NOW];
 
 for (const backend of await clientBackends()) {
   describe(`DataHub Python SDK writes: ${backend.name}`, { skip: backend.skip }, () => {
-    const run = useClientScript(backend, 'sdk_write.py', () => ({ urns: URNS, profileTimes: PROFILE_TIMES }));
+    const run = useClientScript(backend, 'sdk_write.py', () => ({ urns: URNS, profileTimes: PROFILE_TIMES, upstream: UPSTREAM }));
 
     it('connects with DatahubRestEmitter.test_connection, which reads /config', () => {
       assert.equal(run.result.noCode, 'true');
@@ -52,12 +55,27 @@ for (const backend of await clientBackends()) {
       assert.equal((await storedAspect(run.server, URNS.openapi, 'datasetProperties'))?.name, 'openapi');
     });
 
-    it("raises OperationalError carrying the run.server's message when a timeseries event names a missing entity, and stores nothing", async () => {
-      assert.equal(run.result.missingEntity.info.status, 404);
-      assert.match(run.result.missingEntity.message, /^Unable to emit metadata to DataHub GMS: .*Entity urn:li:dataset:\(urn:li:dataPlatform:hive,sdk\.never_created,PROD\) does not exist\. Ingest one of its aspects/);
-      const exists = await run.server.request('POST', '/entities?action=exists', { body: { urn: URNS.missing } });
-      assert.deepEqual(exists.json, { value: false });
-      assert.deepEqual(await storedStamps(run.server.request, URNS.missing), []);
+    it('stores a profile for a dataset that has nothing else yet, which then exists', async () => {
+      assert.deepEqual(await storedStamps(run.server.request, URNS.profiledFirst), [PROFILE_TIMES[0]]);
+      assert.deepEqual((await run.server.request('POST', '/entities?action=exists', { body: { urn: URNS.profiledFirst } })).json, { value: true });
     });
+
+    it("raises OperationalError carrying the server's message for an aspect DataHub does not know", () => {
+      assert.equal(run.result.unknownAspect.info.status, 400);
+      assert.match(run.result.unknownAspect.message, /^Unable to emit metadata to DataHub GMS: Unknown aspect noSuchAspect for entity dataset/);
+    });
+
+    for (const [mode, urn] of [['Rest.li', URNS.patched], ['OpenAPI', URNS.openapiPatched]] as const) {
+      it(`applies DatasetPatchBuilder's patches sent in ${mode} mode to the latest versions`, async () => {
+        const tags = (await storedAspect(run.server, urn, 'globalTags'))?.tags;
+        assert.deepEqual(tags, mode === 'Rest.li' ? [{ tag: 'urn:li:tag:gold' }] : [{ tag: 'urn:li:tag:pii' }]);
+        assert.deepEqual((await storedAspect(run.server, urn, 'glossaryTerms'))?.terms, [{ urn: 'urn:li:glossaryTerm:revenue' }]);
+        assert.deepEqual((await storedAspect(run.server, urn, 'ownership'))?.owners, [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }]);
+        const upstreams = (await storedAspect(run.server, urn, 'upstreamLineage'))?.upstreams as Array<Record<string, unknown>>;
+        assert.deepEqual(upstreams.map((u) => [u.dataset, u.type]), [[UPSTREAM, 'TRANSFORMED']]);
+        const properties = await storedAspect(run.server, urn, 'datasetProperties');
+        assert.deepEqual([properties?.customProperties, properties?.description], [{ 'team/owner': 'core' }, 'Patched by the SDK']);
+      });
+    }
   });
 }

@@ -13,6 +13,7 @@ export const configRoutes =
     app.get('/config', { config: { public: true } }, async () => ({
       noCode: 'true',
       statefulIngestionCapable: true,
+      patchCapable: true,
       retention: 'false',
       supportsImpactAnalysis: false,
       timeZone: 'GMT',

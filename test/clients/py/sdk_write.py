@@ -4,6 +4,7 @@ import datahub.metadata.schema_classes as models
 from datahub.emitter.mcp import MetadataChangeProposalWrapper
 from datahub.emitter.rest_emitter import DatahubRestEmitter, EmitMode
 from datahub.metadata.com.linkedin.pegasus2avro.mxe import MetadataChangeEvent
+from datahub.specific.dataset import DatasetPatchBuilder
 
 from harness import print_result, read_input, refusal
 
@@ -39,12 +40,45 @@ restli.emit_mce(
         )
     )
 )
-missing_entity = refusal(
-    lambda: restli.emit_mcp(MetadataChangeProposalWrapper(entityUrn=urns["missing"], aspect=models.DatasetProfileClass(timestampMillis=args["profileTimes"][0], rowCount=1)))
+# A profiler that runs before (or apart from) the source that emits the dataset.
+restli.emit_mcp(MetadataChangeProposalWrapper(entityUrn=urns["profiledFirst"], aspect=models.DatasetProfileClass(timestampMillis=args["profileTimes"][0], rowCount=7)))
+unknown_aspect = refusal(
+    lambda: restli.emit_mcp(
+        models.MetadataChangeProposalClass(
+            entityType="dataset",
+            entityUrn=urns["mcp"],
+            changeType="UPSERT",
+            aspectName="noSuchAspect",
+            aspect=models.GenericAspectClass(value=b"{}", contentType="application/json"),
+        )
+    )
+)
+
+
+def patches(urn):
+    """The SDK's patch builder: tags, terms, owners, lineage, custom properties and the description, as users chain them."""
+    builder = (
+        DatasetPatchBuilder(urn)
+        .add_tag(models.TagAssociationClass(tag="urn:li:tag:pii"))
+        .add_term(models.GlossaryTermAssociationClass(urn="urn:li:glossaryTerm:revenue"))
+        .add_owner(models.OwnerClass(owner="urn:li:corpuser:jdoe", type=models.OwnershipTypeClass.DATAOWNER))
+        .add_upstream_lineage(models.UpstreamClass(dataset=args["upstream"], type=models.DatasetLineageTypeClass.TRANSFORMED))
+        .add_custom_property("team/owner", "core")
+        .set_description("Patched by the SDK")
+    )
+    return builder.build()
+
+
+for mcp in patches(urns["patched"]):
+    restli.emit_mcp(mcp)
+# A second round removes one tag and adds another; patches apply to the latest version.
+restli.emit_mcps(
+    DatasetPatchBuilder(urns["patched"]).remove_tag("urn:li:tag:pii").add_tag(models.TagAssociationClass(tag="urn:li:tag:gold")).build()
 )
 
 openapi = DatahubRestEmitter(args["server"], token=args["token"], openapi_ingestion=True)
 openapi.emit_mcp(MetadataChangeProposalWrapper(entityUrn=urns["openapi"], aspect=models.StatusClass(removed=False)))
 openapi.emit_mcps([MetadataChangeProposalWrapper(entityUrn=urns["openapi"], aspect=models.DatasetPropertiesClass(name="openapi"))])
+openapi.emit_mcps(patches(urns["openapiPatched"]))
 
-print_result({"noCode": config.get("noCode"), "missingEntity": missing_entity})
+print_result({"noCode": config.get("noCode"), "unknownAspect": unknown_aspect})
