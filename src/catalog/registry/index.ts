@@ -12,10 +12,12 @@ export { DATAHUB_REGISTRY } from './datahub-registry.ts';
  * its map by the lower-cased name), so `DATASET` finds `dataset`.
  */
 const BY_LOWER_NAME = new Map(ENTITIES.map((e) => [e.name.toLowerCase(), e]));
+// Clients almost always send the exact name; finding it first spares a lower-cased copy on every lookup.
+const BY_NAME = new Map(ENTITIES.map((e) => [e.name, e]));
 const ACCEPTED = new Map(ENTITIES.map((e) => [e.name, new Set(e.aspects)]));
 
 export function findEntitySpec(entityType: string): EntitySpec | undefined {
-  return BY_LOWER_NAME.get(entityType.toLowerCase());
+  return BY_NAME.get(entityType) ?? BY_LOWER_NAME.get(entityType.toLowerCase());
 }
 
 export function entitySpec(entityType: string): EntitySpec {
