@@ -20,6 +20,8 @@ for (const backend of await clientBackends()) {
         mcp(URN, 'ownership', { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'TECHNICAL_OWNER' }], lastModified: { time: NOW, actor: ADMIN } }),
         mcp(URN, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
         ...[3, 1, 2].map((days) => mcp(URN, 'datasetProfile', { timestampMillis: NOW - days * DAY, rowCount: days })),
+        // An older profile of one partition: the partition filter must find it behind the newer full-table ones.
+        mcp(URN, 'datasetProfile', { timestampMillis: NOW - 10 * DAY, rowCount: 99, partitionSpec: { partition: '2026-01-01', type: 'PARTITION' } }),
       );
       return { urn: URN, missing: MISSING, decommissionTime: DECOMMISSION };
     });
@@ -61,6 +63,24 @@ for (const backend of await clientBackends()) {
       const after = { deprecated: true, note: 'Use orders_v2', decommissionTime: DECOMMISSION, actor: ADMIN };
       assert.deepEqual(run.result.deprecationAfter, { dataset: { deprecation: after } });
       assert.deepEqual(await storedAspect(run.server, URN, 'deprecation'), after);
+    });
+
+    it('reads the whole entity with get_entity_semityped (GET /entitiesV2), key aspect included', () => {
+      const aspects = run.result.semityped;
+      assert.deepEqual(Object.keys(aspects).sort(), ['datasetKey', 'datasetProperties', 'deprecation', 'globalTags', 'ownership', 'status']);
+      assert.deepEqual(aspects.datasetKey, { platform: 'urn:li:dataPlatform:hive', name: 'sdk.customers', origin: 'PROD' });
+      assert.deepEqual(aspects.globalTags, { tags: [{ tag: 'urn:li:tag:pii' }] });
+      // As DataHub: a never-written entity answers its key aspect alone.
+      assert.deepEqual(run.result.semitypedMissing, ['datasetKey']);
+    });
+
+    it('reads named aspects with get_aspects_for_entity, None for one never written', () => {
+      assert.deepEqual(run.result.aspectsForEntity, { status: { removed: false }, globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] }, schemaMetadata: null });
+    });
+
+    it("reads one partition's latest profile with get_latest_timeseries_value and a partition filter", () => {
+      assert.equal(run.result.partitionLatest.rowCount, 99);
+      assert.equal(run.result.partitionLatest.partitionSpec.partition, '2026-01-01');
     });
 
     it("raises GraphError with the run.server's message for a deprecation of a missing entity", () => {

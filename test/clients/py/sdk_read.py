@@ -44,5 +44,16 @@ result = {
     ),
     "deprecationAfter": graph.execute_graphql(DEPRECATION, variables={"urn": urn}),
     "updateMissing": graphql_error(UPDATE, {"input": {"urn": missing, "deprecated": True}}),
+    "semityped": {name: obj(a) for name, a in graph.get_entity_semityped(urn).items()},
+    "semitypedMissing": sorted(graph.get_entity_semityped(missing).keys()),
+    "aspectsForEntity": {
+        name: obj(a)
+        for name, a in graph.get_aspects_for_entity(
+            urn, aspects=["status", "globalTags", "schemaMetadata"], aspect_types=[models.StatusClass, models.GlobalTagsClass, models.SchemaMetadataClass]
+        ).items()
+    },
+    "partitionLatest": obj(
+        graph.get_latest_timeseries_value(urn, models.DatasetProfileClass, {"partitionSpec.partition": "2026-01-01"})
+    ),
 }
 print_result(result)
