@@ -18,6 +18,10 @@ import type {
 } from '../store.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
+
+/** A key aspect write: inserted when absent, never versioned, so a batch's keys can go in one statement. */
+const isKeyWrite = (op: WriteOp): op is AspectOp => op.kind === 'aspect' && op.onlyIfAbsent === true && op.update === undefined;
+const keyOf = (op: AspectOp): string => `${op.urn}\u0000${op.aspect}`;
 import type { AspectWriteOutcome, Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep, ReclaimStep } from '../store.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { named } from './named-query.ts';
@@ -120,8 +124,14 @@ export class PostgresStore implements Store {
       await this.ts.prepare(series);
       try {
         return await this.tx(async (c) => {
+          const keys = batch.ops.filter(isKeyWrite);
+          const created = keys.length > 0 ? await this.insertKeys(c, keys, batch.actor, batch.now) : new Set<string>();
           const outcomes: AspectWriteOutcome[] = [];
-          for (const op of batch.ops) if (op.kind === 'aspect') outcomes.push(await this.writeAspect(c, op, batch.actor, batch.now));
+          for (const op of batch.ops) {
+            if (op.kind !== 'aspect') continue;
+            if (isKeyWrite(op)) outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: created.has(keyOf(op)) ? 'created' : 'unchanged', value: op.value });
+            else outcomes.push(await this.writeAspect(c, op, batch.actor, batch.now));
+          }
           if (series.length > 0) await this.ts.upsert(c, series);
           return outcomes;
         });
@@ -130,6 +140,33 @@ export class PostgresStore implements Store {
         this.ts.resetCaches();
       }
     }
+  }
+
+  /**
+   * Writes every key aspect of the batch (and its entity row) in one statement,
+   * in urn order so concurrent batches lock in the same order; returns those it created.
+   */
+  private async insertKeys(c: pg.PoolClient, ops: readonly AspectOp[], actor: string, now: number): Promise<Set<string>> {
+    const sorted = [...ops].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+    const r = await c.query<{ urn: string; aspect: string }>(
+      named(
+        `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS k(urn, aspect, entity_type, metadata, sm, n)),
+              e AS (INSERT INTO entities (urn, entity_type, created_on, created_by)
+                    SELECT urn, entity_type, $6, $7 FROM k ORDER BY n ON CONFLICT DO NOTHING)
+         INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+         SELECT urn, aspect, 0, entity_type, metadata::jsonb, sm::jsonb, $6, $7 FROM k ORDER BY n ON CONFLICT DO NOTHING RETURNING urn, aspect`,
+        [
+          sorted.map((o) => o.urn),
+          sorted.map((o) => o.aspect),
+          sorted.map((o) => o.entityType),
+          sorted.map((o) => JSON.stringify(o.value)),
+          sorted.map((o) => (o.systemMetadata === null ? null : JSON.stringify(o.systemMetadata))),
+          now,
+          actor,
+        ],
+      ),
+    );
+    return new Set(r.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
   }
 
   private async writeAspect(c: pg.PoolClient, op: AspectOp, actor: string, now: number): Promise<AspectWriteOutcome> {
