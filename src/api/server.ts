@@ -61,7 +61,7 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
     if (req.routeOptions.config?.public) return;
-    if (req.routeOptions.url === undefined) return; // 404s answer without a token check
+    // Every other path needs credentials, served or not: a stranger gets 401, never a map of the routes.
     req.principal = await context.authenticator.authenticate(req.headers.authorization);
   });
 

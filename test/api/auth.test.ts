@@ -39,6 +39,23 @@ for (const backend of await backends()) {
 
     it('refuses a request without an Authorization header', () => refused(null, "Request is missing 'Authorization' header."));
 
+    it('answers 401 for a path it does not serve when the caller has no valid credentials, and 404 once it has', async () => {
+      for (const auth of [null, 'Bearer not-a-token']) {
+        const res = await server.request('GET', '/openapi/v2/no/such/route', { auth });
+        assert.equal(res.status, 401, res.text);
+        assert.doesNotMatch(res.text, /No resource/);
+      }
+      const known = await server.request('GET', '/openapi/v2/no/such/route');
+      assert.equal(known.status, 404);
+      assert.match(known.json.message, /No resource for GET \/openapi\/v2\/no\/such\/route/);
+    });
+
+    it("answers DataHub's frontend health page at /admin without credentials", async () => {
+      const res = await server.request('GET', '/admin', { auth: null });
+      assert.equal(res.status, 200);
+      assert.equal(res.text, 'GOOD');
+    });
+
     it('refuses another scheme', () => refused(`Token ${server.adminToken}`, "Authorization header missing 'Bearer' prefix."));
 
     it('refuses a malformed token', () => refused('Bearer not.a.jwt', 'Unable to verify the provided token.'));

@@ -9,6 +9,8 @@ export const configRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     app.get('/health', { config: { public: true } }, async () => ({ status: 'ok' }));
+    // DataHub's frontend health page, which its smoke tests poll before they start.
+    app.get('/admin', { config: { public: true } }, async (_req, reply) => reply.type('text/plain; charset=utf-8').send('GOOD'));
 
     app.get('/config', { config: { public: true } }, async () => ({
       noCode: 'true',
