@@ -1,14 +1,24 @@
 import { UNAUTHORIZED_MESSAGE } from '../auth/authorizer.ts';
-import type { Principal } from '../auth/principal.ts';
+import { ADMIN_URN, type Principal } from '../auth/principal.ts';
+import { isIdentityUrn } from '../catalog/deletion.ts';
+import { forbidden } from '../catalog/errors.ts';
 import type { AppContext } from './context.ts';
 
 /** Ingestion needs EDIT_ENTITY; the message is DataHub's. */
 export const requireEdit = (ctx: AppContext, principal: Principal, urns: readonly string[]): Promise<void> =>
   ctx.authorizer.require(principal, ['EDIT_ENTITY'], `User ${principal.actorUrn} is unauthorized to modify entity: ${urns[0] ?? ''}`);
 
-/** Deleting an entity needs EDIT_ENTITY too. */
-export const requireDelete = (ctx: AppContext, principal: Principal, urn: string): Promise<void> =>
-  ctx.authorizer.require(principal, ['EDIT_ENTITY'], `User ${principal.actorUrn} is unauthorized to delete entity: ${urn}`);
+/**
+ * Deleting an entity needs EDIT_ENTITY; deleting (any part of) a user or group
+ * needs MANAGE_USERS_AND_GROUPS, and the built-in administrator is never deleted,
+ * so no Editor can lock the admins out.
+ */
+export async function requireDelete(ctx: AppContext, principal: Principal, urn: string): Promise<void> {
+  const message = `User ${principal.actorUrn} is unauthorized to delete entity: ${urn}`;
+  if (!isIdentityUrn(urn)) return ctx.authorizer.require(principal, ['EDIT_ENTITY'], message);
+  await ctx.authorizer.require(principal, ['MANAGE_USERS_AND_GROUPS'], message);
+  if (urn === ADMIN_URN) throw forbidden(`${ADMIN_URN} is the built-in administrator and cannot be deleted`);
+}
 
 /** Deprecating (one entity or a batch) needs EDIT_ENTITY or EDIT_DEPRECATION_PRIVILEGE, as in DataHub. */
 export const requireDeprecationEdit = (ctx: AppContext, principal: Principal): Promise<void> =>

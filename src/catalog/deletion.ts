@@ -20,6 +20,10 @@ export interface DeleteResult {
   readonly timeseriesRows: number;
 }
 
+/** Users and groups: deleting one also revokes its tokens, role and password, so re-creating it revives none of them. */
+const IDENTITY_TYPES = new Set(['corpuser', 'corpGroup']);
+export const isIdentityUrn = (urn: string): boolean => IDENTITY_TYPES.has(parseUrn(urn).entityType);
+
 /**
  * Hard deletes exactly what was asked, refusing before anything is touched when
  * the request names something the entity does not have:
@@ -38,7 +42,7 @@ export async function hardDelete(store: Store, req: DeleteRequest): Promise<Dele
     if (window) {
       throw badRequest("Parameters 'startTimeMillis' and 'endTimeMillis' need 'aspectName' (a timeseries aspect); without it the whole entity is deleted");
     }
-    const removed = await store.deleteEntity(req.urn);
+    const removed = await store.deleteEntity(req.urn, { revokeIdentity: IDENTITY_TYPES.has(entity.name) });
     return { urn: req.urn, rows: removed.aspectRows, timeseriesRows: removed.timeseriesRows };
   }
   const aspect = findAspectSpec(entity.name, req.aspectName);

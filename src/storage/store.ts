@@ -250,8 +250,11 @@ export interface Store {
    */
   getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>>;
   searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
-  /** Deletes the entity, all versions of all its aspects, and its timeseries rows. */
-  deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }>;
+  /**
+   * Deletes the entity, all versions of all its aspects, and its timeseries rows; with `revokeIdentity`
+   * (a user or group), in the same transaction its access tokens, role and password too.
+   */
+  deleteEntity(urn: string, options?: { readonly revokeIdentity?: boolean }): Promise<{ aspectRows: number; timeseriesRows: number }>;
   /** Deletes every version of one aspect of the entity (never its key aspect); returns the rows removed. */
   deleteAspect(urn: string, aspect: string): Promise<number>;
   /** Deletes the urn's timeseries rows in the scope, in one transaction; returns the rows removed. */

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { actorWithRole } from '../support/actors.ts';
 import { backends } from '../support/databases.ts';
 import { ingest, mcp } from '../support/graphql.ts';
 import { useServer } from '../support/lifecycle.ts';
@@ -153,6 +154,39 @@ for (const backend of await backends()) {
         assert.equal(await snapshot(server, [a]), before);
       });
     }
+
+    it('lets only MANAGE_USERS_AND_GROUPS delete a user, and nobody the built-in administrator', async () => {
+      const editor = await actorWithRole(server, 'del-editor', 'Editor');
+      await actorWithRole(server, 'del-victim', 'Admin');
+      const victim = 'urn:li:corpuser:del-victim';
+      for (const body of [{ urn: victim }, { urn: victim, aspectName: 'corpUserInfo' }]) {
+        const res = await server.request('POST', '/entities?action=delete', { body, auth: editor });
+        assert.equal(res.status, 403, res.text);
+      }
+      assert.equal((await server.request('DELETE', `/openapi/v3/entity/corpuser/${enc(victim)}`, { auth: editor })).status, 403);
+      const admin = await server.request('POST', '/entities?action=delete', { body: { urn: 'urn:li:corpuser:datahub' } });
+      assert.equal(admin.status, 403, admin.text);
+      assert.equal(admin.json.message, 'urn:li:corpuser:datahub is the built-in administrator and cannot be deleted');
+      for (const urn of [victim, 'urn:li:corpuser:datahub']) {
+        assert.deepEqual((await server.request('POST', '/entities?action=exists', { body: { urn } })).json, { value: true });
+      }
+    });
+
+    it("revokes a deleted user's tokens, role and password, and re-creating the user revives none of them", async () => {
+      const token = await actorWithRole(server, 'del-gone', 'Admin', 'a long enough password');
+      const urn = 'urn:li:corpuser:del-gone';
+      assert.equal((await server.request('POST', '/operations?action=getIndexSizes', { auth: token })).status, 200);
+      assert.equal((await del(server, { urn })).status, 200);
+      assert.equal((await server.request('POST', '/entities?action=exists', { body: { urn }, auth: token })).status, 401);
+      // The next user-sync ingestion (or any Editor) writes the user again.
+      await ingest(server, mcp(urn, 'corpUserInfo', { active: true, displayName: 'Gone' }, 'corpuser'));
+      assert.equal((await server.request('POST', '/entities?action=exists', { body: { urn }, auth: token })).status, 401);
+      const login = await server.request('POST', '/logIn', { auth: null, body: { username: 'del-gone', password: 'a long enough password' } });
+      assert.equal(login.status, 401, login.text);
+      const fresh = await server.app.services.tokens.mint({ actorUrn: urn, ownerUrn: urn, duration: 'ONE_HOUR', name: 'after' });
+      const sizes = await server.request('POST', '/operations?action=getIndexSizes', { auth: `Bearer ${fresh.token}` });
+      assert.equal(sizes.status, 403, 'the Admin role did not survive the delete');
+    });
 
     it('refuses an unknown query parameter on delete', async () => {
       const a = datasetUrn('query');

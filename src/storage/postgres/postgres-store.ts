@@ -280,10 +280,18 @@ export class PostgresStore implements Store {
     return searchDatasets(this.pool, query);
   }
 
-  async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
+  async deleteEntity(urn: string, options: { readonly revokeIdentity?: boolean } = {}): Promise<{ aspectRows: number; timeseriesRows: number }> {
     return this.tx(async (c) => {
       const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
       await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
+      if (options.revokeIdentity) {
+        // Tokens acting as the user or group, its role and its password go with it.
+        await c.query(
+          `WITH t AS (DELETE FROM access_tokens WHERE actor_urn = $1), r AS (DELETE FROM role_assignments WHERE actor_urn = $1)
+           DELETE FROM user_credentials WHERE user_urn = $1`,
+          [urn],
+        );
+      }
       const timeseriesRows = await this.ts.deleteUrnRows(c, urn);
       return { aspectRows, timeseriesRows };
     });

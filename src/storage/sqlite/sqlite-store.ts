@@ -31,6 +31,13 @@ import type {
 import type { AspectWriteOutcome } from '../store.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
+
+/** What deleting a user or group revokes with it: tokens acting as it, its role, its password. */
+const REVOKE_IDENTITY = [
+  'DELETE FROM access_tokens WHERE actor_urn = ?',
+  'DELETE FROM role_assignments WHERE actor_urn = ?',
+  'DELETE FROM user_credentials WHERE user_urn = ?',
+];
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
@@ -83,7 +90,7 @@ export class SqliteStore implements Store {
   // Built once: better-sqlite3's transaction() builds its wrappers anew on every call, which cost more than the reads.
   private readonly writeTx: Database.Transaction<(batch: WriteBatch) => AspectWriteOutcome[]>;
   private readonly readEntitiesTx: Database.Transaction<(urns: readonly string[], aspects: readonly string[]) => Map<string, StoredAspect[]>>;
-  private readonly deleteEntityTx: Database.Transaction<(urn: string) => { aspectRows: number; timeseriesRows: number }>;
+  private readonly deleteEntityTx: Database.Transaction<(urn: string, revokeIdentity: boolean) => { aspectRows: number; timeseriesRows: number }>;
   private readonly deleteAspectTx: Database.Transaction<(urn: string, aspect: string) => number>;
   private readonly deleteTimeseriesTx: Database.Transaction<(urn: string, scope: TimeseriesRowScope) => number>;
 
@@ -107,9 +114,10 @@ export class SqliteStore implements Store {
     this.truncation = new SqliteTruncation(this.db, this.ts, this.tasks, file);
     this.writeTx = this.db.transaction((batch) => this.applyBatch(batch));
     this.readEntitiesTx = this.db.transaction((urns, aspects) => this.readEntities(urns, aspects));
-    this.deleteEntityTx = this.db.transaction((urn) => {
+    this.deleteEntityTx = this.db.transaction((urn, revokeIdentity) => {
       const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
       this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
+      if (revokeIdentity) for (const statement of REVOKE_IDENTITY) this.sql(statement).run(urn);
       return { aspectRows, timeseriesRows: this.ts.deleteUrnRows(urn) };
     });
     this.deleteAspectTx = this.db.transaction((urn, aspect) => this.sql('DELETE FROM aspects WHERE urn = ? AND aspect = ?').run(urn, aspect).changes);
@@ -272,8 +280,8 @@ export class SqliteStore implements Store {
     return searchDatasets(this.statements, query);
   }
 
-  async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
-    return this.deleteEntityTx.immediate(urn);
+  async deleteEntity(urn: string, options: { readonly revokeIdentity?: boolean } = {}): Promise<{ aspectRows: number; timeseriesRows: number }> {
+    return this.deleteEntityTx.immediate(urn, options.revokeIdentity === true);
   }
 
   async deleteAspect(urn: string, aspect: string): Promise<number> {
