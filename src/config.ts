@@ -18,6 +18,19 @@ export interface Config {
   readonly tokenSalt: string | undefined;
   readonly logLevel: string;
   readonly bodyLimitBytes: number;
+  /** Bounds on every connection, so slow or idle clients cannot hold the server's sockets. */
+  readonly http: HttpLimits;
+}
+
+export interface HttpLimits {
+  /** Time to receive a whole request, body included; answered 408 after it. */
+  readonly requestTimeoutMillis: number;
+  /** Time to receive a request's headers. */
+  readonly headersTimeoutMillis: number;
+  /** How long an idle keep-alive connection stays open. */
+  readonly keepAliveTimeoutMillis: number;
+  /** Open connections at most; more are refused until some close. */
+  readonly maxConnections: number;
 }
 
 export class ConfigError extends Error {
@@ -95,6 +108,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   const bodyLimitBytes = int('ALMANAC_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
+  const http: HttpLimits = {
+    requestTimeoutMillis: int('ALMANAC_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
+    headersTimeoutMillis: int('ALMANAC_HEADERS_TIMEOUT_MS', 10_000, 100, 600_000),
+    keepAliveTimeoutMillis: int('ALMANAC_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
+    maxConnections: int('ALMANAC_MAX_CONNECTIONS', 4_096, 1, 1_000_000),
+  };
+  if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
+    problems.push('ALMANAC_HEADERS_TIMEOUT_MS: must not exceed ALMANAC_REQUEST_TIMEOUT_MS');
+  }
 
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
@@ -108,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenSalt,
     logLevel,
     bodyLimitBytes,
+    http: Object.freeze(http),
   });
 }
 

@@ -36,6 +36,10 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     loggerInstance: options.logger as FastifyBaseLogger,
     logController: new RequestLogController(),
     bodyLimit: ctx.config.bodyLimitBytes,
+    requestTimeout: ctx.config.http.requestTimeoutMillis,
+    keepAliveTimeout: ctx.config.http.keepAliveTimeoutMillis,
+    // Node checks both timeouts on this interval (30 s by default), so it bounds how late they bite.
+    http: { headersTimeout: ctx.config.http.headersTimeoutMillis, connectionsCheckingInterval: Math.min(1000, ctx.config.http.headersTimeoutMillis / 2) },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
@@ -62,7 +66,13 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     reply.header('X-Request-Id', req.id);
     if (req.routeOptions.config?.public) return;
     // Every other path needs credentials, served or not: a stranger gets 401, never a map of the routes.
-    req.principal = await context.authenticator.authenticate(req.headers.authorization);
+    try {
+      req.principal = await context.authenticator.authenticate(req.headers.authorization);
+    } catch (e) {
+      // Close the connection after the 401 instead of reading the rest of a stranger's body.
+      reply.header('Connection', 'close');
+      throw e;
+    }
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -74,6 +84,8 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   app.setNotFoundHandler((req, reply) =>
     sendRestliError(reply, new CatalogError('NOT_FOUND', `No resource for ${req.method} ${req.url.split('?')[0]}`)),
   );
+
+  app.server.maxConnections = ctx.config.http.maxConnections;
 
   const plugins = [...GMS_ROUTES, ...(options.plugins ?? [])];
   for (const prefix of ['', '/api/gms']) {
