@@ -5,6 +5,7 @@ import { CatalogError } from '../catalog/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
 import { fromFrameworkError, sendRestliError } from './errors.ts';
+import { unstorableTextAt } from './storable-text.ts';
 import { configRoutes } from './restli/config-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { entitiesRoutes } from './restli/entities-routes.ts';
@@ -54,16 +55,23 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(new CatalogError('BAD_REQUEST', 'Request body is not valid JSON'), undefined);
+      return done(new CatalogError('BAD_REQUEST', 'Request body is not valid JSON'), undefined);
     }
+    const bad = unstorableTextAt(text, parsed);
+    if (bad !== undefined) {
+      return done(new CatalogError('BAD_REQUEST', `Field '${bad || '(body)'}' contains U+0000 or an unpaired surrogate, which cannot be stored`), undefined);
+    }
+    done(null, parsed);
   });
 
   app.decorateRequest('principal', null as unknown as Principal);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    if (req.url.includes('%00')) throw new CatalogError('BAD_REQUEST', 'The request path or query contains U+0000, which cannot be stored');
     if (req.routeOptions.config?.public) return;
     // Every other path needs credentials, served or not: a stranger gets 401, never a map of the routes.
     try {
