@@ -4,8 +4,8 @@ const SUSPECT_ESCAPE = /\\u(?:0000|d[89a-f][0-9a-f]{2})/i;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /** U+0000, or a high surrogate without its low one, or a low one without its high one. */
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const badString = (s: string): boolean => UNSTORABLE.test(s);
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const badString = (s: string): boolean => s.includes('\u0000') || LONE_SURROGATE.test(s);
 
 /**
  * Where in a parsed body a string holds U+0000 or an unpaired surrogate, which
