@@ -30,6 +30,26 @@ export interface TimeseriesValuesQuery {
   readonly filter?: unknown;
 }
 
+/** Events may be dated from the epoch to a day ahead (clock skew); later ones are usually microseconds sent as milliseconds. */
+const DAY_MILLIS = 86_400_000;
+const FUTURE_SLACK_MILLIS = DAY_MILLIS;
+/** Each UTC day of an index is a table: one request may touch this many days at most, so no client can mint tables by the thousand. */
+export const MAX_DAYS_PER_REQUEST = 1000;
+
+function checkEventTime(t: number, now: number): void {
+  if (t < 0 || t > now + FUTURE_SLACK_MILLIS) {
+    throw badRequest(`Field 'timestampMillis' ${t} is outside ${new Date(0).toISOString()} to a day from now: epoch milliseconds are expected`);
+  }
+}
+
+function checkDaysTouched(ops: readonly WriteOp[]): void {
+  const days = new Set<string>();
+  for (const op of ops) if (op.kind === 'timeseries') days.add(`${op.entityType}\u0000${op.aspect}\u0000${Math.floor(op.timestampMillis / DAY_MILLIS)}`);
+  if (days.size > MAX_DAYS_PER_REQUEST) {
+    throw badRequest(`A request may write timeseries events on at most ${MAX_DAYS_PER_REQUEST} distinct days per index; this one touches ${days.size}. Split it.`);
+  }
+}
+
 /** Prefixes a batch item's error with where it is, keeping its code. */
 function at(path: string | undefined, e: unknown): unknown {
   if (path === undefined || !(e instanceof CatalogError)) return e;
@@ -60,6 +80,7 @@ export class Catalog {
         throw at(itemPath?.(i), e);
       }
     });
+    checkDaysTouched(ops);
     // One key aspect per entity is enough: a batch of a thousand events of one dataset writes it once.
     const keyed = new Set<string>();
     const distinct = ops.filter((op) => !(op.kind === 'aspect' && op.onlyIfAbsent) || (!keyed.has(op.urn) && !!keyed.add(op.urn)));
@@ -82,6 +103,7 @@ export class Catalog {
     const keyOp: WriteOp = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: spec.keyAspect, value: key, systemMetadata, onlyIfAbsent: true };
     if (aspect.kind === 'timeseries') {
       const value = validateAspect(spec.name, aspect.name, p.value);
+      checkEventTime(value.timestampMillis as number, now);
       const event: TimeseriesEvent = {
         urn: p.urn,
         timestampMillis: value.timestampMillis as number,

@@ -61,6 +61,20 @@ const CASES: Case[] = [
   { name: 'a batch that is not an array', path: '/aspects?action=ingestProposalBatch', body: { proposals: {} }, status: 400, message: "'proposals' must be an array" },
   { name: 'an exists without urn', path: '/entities?action=exists', body: {}, status: 400, message: "Parameter 'urn' is required" },
   { name: 'a snapshot with an unknown aspect class', path: '/entities?action=ingest', body: { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: URN, aspects: [{ 'com.example.Nope': {} }] } } } }, status: 400, message: 'Unknown aspect class com.example.Nope' },
+  {
+    name: 'a timeseries event dated in microseconds',
+    body: { proposal: mcp({ aspectName: 'datasetProfile' }, { timestampMillis: 1767225600000000, rowCount: 1 }) },
+    status: 400,
+    message: "Field 'timestampMillis' 1767225600000000 is outside 1970-01-01T00:00:00.000Z to a day from now",
+  },
+  { name: 'a timeseries event before 1970', body: { proposal: mcp({ aspectName: 'datasetProfile' }, { timestampMillis: -86400000, rowCount: 1 }) }, status: 400, message: "Field 'timestampMillis' -86400000 is outside" },
+  {
+    name: 'a batch of events on more than 1,000 distinct days (1,000 new tables)',
+    path: '/aspects?action=ingestProposalBatch',
+    body: { proposals: Array.from({ length: 1001 }, (_, d) => mcp({ aspectName: 'datasetProfile' }, { timestampMillis: Date.UTC(2020, 0, 1) + d * 86400000, rowCount: 1 })) },
+    status: 400,
+    message: 'at most 1000 distinct days per index; this one touches 1001',
+  },
   { name: 'a negative timeseries limit', path: '/aspects?action=getTimeseriesAspectValues', body: { urn: URN, entity: 'dataset', aspect: 'datasetProfile', limit: -1 }, status: 400, message: "'limit' must be at least 1" },
 ];
 
