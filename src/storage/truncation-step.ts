@@ -5,10 +5,12 @@ export const changedSomething = (step: TruncationStep): boolean => step.rows > 0
 
 /**
  * A WHERE condition on ts_retired, the same in both dialects: tables retired by
- * no task, or by one that stopped early (cancelled, or failed at a shutdown or a
- * crash) and whose own reclaim will not run. Any later reclaim of the index drops them.
+ * no task, or by one that no longer runs (it stopped early, or it completed and
+ * its own reclaim was cut short by a crash or a shutdown). Any later reclaim of
+ * the index drops them, and so does the sweep at start-up: truncated rows never
+ * stay on disk for good.
  */
-export const ABANDONED = "(task_number IS NULL OR task_number IN (SELECT number FROM tasks WHERE state IN ('failed', 'cancelled')))";
+export const ABANDONED = "(task_number IS NULL OR task_number NOT IN (SELECT number FROM tasks WHERE state = 'running'))";
 
 /**
  * Rows a new table costs to create and index, in row deletions: a boundary day

@@ -2,7 +2,11 @@ import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Store, TaskRecord, TaskRef } from '../storage/store.ts';
+import { timeseriesAspectPairs } from '../catalog/registry/index.ts';
 import { formatTaskId } from './task-id.ts';
+
+/** How long one step of the start-up sweep of retired tables may hold the database (SQLite runs it on this thread). */
+const SWEEP_STEP_MILLIS = 50;
 
 /** Why a task's signal was aborted. */
 export type StopReason = 'cancelled' | 'shutdown';
@@ -51,6 +55,7 @@ export class TaskRunner {
   private readonly clock: () => number;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> | undefined;
+  private sweeping: Promise<void> | undefined;
   private stopped = false;
   private readonly stopping = new AbortController();
 
@@ -68,6 +73,7 @@ export class TaskRunner {
   async start(): Promise<void> {
     await this.store.registerTaskNode(this.nodeId);
     await this.failOrphans();
+    this.sweeping = this.sweepRetired();
     this.timer = setInterval(() => {
       this.ticking ??= this.tick().finally(() => (this.ticking = undefined));
     }, this.tickMillis);
@@ -115,6 +121,7 @@ export class TaskRunner {
     for (const { controller } of this.active.values()) controller.abort('shutdown' satisfies StopReason);
     await Promise.all([...this.active.values()].map((a) => a.done));
     await this.ticking;
+    await this.sweeping;
   }
 
   private async tick(): Promise<void> {
@@ -123,6 +130,26 @@ export class TaskRunner {
       await this.failOrphans();
     } catch (err) {
       if (!this.stopped) this.logger.warn({ err }, 'task heartbeat failed');
+    }
+  }
+
+  /**
+   * Drops, in the background and a short step at a time, the retired day tables
+   * of every index that no running task owns: those of a task whose reclaim a
+   * crash or shutdown cut short would otherwise keep truncated rows on disk.
+   */
+  private async sweepRetired(): Promise<void> {
+    for (const index of timeseriesAspectPairs()) {
+      for (;;) {
+        if (this.stopped) return;
+        try {
+          if ((await this.store.reclaimTimeseriesSpace(index, 0, SWEEP_STEP_MILLIS)).done) break;
+        } catch (err) {
+          if (!this.stopped) this.logger.warn({ err, index }, 'could not drop retired day tables at start-up');
+          break;
+        }
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
   }
 
