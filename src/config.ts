@@ -20,6 +20,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Bounds on every connection, so slow or idle clients cannot hold the server's sockets. */
   readonly http: HttpLimits;
+  /** What one GraphQL operation may cost, checked before it is compiled or run. */
+  readonly graphql: { readonly maxDepth: number; readonly maxAliases: number; readonly maxCost: number };
 }
 
 export interface HttpLimits {
@@ -114,6 +116,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMillis: int('ALMANAC_KEEP_ALIVE_TIMEOUT_MS', 5_000, 100, 600_000),
     maxConnections: int('ALMANAC_MAX_CONNECTIONS', 4_096, 1, 1_000_000),
   };
+  const graphql = {
+    maxDepth: int('ALMANAC_GRAPHQL_MAX_DEPTH', 15, 1, 1000),
+    maxAliases: int('ALMANAC_GRAPHQL_MAX_ALIASES', 30, 0, 100_000),
+    maxCost: int('ALMANAC_GRAPHQL_MAX_COST', 5000, 1, 10_000_000),
+  };
   if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
     problems.push('ALMANAC_HEADERS_TIMEOUT_MS: must not exceed ALMANAC_REQUEST_TIMEOUT_MS');
   }
@@ -131,6 +138,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     bodyLimitBytes,
     http: Object.freeze(http),
+    graphql: Object.freeze(graphql),
   });
 }
 

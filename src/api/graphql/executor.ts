@@ -1,4 +1,7 @@
-import { execute, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { execute, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { CatalogError } from '../../catalog/errors.ts';
 import { GRAPHQL_CODE, UNKNOWN_ERROR_MESSAGE } from '../errors.ts';
@@ -34,10 +37,28 @@ interface Compiled {
 type Prepared = Compiled | { readonly errors: readonly GraphQLError[] };
 
 const MAX_CACHED_DOCUMENTS = 1000;
-/** Larger documents are still served, just not kept. */
-const MAX_CACHED_QUERY_CHARS = 32 * 1024;
+/** Larger documents are still served, just not kept: a compiled document weighs hundreds of times its text. */
+const MAX_CACHED_QUERY_CHARS = 8 * 1024;
+/** The cache holds at most this much query text in all, so it cannot be grown to gigabytes of compiled code. */
+const MAX_CACHED_TOTAL_CHARS = 1024 * 1024;
 /** Bounds the parser's work on hostile input before validation even starts. */
 const MAX_TOKENS = 20_000;
+
+/** What one operation may cost, checked before it is compiled or run; each refusal names its limit. */
+export interface GraphqlLimits {
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+  readonly maxCost: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 30, maxCost: 5000 };
+
+/** graphql-armor's rules, run with graphql-js's own validation; introspection (GraphiQL) is not counted. */
+const costRules = (limits: GraphqlLimits): ValidationRule[] => [
+  maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, exposeLimits: true }),
+  maxAliasesRule({ n: limits.maxAliases, exposeLimits: true }),
+  costLimitRule({ maxCost: limits.maxCost, ignoreIntrospection: true, exposeLimits: true }),
+];
 
 const badRequest = GRAPHQL_CODE.BAD_REQUEST;
 
@@ -49,8 +70,15 @@ const badRequest = GRAPHQL_CODE.BAD_REQUEST;
  */
 export class GraphqlExecutor {
   private readonly documents = new Map<string, Prepared>();
+  private cachedChars = 0;
+  private readonly rules: readonly ValidationRule[];
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    limits: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS,
+  ) {
+    this.rules = [...specifiedRules, ...costRules(limits)];
+  }
 
   private prepare(query: string): Prepared {
     const hit = this.documents.get(query);
@@ -62,7 +90,7 @@ export class GraphqlExecutor {
     let prepared: Prepared;
     try {
       const document = parse(query, { maxTokens: MAX_TOKENS });
-      const errors = validate(this.schema, document);
+      const errors = validate(this.schema, document, this.rules);
       if (errors.length > 0) {
         prepared = { errors };
       } else {
@@ -83,8 +111,13 @@ export class GraphqlExecutor {
       prepared = { errors: [e] };
     }
     if (query.length <= MAX_CACHED_QUERY_CHARS) {
-      if (this.documents.size >= MAX_CACHED_DOCUMENTS) this.documents.delete(this.documents.keys().next().value as string);
+      while (this.documents.size >= MAX_CACHED_DOCUMENTS || (this.documents.size > 0 && this.cachedChars + query.length > MAX_CACHED_TOTAL_CHARS)) {
+        const oldest = this.documents.keys().next().value as string;
+        this.documents.delete(oldest);
+        this.cachedChars -= oldest.length;
+      }
       this.documents.set(query, prepared);
+      this.cachedChars += query.length;
     }
     return prepared;
   }

@@ -27,7 +27,7 @@ const runtimes = new WeakMap<AppContext, Runtime>();
 function runtimeFor(ctx: AppContext): Runtime {
   let rt = runtimes.get(ctx);
   if (!rt) {
-    rt = { executor: new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES)), deprecations: new Deprecations(ctx.catalog.store) };
+    rt = { executor: new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES), ctx.config.graphql), deprecations: new Deprecations(ctx.catalog.store) };
     runtimes.set(ctx, rt);
   }
   return rt;
