@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Where the catalog keeps its state. */
 export type DatabaseConfig =
@@ -45,6 +46,17 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export const DEFAULT_DATABASE_URL = 'sqlite:./data/almanac.db';
+
+/** The installation: the directory holding package.json, whatever the current directory is. */
+export const INSTALL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The database a URL names, for messages: a PostgreSQL password is never shown. */
+export function describeDatabase(db: DatabaseConfig): string {
+  if (db.kind === 'sqlite') return `sqlite:${db.path}`;
+  const url = new URL(db.url);
+  if (url.password) url.password = '***';
+  return url.toString();
+}
 
 /** Parses `sqlite:<path>`, `sqlite::memory:` or `postgres://...` / `postgresql://...`. */
 export function parseDatabaseUrl(url: string): DatabaseConfig | string {
@@ -99,7 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
   const port = int('PORT', 8080, 0, 65535);
   const host = env.HOST || '0.0.0.0';
-  const db = parseDatabaseUrl(env.ALMANAC_DATABASE_URL || DEFAULT_DATABASE_URL);
+  // The default file lives under ALMANAC_HOME (the installation unless set), never under the current directory:
+  // a command run from a subdirectory must open the server's database, not create a second one.
+  const home = env.ALMANAC_HOME ? path.resolve(env.ALMANAC_HOME) : INSTALL_DIR;
+  const db = env.ALMANAC_DATABASE_URL
+    ? parseDatabaseUrl(env.ALMANAC_DATABASE_URL)
+    : ({ kind: 'sqlite', path: path.join(home, 'data', 'almanac.db') } satisfies DatabaseConfig);
   if (typeof db === 'string') problems.push(db);
   const authEnabled = bool('METADATA_SERVICE_AUTH_ENABLED', true);
   const systemClientId = env.DATAHUB_SYSTEM_CLIENT_ID || '__datahub_system';

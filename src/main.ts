@@ -1,5 +1,5 @@
 import { createApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
 /** `npm start`: config -> logger -> store -> server -> listen; SIGTERM drains and closes. */
@@ -35,7 +35,7 @@ export async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
   const address = await app.server.listen({ port: config.port, host: config.host });
-  logger.info({ address, backend: app.services.store.backend }, 'almanac ready');
+  logger.info({ address, backend: app.services.store.backend, database: describeDatabase(config.database), console: `${address}/` }, 'almanac ready');
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -2,13 +2,31 @@ import { Command, Option } from 'commander';
 import { openServices, type Services } from '../app.ts';
 import { ADMIN_URN, type Principal } from '../auth/principal.ts';
 import { TOKEN_DURATIONS, parseTokenDuration } from '../auth/durations.ts';
-import { loadConfig } from '../config.ts';
+import fs from 'node:fs';
+import { describeDatabase, loadConfig } from '../config.ts';
+import { CliError } from './client.ts';
 
 /** Commands run against the database act as the operator who holds it: the administrator. */
 const OPERATOR: Principal = { actorUrn: ADMIN_URN, kind: 'system' };
 
+/**
+ * Opens the configured database for a bootstrap command, saying which on
+ * stderr; a SQLite file that does not exist yet is an error, never created here.
+ */
 export async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
-  const services = await openServices(loadConfig());
+  const config = loadConfig();
+  process.stderr.write(`almanac: database ${describeDatabase(config.database)}\n`);
+  if (config.database.kind === 'sqlite' && config.database.path !== ':memory:' && !fs.existsSync(config.database.path)) {
+    throw new CliError(
+      `no database at ${config.database.path}: start the server once (npm start) to create it, or point ALMANAC_DATABASE_URL (or ALMANAC_HOME) at the server's`,
+    );
+  }
+  let services: Services;
+  try {
+    services = await openServices(config);
+  } catch (e) {
+    throw new CliError(`cannot open ${describeDatabase(config.database)}: ${(e as Error).message}`);
+  }
   try {
     return await fn(services);
   } finally {
