@@ -13,10 +13,10 @@ const OPERATOR: Principal = { actorUrn: ADMIN_URN, kind: 'system' };
  * Opens the configured database for a bootstrap command, saying which on
  * stderr; a SQLite file that does not exist yet is an error, never created here.
  */
-export async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<T> {
+export async function withServices<T>(fn: (s: Services) => Promise<T>, options: { readonly create?: boolean } = {}): Promise<T> {
   const config = loadConfig();
   process.stderr.write(`almanac: database ${describeDatabase(config.database)}\n`);
-  if (config.database.kind === 'sqlite' && config.database.path !== ':memory:' && !fs.existsSync(config.database.path)) {
+  if (!options.create && config.database.kind === 'sqlite' && config.database.path !== ':memory:' && !fs.existsSync(config.database.path)) {
     throw new CliError(
       `no database at ${config.database.path}: start the server once (npm start) to create it, or point ALMANAC_DATABASE_URL (or ALMANAC_HOME) at the server's`,
     );
@@ -35,6 +35,7 @@ export async function withServices<T>(fn: (s: Services) => Promise<T>): Promise<
 }
 
 interface CreateOptions {
+  init?: boolean;
   actor: string;
   duration: string;
   name?: string;
@@ -53,7 +54,7 @@ const createToken = (opts: CreateOptions) =>
       description: opts.description,
     });
     process.stdout.write(`${token}\n`);
-  });
+  }, { create: opts.init === true });
 
 const listTokens = (opts: { owner?: string; json?: boolean }) =>
   withServices(async (s) => {
@@ -83,6 +84,7 @@ export function tokenCommands(): Command {
     .addOption(new Option('--duration <duration>', 'how long the token lives').choices(Object.keys(TOKEN_DURATIONS)).default('ONE_DAY'))
     .option('--name <name>', 'a name to recognise the token by')
     .option('--description <text>', 'what the token is for')
+    .option('--init', 'create the database if it does not exist yet (a bootstrap before the first start)')
     .addHelpText('after', '\nExamples:\n  $ npx almanac token create --actor urn:li:corpuser:datahub\n  $ TOKEN=$(npx almanac token create --actor urn:li:corpuser:datahub --duration NO_EXPIRY --name ci)')
     .action(createToken);
   token

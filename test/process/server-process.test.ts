@@ -31,7 +31,7 @@ describe('the server process', () => {
   });
 
   it('mints a bootstrap token with no server, prints it alone, and the server accepts it', async () => {
-    const minted = spawnSync(BIN, ['token', 'create', '--actor', 'urn:li:corpuser:ops', '--duration', 'ONE_DAY', '--name', 'bootstrap'], {
+    const minted = spawnSync(BIN, ['token', 'create', '--init', '--actor', 'urn:li:corpuser:ops', '--duration', 'ONE_DAY', '--name', 'bootstrap'], {
       cwd: ROOT,
       env: childEnv({ ALMANAC_DATABASE_URL: dbUrl }),
       encoding: 'utf8',
