@@ -11,6 +11,7 @@ import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
+import { Metrics } from './api/metrics.ts';
 import { operationsRoutes } from './api/restli/operations-routes.ts';
 import { tasksRoutes } from './api/tasks-routes.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
@@ -72,8 +73,11 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const runner = new TaskRunner(services.store, logger.child({ component: 'tasks' }));
   await runner.start();
   const operations = new TimeseriesOperations(services.store, runner, logger.child({ component: 'tasks' }));
+  let accepting = true;
   const server = await buildServer(
     {
+      metrics: new Metrics(services.store),
+      accepting: () => accepting,
       config,
       catalog: services.catalog,
       tokens: services.tokens,
@@ -92,6 +96,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     server,
     services,
     close: async () => {
+      accepting = false;
       // Running tasks stop at their next step and record how far they got; waiting requests then answer.
       await runner.stop();
       await server.close();

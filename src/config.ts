@@ -23,6 +23,8 @@ export interface Config {
   readonly http: HttpLimits;
   /** What one GraphQL operation may cost, checked before it is compiled or run. */
   readonly graphql: { readonly maxDepth: number; readonly maxAliases: number; readonly maxCost: number };
+  /** Whether GET /metrics needs a token (it is open like /health by default). */
+  readonly metricsAuth: boolean;
 }
 
 export interface HttpLimits {
@@ -156,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes,
     http: Object.freeze(http),
     graphql: Object.freeze(graphql),
+    metricsAuth: bool('ALMANAC_METRICS_AUTH', false),
   });
 }
 

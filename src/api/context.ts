@@ -7,6 +7,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Config } from '../config.ts';
+import type { Metrics } from './metrics.ts';
 
 /** What the route plugins need; built once by the composition root. */
 export interface AppContext {
@@ -17,6 +18,9 @@ export interface AppContext {
   readonly authorizer: Authorizer;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
+  readonly metrics: Metrics;
+  /** False while the process shuts down: /ready answers 503 then. */
+  readonly accepting: () => boolean;
   readonly logger: FastifyBaseLogger;
 }
 

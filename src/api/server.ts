@@ -6,7 +6,9 @@ import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
 import { fromFrameworkError, sendRestliError } from './errors.ts';
 import { unstorableTextAt } from './storable-text.ts';
+import { authFailureReason } from './metrics.ts';
 import { configRoutes } from './restli/config-routes.ts';
+import { operatorRoutes } from './operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { entitiesRoutes } from './restli/entities-routes.ts';
 import { entitiesV2Routes } from './restli/entities-v2-routes.ts';
@@ -79,8 +81,14 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     } catch (e) {
       // Close the connection after the 401 instead of reading the rest of a stranger's body.
       reply.header('Connection', 'close');
+      if (e instanceof CatalogError) context.metrics.authFailures.inc({ reason: authFailureReason(e.message) });
       throw e;
     }
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    context.metrics.requests.observe({ route, method: req.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
 
   app.setErrorHandler((err, req, reply) => {
@@ -104,6 +112,7 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
       { prefix },
     );
   }
+  await app.register(operatorRoutes(context));
   await app.register(consoleRoutes());
   return app;
 }

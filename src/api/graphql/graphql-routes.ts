@@ -63,6 +63,7 @@ export const graphqlRoutes =
       const request = parseBody(req.body);
       const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog.store) };
       const response = await executor.run(request, context, (err, path) => req.log.error({ err, path }, 'graphql field failed'));
+      ctx.metrics.graphqlOperations.inc({ operation: ctx.metrics.operationLabel(request.operationName), outcome: response.errors ? 'error' : 'ok' });
       return reply.type('application/json; charset=utf-8').send(response);
     };
     // As DataHub: GET is 405, so queries never end up in access logs and caches via the url.

@@ -34,6 +34,7 @@ export const aspectsRoutes =
           const proposal = parseProposal(requireParam(body, 'proposal'), 'proposal');
           await requireEdit(ctx, req.principal, [proposal.urn]);
           await ctx.catalog.ingest([proposal], req.principal.actorUrn);
+          ctx.metrics.ingested.inc({ route: 'ingestProposal' });
           return { value: 'success' };
         }
         case 'ingestProposalBatch': {
@@ -43,6 +44,7 @@ export const aspectsRoutes =
           const proposals = list.map((p, i) => parseProposal(p, `proposals[${i}]`));
           await requireEdit(ctx, req.principal, proposals.map((p) => p.urn));
           await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `proposals[${i}]`);
+          ctx.metrics.ingested.inc({ route: 'ingestProposalBatch' }, proposals.length);
           return { value: 'success' };
         }
         case 'getTimeseriesAspectValues': {

@@ -1,0 +1,106 @@
+import client from 'prom-client';
+import type { Store } from '../storage/store.ts';
+
+/** GraphQL operation names are chosen by clients: only well-formed ones are labels, and only so many. */
+const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const MAX_OPERATION_LABELS = 200;
+const TASK_STATES = ['running', 'completed', 'failed', 'timed_out', 'cancelled'] as const;
+
+/**
+ * What operators scrape at GET /metrics (Prometheus text format, prom-client):
+ * the request path, authentication failures, GraphQL operations, ingestion, and
+ * truncation tasks as the database records them (shared by every process).
+ */
+export class Metrics {
+  readonly registry = new client.Registry();
+  private readonly operations = new Set<string>();
+
+  readonly requests = new client.Histogram({
+    name: 'almanac_http_request_duration_seconds',
+    help: 'HTTP requests by route pattern, method and status, with their duration',
+    labelNames: ['route', 'method', 'status'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [this.registry],
+  });
+
+  readonly authFailures = new client.Counter({
+    name: 'almanac_auth_failures_total',
+    help: 'Requests refused 401, by reason',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  readonly graphqlOperations = new client.Counter({
+    name: 'almanac_graphql_operations_total',
+    help: 'GraphQL operations by operation name ("anonymous" without one, "other" past the first 200 names) and outcome',
+    labelNames: ['operation', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly ingested = new client.Counter({
+    name: 'almanac_ingested_proposals_total',
+    help: 'Proposals stored, by the route that took them',
+    labelNames: ['route'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(store: Store) {
+    client.collectDefaultMetrics({ register: this.registry, prefix: 'almanac_' });
+    const tasks = async () => store.listTasks({ limit: 1000 });
+    new client.Gauge({
+      name: 'almanac_truncation_tasks',
+      help: 'Truncation tasks recorded in the database (the latest 1,000), by state',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const all = await tasks();
+        for (const state of TASK_STATES) this.set({ state }, all.filter((t) => t.state === state).length);
+      },
+    });
+    new client.Gauge({
+      name: 'almanac_truncation_rows_deleted',
+      help: 'Rows deleted by the recorded truncation tasks (the latest 1,000)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await tasks()).reduce((n, t) => n + t.rowsDeleted, 0));
+      },
+    });
+    new client.Gauge({
+      name: 'almanac_truncation_reclaimed_bytes',
+      help: 'Bytes handed back to the file system by the reclaims of the recorded truncation tasks (the latest 1,000)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await tasks()).reduce((n, t) => n + (t.reclaimedBytes ?? 0), 0));
+      },
+    });
+    new client.Gauge({
+      name: 'almanac_truncation_task_seconds',
+      help: 'Run time of the latest ended truncation task',
+      registers: [this.registry],
+      async collect() {
+        const ended = (await tasks()).find((t) => t.endedAt !== null);
+        this.set(ended ? (ended.endedAt! - ended.startedAt) / 1000 : 0);
+      },
+    });
+  }
+
+  /** A bounded label for a client-chosen operation name. */
+  operationLabel(name: string | null | undefined): string {
+    if (!name) return 'anonymous';
+    if (!OPERATION_NAME.test(name)) return 'other';
+    if (!this.operations.has(name) && this.operations.size >= MAX_OPERATION_LABELS) return 'other';
+    this.operations.add(name);
+    return name;
+  }
+}
+
+/** A short, closed set of reasons for a 401, from the authenticator's messages. */
+export function authFailureReason(message: string): string {
+  if (/missing 'Authorization'/i.test(message)) return 'missing_header';
+  if (/prefix/i.test(message)) return 'wrong_scheme';
+  if (/expired/i.test(message)) return 'expired';
+  if (/revoked/i.test(message)) return 'revoked';
+  if (/actor .* does not exist|malformed or missing 'actor'/i.test(message)) return 'unknown_actor';
+  if (/system client/i.test(message)) return 'bad_system_client';
+  return 'invalid_token';
+}
