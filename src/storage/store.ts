@@ -118,6 +118,16 @@ export interface AccessTokenRecord {
   readonly expiresAt: number | null;
 }
 
+/** Which tokens a listing returns; every field given must hold. A token without expiry matches no expiresAt bound. */
+export interface AccessTokenFilter {
+  readonly ownerUrn?: string;
+  readonly actorUrn?: string;
+  /** expiresAt >= this */
+  readonly expiresAtFrom?: number;
+  /** expiresAt < this */
+  readonly expiresAtBefore?: number;
+}
+
 export interface AccessTokenPage {
   readonly total: number;
   readonly tokens: readonly AccessTokenRecord[];
@@ -309,8 +319,8 @@ export interface Store {
   /** The per-request token check in one read: the stored token, and whether its actor exists. */
   findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean } | undefined>;
   deleteAccessToken(id: string): Promise<boolean>;
-  /** Tokens newest expiry first (no expiry first of all), optionally only one owner's. */
-  listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage>;
+  /** Tokens newest expiry first (no expiry first of all) that match the filter. */
+  listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage>;
   /** Deletes tokens that expired before `now`; returns how many. */
   deleteExpiredAccessTokens(now: number): Promise<number>;
 

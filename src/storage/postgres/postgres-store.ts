@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type {
+  AccessTokenFilter,
   AccessTokenPage,
   DatasetSearchPage,
   DatasetSearchQuery,
@@ -344,7 +345,7 @@ export class PostgresStore implements Store {
     return this.identity.deleteAccessToken(id);
   }
 
-  listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage> {
+  listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage> {
     return this.identity.listAccessTokens(filter, start, count);
   }
 

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { partitionStart } from '../partitions.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
 import type {
+  AccessTokenFilter,
   AccessTokenPage,
   DatasetSearchPage,
   DatasetSearchQuery,
@@ -368,7 +369,7 @@ export class SqliteStore implements Store {
     return this.identity.deleteAccessToken(id);
   }
 
-  async listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage> {
+  async listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage> {
     return this.identity.listAccessTokens(filter, start, count);
   }
 
