@@ -1,6 +1,7 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
+import { EntitySearch } from './search/entity-search.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
@@ -41,10 +42,15 @@ function at(path: string | undefined, e: unknown): unknown {
  * REST, OpenAPI and GraphQL all call these, so validation is written once.
  */
 export class Catalog {
+  /** Search and scroll over entities (DataHub's searchAcrossEntities, scrollAcrossEntities, filtered listings). */
+  readonly search: EntitySearch;
+
   constructor(
     readonly store: Store,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.search = new EntitySearch(store);
+  }
 
   /**
    * Validates every proposal first, then writes them all in one transaction:

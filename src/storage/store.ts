@@ -235,6 +235,19 @@ export interface DatasetSearchPage {
   readonly deprecatedCounts: ReadonlyArray<{ readonly value: 'true' | 'false'; readonly count: number }>;
 }
 
+/** One page of one entity type's urns, in urn order after `afterUrn` (keyset paging). */
+export interface EntityUrnQuery {
+  /** The registry name, as stored (dataset, corpuser, dataProcessInstance, ...). */
+  readonly entityType: string;
+  readonly afterUrn?: string;
+  readonly limit: number;
+  /**
+   * true: only entities whose latest status aspect says removed (soft-deleted); false: all others (no status
+   * aspect, or removed false); undefined: every entity.
+   */
+  readonly removed?: boolean;
+}
+
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
 
@@ -260,6 +273,11 @@ export interface Store {
    */
   getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>>;
   searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
+  /**
+   * Urns of one entity type, in urn order, from an index: the type's range of the entities index, or for
+   * soft-deleted ones a partial index over removed status aspects, so finding them never reads the others.
+   */
+  listEntityUrns(query: EntityUrnQuery): Promise<string[]>;
   /** Deletes the entity, all versions of all its aspects, and its timeseries rows. */
   deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }>;
   /** Deletes every version of one aspect of the entity (never its key aspect); returns the rows removed. */

@@ -14,6 +14,7 @@ import { GraphqlExecutor, type GraphqlRequest } from './executor.ts';
 import { registerGraphiql } from './graphiql.ts';
 import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
+import { searchAcrossModule } from './search-across.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
@@ -24,6 +25,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   jobsModule,
   deprecationsModule,
   searchModule,
+  searchAcrossModule,
   accessTokensModule,
   rolesModule,
 ];

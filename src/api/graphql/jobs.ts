@@ -1,6 +1,8 @@
 import { parseUrn } from '../../catalog/urn.ts';
 import { auditStamp, COMMON, deprecationField, existsField, fromAspect, keyField, named, platformFromKey, refField, refFromAspect, statusField, str, subTypesField } from './entity-fields.ts';
-import { entityRef, keyPart } from './entity-refs.ts';
+import { badRequest } from '../../catalog/errors.ts';
+import { processRuns } from '../../catalog/search/process-runs.ts';
+import { entityRef, keyPart, type EntitySource } from './entity-refs.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
 /**
@@ -71,6 +73,8 @@ const typeDefs = /* GraphQL */ `
     deprecation: Deprecation
     subTypes: SubTypes
     exists: Boolean
+    "Runs that are not soft-deleted and have a run event, newest created first."
+    runs(start: Int, count: Int): DataProcessInstanceResult
   }
 
   type DataFlowProperties {
@@ -93,6 +97,8 @@ const typeDefs = /* GraphQL */ `
     status: Status
     deprecation: Deprecation
     exists: Boolean
+    "Runs that are not soft-deleted and have a run event, newest created first."
+    runs(start: Int, count: Int): DataProcessInstanceResult
   }
 
   type DataJobProperties {
@@ -139,6 +145,16 @@ const jobOrFlow = (entity: string) => async (_s: unknown, args: { urn: string },
 /** The dataPlatformInstance aspect's instance urn, as a DataPlatformInstance. */
 const platformInstance = refFromAspect('dataPlatformInstance', (v) => v.instance);
 
+/** DataHub's `runs` of a job or flow (ExecutionRunsResolver): start 0 and count 20 by default. */
+const runs = async (e: EntitySource, args: { start?: number | null; count?: number | null }, ctx: GraphqlContext) => {
+  const start = args.start ?? 0;
+  const count = args.count ?? 20;
+  if (start < 0 || count < 0 || count > MAX_RUNS) throw badRequest(`runs: start must not be negative and count must be from 0 to ${MAX_RUNS}`);
+  const page = await processRuns(ctx.app.catalog.search, ctx.app.catalog.store, e.urn, start, count);
+  return { start, count: page.urns.length, total: page.total, runs: await Promise.all(page.urns.map((urn) => entityRef(ctx, urn))) };
+};
+const MAX_RUNS = 10_000;
+
 const dpiProperties = fromAspect('dataProcessInstanceProperties', (v) => ({
   name: str(v.name) ?? '',
   externalUrl: str(v.externalUrl),
@@ -176,6 +192,7 @@ export const jobsModule: GraphqlModule = {
       deprecation: deprecationField,
       subTypes: subTypesField,
       exists: existsField,
+      runs,
     },
     DataJob: {
       ...COMMON,
@@ -192,6 +209,7 @@ export const jobsModule: GraphqlModule = {
       status: statusField,
       deprecation: deprecationField,
       exists: existsField,
+      runs,
     },
     DataProcessInstance: {
       ...COMMON,

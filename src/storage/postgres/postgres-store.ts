@@ -4,6 +4,7 @@ import type {
   AccessTokenPage,
   DatasetSearchPage,
   DatasetSearchQuery,
+  EntityUrnQuery,
   AccessTokenRecord,
   LoginFailures,
   StoredAspect,
@@ -24,6 +25,7 @@ import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
+import { listEntityUrns } from './entity-listing.ts';
 import { PostgresTasks } from './tasks.ts';
 import { PartitionMoved, PostgresTimeseries } from './timeseries.ts';
 import { PostgresTruncation } from './truncation.ts';
@@ -242,6 +244,10 @@ export class PostgresStore implements Store {
 
   searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
     return searchDatasets(this.pool, query);
+  }
+
+  listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
+    return listEntityUrns(this.pool, query);
   }
 
   async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {

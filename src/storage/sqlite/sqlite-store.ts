@@ -9,6 +9,7 @@ import type {
   AccessTokenPage,
   DatasetSearchPage,
   DatasetSearchQuery,
+  EntityUrnQuery,
   AccessTokenRecord,
   LoginFailures,
   StoredAspect,
@@ -35,6 +36,7 @@ type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
+import { listEntityUrns } from './entity-listing.ts';
 import { StatementCache } from './statements.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
@@ -271,6 +273,10 @@ export class SqliteStore implements Store {
 
   async searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
     return searchDatasets(this.statements, query);
+  }
+
+  async listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
+    return listEntityUrns(this.statements, query);
   }
 
   async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
