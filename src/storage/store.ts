@@ -248,6 +248,16 @@ export interface EntityUrnQuery {
   readonly removed?: boolean;
 }
 
+/** Latest aspect values whose stored JSON contains a text, a page at a time in (urn, aspect) order. */
+export interface AspectMentionQuery {
+  /** Aspect names to look in. */
+  readonly aspects: readonly string[];
+  /** Matched against the stored JSON text: pass a string as it appears inside a JSON string (escaped). */
+  readonly text: string;
+  readonly after?: { readonly urn: string; readonly aspect: string };
+  readonly limit: number;
+}
+
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
 
@@ -278,6 +288,11 @@ export interface Store {
    * soft-deleted ones a partial index over removed status aspects, so finding them never reads the others.
    */
   listEntityUrns(query: EntityUrnQuery): Promise<string[]>;
+  /**
+   * The latest versions of the named aspects whose JSON contains the text: the candidates for references to an
+   * entity (deleteReferences). No index serves it: the pages together read the aspects table once.
+   */
+  findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]>;
   /** Deletes the entity, all versions of all its aspects, and its timeseries rows. */
   deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }>;
   /** Deletes every version of one aspect of the entity (never its key aspect); returns the rows removed. */

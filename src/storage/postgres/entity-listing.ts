@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { EntityUrnQuery } from '../store.ts';
+import type { AspectMentionQuery, EntityUrnQuery } from '../store.ts';
 import { named } from './named-query.ts';
 
 const SQL = {
@@ -18,4 +18,15 @@ export async function listEntityUrns(pool: pg.Pool, q: EntityUrnQuery): Promise<
   const sql = q.removed === undefined ? SQL.all : q.removed ? SQL.removed : SQL.kept;
   const rows = await pool.query<{ urn: string }>(named(sql, [q.entityType, q.afterUrn ?? '', q.limit]));
   return rows.rows.map((r) => r.urn);
+}
+
+/** Latest versions of the named aspects whose JSON text contains the text, after (urn, aspect). Rows as stored. */
+export async function findAspectsMentioning(pool: pg.Pool, q: AspectMentionQuery): Promise<unknown[]> {
+  const rows = await pool.query(
+    `SELECT urn, entity_type, aspect, version, metadata, system_metadata, created_on, created_by FROM aspects
+      WHERE version = 0 AND aspect = ANY($1) AND strpos(metadata::text, $2) > 0 AND (urn, aspect) > ($3, $4)
+      ORDER BY urn, aspect LIMIT $5`,
+    [q.aspects, q.text, q.after?.urn ?? '', q.after?.aspect ?? '', q.limit],
+  );
+  return rows.rows;
 }

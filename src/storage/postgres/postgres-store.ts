@@ -5,6 +5,7 @@ import type {
   DatasetSearchPage,
   DatasetSearchQuery,
   EntityUrnQuery,
+  AspectMentionQuery,
   AccessTokenRecord,
   LoginFailures,
   StoredAspect,
@@ -25,7 +26,7 @@ import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
-import { listEntityUrns } from './entity-listing.ts';
+import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { PostgresTasks } from './tasks.ts';
 import { PartitionMoved, PostgresTimeseries } from './timeseries.ts';
 import { PostgresTruncation } from './truncation.ts';
@@ -248,6 +249,10 @@ export class PostgresStore implements Store {
 
   listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
     return listEntityUrns(this.pool, query);
+  }
+
+  async findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]> {
+    return ((await findAspectsMentioning(this.pool, query)) as AspectRow[]).map(toAspect);
   }
 
   async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {

@@ -1,4 +1,4 @@
-import type { EntityUrnQuery } from '../store.ts';
+import type { AspectMentionQuery, EntityUrnQuery } from '../store.ts';
 import type { StatementCache } from './statements.ts';
 
 /** The predicate of the aspects_soft_deleted partial index, written the same way so the planner uses it. */
@@ -19,4 +19,16 @@ export function listEntityUrns(statements: StatementCache, q: EntityUrnQuery): s
   const sql = q.removed === undefined ? SQL.all : q.removed ? SQL.removed : SQL.kept;
   const rows = statements.get(sql).all({ type: q.entityType, after: q.afterUrn ?? '', limit: q.limit }) as Array<{ urn: string }>;
   return rows.map((r) => r.urn);
+}
+
+/** Latest versions of the named aspects whose JSON text contains the text, after (urn, aspect). Rows as stored. */
+export function findAspectsMentioning(statements: StatementCache, q: AspectMentionQuery): unknown[] {
+  return statements
+    .get(
+      `SELECT * FROM aspects
+        WHERE version = 0 AND aspect IN (SELECT value FROM json_each(@aspects)) AND instr(metadata, @text) > 0
+          AND (urn > @urn OR (urn = @urn AND aspect > @aspect))
+        ORDER BY urn, aspect LIMIT @limit`,
+    )
+    .all({ aspects: JSON.stringify(q.aspects), text: q.text, urn: q.after?.urn ?? '', aspect: q.after?.aspect ?? '', limit: q.limit });
 }

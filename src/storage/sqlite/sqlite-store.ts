@@ -10,6 +10,7 @@ import type {
   DatasetSearchPage,
   DatasetSearchQuery,
   EntityUrnQuery,
+  AspectMentionQuery,
   AccessTokenRecord,
   LoginFailures,
   StoredAspect,
@@ -36,7 +37,7 @@ type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
-import { listEntityUrns } from './entity-listing.ts';
+import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { StatementCache } from './statements.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
@@ -277,6 +278,10 @@ export class SqliteStore implements Store {
 
   async listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
     return listEntityUrns(this.statements, query);
+  }
+
+  async findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]> {
+    return (findAspectsMentioning(this.statements, query) as AspectRow[]).map(toAspect);
   }
 
   async deleteEntity(urn: string): Promise<{ aspectRows: number; timeseriesRows: number }> {
