@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { describe, it } from 'node:test';
 import { actorWithRole } from '../support/actors.ts';
 import { backends } from '../support/databases.ts';
@@ -8,101 +9,18 @@ import type { TestServer } from '../support/server.ts';
 
 const ADMIN = 'urn:li:corpuser:datahub';
 
-// DataHub's own documents, unchanged: the UI's fragments (datahub-web-react/src/graphql/fragments.graphql), its
-// deprecation mutations (mutations.graphql) and token list (auth.graphql), and datahub-gc's expired-token query.
-const PLATFORM_FIELDS = `
-fragment platformFields on DataPlatform {
-    urn
-    type
-    lastIngested
-    name
-    properties {
-        type
-        displayName
-        datasetNameDelimiter
-        logical
-        logoUrl
-    }
-    displayName
-    info {
-        type
-        displayName
-        datasetNameDelimiter
-        logoUrl
-    }
-}`;
-const DISPLAY_NAME_FIELDS = `
-fragment nonConflictingPlatformFields on DataPlatform {
-    urn
-    type
-    name
-    properties {
-        displayName
-        datasetNameDelimiter
-        logical
-        logoUrl
-    }
-    displayName
-    info {
-        type
-        displayName
-        datasetNameDelimiter
-        logoUrl
-    }
-}
-fragment entityDisplayNameFields on Entity {
-    urn
-    type
-    ... on Dataset { name properties { name qualifiedName } }
-    ... on CorpUser {
-        username
-        properties { displayName title firstName lastName fullName email }
-        info { active displayName title firstName lastName fullName email }
-    }
-    ... on CorpGroup { name info { displayName } }
-    ... on Dashboard { dashboardId properties { name } }
-    ... on Chart { chartId properties { name } }
-    ... on DataFlow { properties { name } }
-    ... on DataJob { jobId properties { name } }
-    ... on GlossaryTerm { name hierarchicalName properties { name } }
-    ... on GlossaryNode { properties { name description } }
-    ... on Domain { properties { name } }
-    ... on Container { properties { name } }
-    ... on MLFeatureTable { name }
-    ... on MLFeature { name }
-    ... on MLPrimaryKey { name }
-    ... on MLModel { name }
-    ... on MLModelGroup { name }
-    ... on Tag { name properties { name colorHex } }
-    ... on DataPlatform { ...nonConflictingPlatformFields }
-    ... on DataProduct { properties { name } }
-    ... on Application { properties { name } }
-    ... on DataPlatformInstance { instanceId }
-    ... on StructuredPropertyEntity { definition { displayName qualifiedName } }
-    ... on SchemaFieldEntity { fieldPath }
-    ... on OwnershipTypeEntity { info { name } }
-}`;
-const DEPRECATION_FIELDS = `
-fragment deprecationFields on Deprecation {
-    actor
-    deprecated
-    note
-    decommissionTime
-    actorEntity {
-        urn
-        type
-        ...entityDisplayNameFields
-    }
-    replacement {
-        ...entityDisplayNameFields
-        ... on Dataset {
-            platform {
-                ...platformFields
-            }
-        }
-    }
-}`;
-const WITH_FRAGMENTS = `query q($urn: String!) { dataset(urn: $urn) { deprecation { ...deprecationFields } } } ${DEPRECATION_FIELDS} ${DISPLAY_NAME_FIELDS} ${PLATFORM_FIELDS}`;
+// DataHub's own documents, unchanged: the UI's fragments (test/support/datahub-fragments.graphql), its deprecation
+// mutations (mutations.graphql) and token list (auth.graphql), and datahub-gc's expired-token query.
+/** DataHub's fragments by name, with the ones they spread. */
+const FRAGMENTS = fs.readFileSync(new URL('../support/datahub-fragments.graphql', import.meta.url), 'utf8');
+const fragment = (name: string) => {
+  const m = new RegExp(`^fragment ${name} on [\\s\\S]*?^}`, 'm').exec(FRAGMENTS);
+  assert.ok(m, name);
+  return m[0];
+};
+const DEPRECATION_FIELDS = ['deprecationFields', 'entityDisplayNameFields', 'nonConflictingPlatformFields', 'platformFields'].map(fragment).join('\n');
+const DISPLAY_NAME_FIELDS = ['entityDisplayNameFields', 'nonConflictingPlatformFields'].map(fragment).join('\n');
+const WITH_FRAGMENTS = `query q($urn: String!) { dataset(urn: $urn) { deprecation { ...deprecationFields } } } ${DEPRECATION_FIELDS}`;
 const ENTITY = `query e($urn: String!) { entity(urn: $urn) { ...entityDisplayNameFields } } ${DISPLAY_NAME_FIELDS}`;
 const UPDATE = `mutation updateDeprecation($input: UpdateDeprecationInput!) {
     updateDeprecation(input: $input)
