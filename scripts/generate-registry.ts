@@ -1,6 +1,6 @@
 // Writes src/catalog/registry/generated/datahub-registry.json, DataHub's entity registry as data: every entity (key
 // aspect, key fields in urn order, category, aspects, snapshot class) and every aspect (kind, Pegasus class,
-// timeseries collections, @Relationship annotations), from the Avro schemas the acryl-datahub package ships.
+// timeseries collections, @Relationship and @Searchable annotations), from the Avro schemas the acryl-datahub package ships.
 //
 //   npm run registry:generate                       reads the package installed in <repo>/.venv-datahub
 //   npm run registry:generate -- --schemas <dir>    reads <site-packages>/datahub/metadata/schemas of an unpacked wheel
@@ -21,7 +21,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
-  KeyField, RegistryAspect, RegistryData, RegistryEntity, RegistryRelationship,
+  KeyField, RegistryAspect, RegistryData, RegistryEntity, RegistryRelationship, RegistrySearchable,
 } from '../src/catalog/registry/datahub-registry.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,6 +48,7 @@ interface AvroField {
   java?: { class?: string };
   Urn?: string;
   Relationship?: Record<string, unknown>;
+  Searchable?: Record<string, unknown>;
   TimeseriesFieldCollection?: unknown;
 }
 
@@ -101,31 +102,73 @@ function unionMemberKey(member: Avro, namespace: string | undefined): string {
   return fail(`cannot name a union member: ${JSON.stringify(member).slice(0, 80)}`);
 }
 
-function relationshipOf(pathSegments: readonly string[], annotation: unknown, where: string): RegistryRelationship {
+function relationshipOf(at: AnnotatedPath, annotation: unknown, where: string): RegistryRelationship {
   if (!isObject(annotation) || typeof annotation.name !== 'string' || !Array.isArray(annotation.entityTypes)) {
     return fail(`${where}: a Relationship annotation needs a name and entityTypes`);
   }
   return {
-    path: pathSegments.join('/'),
+    path: at.segments.join('/'),
     name: annotation.name,
     entityTypes: [...(annotation.entityTypes as string[])],
     ...(typeof annotation.isLineage === 'boolean' ? { isLineage: annotation.isLineage } : {}),
     ...(typeof annotation.isUpstream === 'boolean' ? { isUpstream: annotation.isUpstream } : {}),
+    // DataHub's reference removal (DeleteEntityUtils) drops an optional field but must drop the record holding a required one.
+    optional: at.optional,
   };
 }
 
-/**
- * Every @Relationship of an aspect, at its full path. An annotation written on a field with a path (`"/*\/tag"`)
- * reaches into the field's type and wins over one the nested record declares at the same path, as in DataHub,
- * because the walk meets the outer field first and keeps the first annotation per path.
- */
-function relationships(schema: AvroObject, named: Map<string, AvroObject>, where: string): RegistryRelationship[] {
-  const found = new Map<string, RegistryRelationship>();
-  const add = (segments: string[], annotation: unknown) => {
-    const rel = relationshipOf(segments, annotation, `${where} ${segments.join('/')}`);
-    if (!found.has(rel.path)) found.set(rel.path, rel);
+function searchableOf(at: AnnotatedPath, annotation: unknown, where: string): RegistrySearchable {
+  if (!isObject(annotation)) return fail(`${where}: a Searchable annotation must be an object`);
+  const last = [...at.segments].reverse().find((s) => s !== '*') ?? '';
+  return {
+    path: at.segments.join('/'),
+    // DataHub names the index field after the annotated field unless the annotation names it.
+    name: typeof annotation.fieldName === 'string' ? annotation.fieldName : at.field ?? last,
+    ...(typeof annotation.fieldType === 'string' ? { type: annotation.fieldType } : {}),
   };
-  const walk = (node: Avro, at: string[], namespace: string | undefined, open: ReadonlySet<string>): void => {
+}
+
+/** Where an annotation applies: the path's segments, whether each is an optional record field, and the annotated field. */
+interface AnnotatedPath {
+  readonly segments: string[];
+  readonly optional: boolean[];
+  readonly field?: string;
+}
+
+/**
+ * Every annotation of one kind (`Relationship`, `Searchable`) in an aspect, at its full path. An annotation written
+ * on a field with a path (`"/*\/tag"`) reaches into the field's type and wins over one the nested record declares at
+ * the same path, as in DataHub, because the walk meets the outer field first and keeps the first annotation per path.
+ */
+function annotations(
+  schema: AvroObject,
+  named: Map<string, AvroObject>,
+  kind: 'Relationship' | 'Searchable',
+  ignore: (annotation: unknown) => boolean = () => false,
+): Array<{ at: AnnotatedPath; annotation: unknown }> {
+  const found = new Map<string, { at: AnnotatedPath; annotation: unknown }>();
+  const add = (at: AnnotatedPath, annotation: unknown) => {
+    const key = at.segments.join('/');
+    if (ignore(annotation)) return;
+    if (!found.has(key)) found.set(key, { at, annotation });
+  };
+  /** The type a path written in an annotation reaches, to tell optional fields along it. */
+  const optionalAlong = (type: Avro, rest: string[], namespace: string | undefined): boolean[] =>
+    rest.map((segment) => {
+      const members = Array.isArray(type) ? type.filter((m) => m !== 'null') : [type];
+      let node: Avro | undefined = members.length === 1 ? members[0] : undefined;
+      if (typeof node === 'string') node = named.get(fullName(node, namespace)) ?? named.get(node);
+      if (!isRecordNode(node)) return false;
+      if (segment === '*') {
+        type = (node.type === 'array' ? node.items : node.values) ?? 'null';
+        return false;
+      }
+      const field = node.fields?.find((f) => f.name === segment);
+      type = field?.type ?? 'null';
+      return Array.isArray(field?.type) && field.type.includes('null');
+    });
+  const walk = (node: Avro, at: AnnotatedPath, namespace: string | undefined, open: ReadonlySet<string>): void => {
+    const deeper = (segment: string, optional = false): AnnotatedPath => ({ segments: [...at.segments, segment], optional: [...at.optional, optional] });
     if (typeof node === 'string') {
       const ref = named.get(fullName(node, namespace)) ?? named.get(node);
       if (ref && ref.type === 'record') walk(ref, at, namespace, open);
@@ -134,11 +177,11 @@ function relationships(schema: AvroObject, named: Map<string, AvroObject>, where
     if (Array.isArray(node)) {
       const members = node.filter((m) => m !== 'null');
       if (members.length === 1) return walk(members[0]!, at, namespace, open);
-      for (const m of members) walk(m, [...at, unionMemberKey(m, namespace)], namespace, open);
+      for (const m of members) walk(m, deeper(unionMemberKey(m, namespace)), namespace, open);
       return;
     }
-    if (node.type === 'array') return walk(node.items!, [...at, '*'], namespace, open);
-    if (node.type === 'map') return walk(node.values!, [...at, '*'], namespace, open);
+    if (node.type === 'array') return walk(node.items!, deeper('*'), namespace, open);
+    if (node.type === 'map') return walk(node.values!, deeper('*'), namespace, open);
     if (typeof node.type !== 'string') return walk(node.type, at, namespace, open);
     if (node.type !== 'record') return; // an enum, a fixed or an annotated primitive
     const name = fullName(node.name!, node.namespace ?? namespace);
@@ -146,21 +189,40 @@ function relationships(schema: AvroObject, named: Map<string, AvroObject>, where
     const inner = new Set(open).add(name);
     const ns = name.slice(0, name.lastIndexOf('.'));
     for (const field of node.fields ?? []) {
-      const fieldAt = [...at, field.name];
-      const annotation = field.Relationship;
+      const fieldAt = deeper(field.name, Array.isArray(field.type) && field.type.includes('null'));
+      const annotation = field[kind];
       if (annotation !== undefined) {
         const paths = Object.keys(annotation);
         if (paths.length > 0 && paths.every((p) => p.startsWith('/'))) {
-          for (const p of paths) add([...fieldAt, ...p.slice(1).split('/')], annotation[p]);
+          for (const p of paths) {
+            const rest = p.slice(1).split('/');
+            const optional = optionalAlong(field.type, rest, ns);
+            add({ segments: [...fieldAt.segments, ...rest], optional: [...fieldAt.optional, ...optional], field: field.name }, annotation[p]);
+          }
         } else {
-          add(fieldAt, annotation);
+          add({ ...fieldAt, field: field.name }, annotation);
         }
       }
       walk(field.type, fieldAt, ns, inner);
     }
   };
-  walk(schema, [], undefined, new Set());
-  return [...found.values()].sort((a, b) => compare(a.path, b.path) || compare(a.name, b.name));
+  walk(schema, { segments: [], optional: [] }, undefined, new Set());
+  return [...found.values()];
+}
+
+function relationships(schema: AvroObject, named: Map<string, AvroObject>, where: string): RegistryRelationship[] {
+  return annotations(schema, named, 'Relationship')
+    .map(({ at, annotation }) => relationshipOf(at, annotation, `${where} ${at.segments.join('/')}`))
+    .sort((a, b) => compare(a.path, b.path) || compare(a.name, b.name));
+}
+
+/** An outer annotation holding only `v3` settings tunes the nested field's own annotation; it names no field itself. */
+const onlyV3 = (annotation: unknown) => isObject(annotation) && Object.keys(annotation).length === 1 && 'v3' in annotation;
+
+function searchables(schema: AvroObject, named: Map<string, AvroObject>, where: string): RegistrySearchable[] {
+  return annotations(schema, named, 'Searchable', onlyV3)
+    .map(({ at, annotation }) => searchableOf(at, annotation, `${where} ${at.segments.join('/')}`))
+    .sort((a, b) => compare(a.path, b.path));
 }
 
 /** Plain code-unit order, so the output does not depend on the machine's locale. */
@@ -205,12 +267,14 @@ export function buildRegistry(source: SchemaSource): RegistryData {
     const kind = ann.keyForEntity !== undefined ? 'key' : ann.type === 'timeseries' ? 'timeseries' : 'versioned';
     if (ann.type !== undefined && ann.type !== 'timeseries') fail(`${file}: unknown aspect type ${ann.type}`);
     const rels = relationships(schema, named, file);
+    const search = searchables(schema, named, file);
     const collections = (schema.fields ?? []).filter((f) => f.TimeseriesFieldCollection !== undefined).map((f) => f.name);
     aspects[ann.name] = {
       kind,
       class: pegasusName(fullName(schema.name!, schema.namespace)),
       ...(kind === 'timeseries' ? { collections } : {}),
       ...(rels.length > 0 ? { relationships: rels } : {}),
+      ...(search.length > 0 ? { searchable: search } : {}),
     };
     if (kind === 'key') keys.push({ schema, named, file });
   }

@@ -13,6 +13,7 @@ import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { entitiesRoutes } from './restli/entities-routes.ts';
 import { entitiesV2Routes } from './restli/entities-v2-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
+import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
 import { loginRoutes } from './login-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
 
@@ -26,7 +27,7 @@ class RequestLogController extends LogController {
 }
 
 /** Route plugins reachable both GMS-style (/x) and through the frontend proxy's /api/gms/x. */
-export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, entitiesV2Routes, openapiRoutes, loginRoutes];
+export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, entitiesV2Routes, openapiRoutes, openapiV2Routes, loginRoutes];
 
 export interface ServerOptions {
   readonly logger: Logger;

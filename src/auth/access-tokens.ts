@@ -17,6 +17,10 @@ export interface ListTokensInput {
   readonly count: number;
   /** Only tokens of this owner; managers may ask for anyone's. */
   readonly ownerUrn?: string;
+  readonly actorUrn?: string;
+  /** Bounds on expiresAt: from inclusive, before exclusive. */
+  readonly expiresAtFrom?: number;
+  readonly expiresAtBefore?: number;
 }
 
 export const MAX_TOKEN_PAGE = 1000;
@@ -58,8 +62,8 @@ export class AccessTokens {
     const manager = await this.canManage(principal);
     if (!manager && input.ownerUrn !== undefined && input.ownerUrn !== principal.actorUrn) throw forbidden(UNAUTHORIZED_MESSAGE);
     await this.store.deleteExpiredAccessTokens(this.clock());
-    const ownerUrn = manager ? input.ownerUrn : principal.actorUrn;
-    return this.store.listAccessTokens(ownerUrn === undefined ? {} : { ownerUrn }, input.start, input.count);
+    const { start, count, ...filter } = input;
+    return this.store.listAccessTokens({ ...filter, ownerUrn: manager ? input.ownerUrn : principal.actorUrn }, start, count);
   }
 
   async revoke(principal: Principal, tokenId: string): Promise<true> {

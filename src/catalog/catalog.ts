@@ -1,6 +1,8 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
+import { EntitySearch } from './search/entity-search.ts';
+import { deleteReferences, type DeleteReferencesResult } from './references.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
@@ -61,10 +63,15 @@ function at(path: string | undefined, e: unknown): unknown {
  * REST, OpenAPI and GraphQL all call these, so validation is written once.
  */
 export class Catalog {
+  /** Search and scroll over entities (DataHub's searchAcrossEntities, scrollAcrossEntities, filtered listings). */
+  readonly search: EntitySearch;
+
   constructor(
     readonly store: Store,
     private readonly clock: () => number = Date.now,
-  ) {}
+  ) {
+    this.search = new EntitySearch(store);
+  }
 
   /**
    * Validates every proposal first, then writes them all in one transaction:
@@ -173,6 +180,22 @@ export class Catalog {
   /** Hard deletes the entity, or one aspect of it (a timeseries aspect optionally inside a time window). */
   delete(request: DeleteRequest): Promise<DeleteResult> {
     return hardDelete(this.store, request);
+  }
+
+  /**
+   * DataHub's deleteReferences: removes every reference to the urn from the aspects of other entities (see
+   * references.ts); a dry run only counts them. The writes are the system actor's, as in DataHub.
+   */
+  deleteReferences(urn: string, dryRun: boolean): Promise<DeleteReferencesResult> {
+    return deleteReferences(this.store, urn, dryRun, async (proposals) => {
+      await this.ingest(proposals, SYSTEM_ACTOR);
+    });
+  }
+
+  /** DataHub's listUrns: the urns of one entity type (soft-deleted ones too), a page by offset, with the total. */
+  async listUrns(entityType: string, start: number, count: number): Promise<{ urns: string[]; total: number }> {
+    const page = await this.search.page({ entityTypes: [entitySpec(entityType).name], filter: [], includeSoftDeleted: true, sort: [] }, start, count);
+    return { urns: page.hits.map((h) => h.urn), total: await page.total() };
   }
 
   async timeseriesValues(q: TimeseriesValuesQuery): Promise<TimeseriesEvent[]> {

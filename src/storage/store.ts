@@ -118,6 +118,16 @@ export interface AccessTokenRecord {
   readonly expiresAt: number | null;
 }
 
+/** Which tokens a listing returns; every field given must hold. A token without expiry matches no expiresAt bound. */
+export interface AccessTokenFilter {
+  readonly ownerUrn?: string;
+  readonly actorUrn?: string;
+  /** expiresAt >= this */
+  readonly expiresAtFrom?: number;
+  /** expiresAt < this */
+  readonly expiresAtBefore?: number;
+}
+
 export interface AccessTokenPage {
   readonly total: number;
   readonly tokens: readonly AccessTokenRecord[];
@@ -225,6 +235,29 @@ export interface DatasetSearchPage {
   readonly deprecatedCounts: ReadonlyArray<{ readonly value: 'true' | 'false'; readonly count: number }>;
 }
 
+/** One page of one entity type's urns, in urn order after `afterUrn` (keyset paging). */
+export interface EntityUrnQuery {
+  /** The registry name, as stored (dataset, corpuser, dataProcessInstance, ...). */
+  readonly entityType: string;
+  readonly afterUrn?: string;
+  readonly limit: number;
+  /**
+   * true: only entities whose latest status aspect says removed (soft-deleted); false: all others (no status
+   * aspect, or removed false); undefined: every entity.
+   */
+  readonly removed?: boolean;
+}
+
+/** Latest aspect values whose stored JSON contains a text, a page at a time in (urn, aspect) order. */
+export interface AspectMentionQuery {
+  /** Aspect names to look in. */
+  readonly aspects: readonly string[];
+  /** Matched against the stored JSON text: pass a string as it appears inside a JSON string (escaped). */
+  readonly text: string;
+  readonly after?: { readonly urn: string; readonly aspect: string };
+  readonly limit: number;
+}
+
 export interface Store {
   readonly backend: 'sqlite' | 'postgres';
 
@@ -250,6 +283,16 @@ export interface Store {
    */
   getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>>;
   searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
+  /**
+   * Urns of one entity type, in urn order, from an index: the type's range of the entities index, or for
+   * soft-deleted ones a partial index over removed status aspects, so finding them never reads the others.
+   */
+  listEntityUrns(query: EntityUrnQuery): Promise<string[]>;
+  /**
+   * The latest versions of the named aspects whose JSON contains the text: the candidates for references to an
+   * entity (deleteReferences). No index serves it: the pages together read the aspects table once.
+   */
+  findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]>;
   /**
    * Deletes the entity, all versions of all its aspects, and its timeseries rows; with `revokeIdentity`
    * (a user or group), in the same transaction its access tokens, role and password too.
@@ -312,8 +355,8 @@ export interface Store {
   /** The per-request token check in one read: the stored token, and whether its actor exists. */
   findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean } | undefined>;
   deleteAccessToken(id: string): Promise<boolean>;
-  /** Tokens newest expiry first (no expiry first of all), optionally only one owner's. */
-  listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage>;
+  /** Tokens newest expiry first (no expiry first of all) that match the filter. */
+  listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage>;
   /** Deletes tokens that expired before `now`; returns how many. */
   deleteExpiredAccessTokens(now: number): Promise<number>;
 

@@ -19,7 +19,7 @@ const UPDATE = 'mutation updateDeprecation($input: UpdateDeprecationInput!) { up
 const BATCH = 'mutation batchUpdateDeprecation($input: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $input) }';
 const FULL = `query full($urn: String!) {
   dataset(urn: $urn) {
-    deprecation { deprecated decommissionTime note actor replacement }
+    deprecation { deprecated decommissionTime note actor replacement { urn } }
     schemaMetadata { fields { fieldPath deprecation { deprecated note actor decommissionTime } } }
     deprecationHistory { version deprecated note actor time createdBy }
   }
@@ -87,7 +87,7 @@ for (const backend of await backends()) {
       const urn = datasetUrn('replace');
       await createDataset(server, urn);
       await gqlData(server, UPDATE, { input: { urn, deprecated: true, replacement: KAFKA } });
-      assert.equal((await full(urn)).deprecation.replacement, KAFKA);
+      assert.deepEqual((await full(urn)).deprecation.replacement, { urn: KAFKA });
       const missing = 'urn:li:dataset:(urn:li:dataPlatform:hive,nowhere,PROD)';
       const body = await gqlError(server, UPDATE, { input: { urn, deprecated: false, replacement: missing } }, {
         ...BAD_REQUEST,

@@ -178,13 +178,14 @@ for (const backend of await backends()) {
       await assertUnchanged(urn);
     });
 
-    it('answers introspection, so clients and code generators see the deprecation API', async () => {
+    it("answers introspection, so clients and code generators see the deprecation API with DataHub's fields", async () => {
       const data = await gqlData(server, getIntrospectionQuery());
       const schema = buildClientSchema(data as IntrospectionQuery);
       const fields = (type: string) => Object.keys((schema.getType(type) as unknown as { getFields(): object }).getFields());
-      assert.deepEqual(fields('Deprecation'), ['deprecated', 'decommissionTime', 'note', 'actor', 'replacement']);
-      assert.deepEqual(fields('UpdateDeprecationInput'), ['urn', 'deprecated', 'decommissionTime', 'note', 'replacement']);
-      assert.deepEqual(fields('BatchUpdateDeprecationInput'), ['deprecated', 'decommissionTime', 'note', 'replacement', 'resources']);
+      assert.deepEqual(fields('Deprecation'), ['deprecated', 'decommissionTime', 'note', 'actor', 'actorEntity', 'replacement']);
+      assert.equal(String((schema.getType('Deprecation') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().replacement!.type), 'Entity');
+      assert.deepEqual(fields('UpdateDeprecationInput'), ['urn', 'subResourceType', 'subResource', 'deprecated', 'decommissionTime', 'note', 'replacement']);
+      assert.deepEqual(fields('BatchUpdateDeprecationInput'), ['deprecated', 'decommissionTime', 'note', 'resources', 'replacement']);
       assert.deepEqual(fields('ResourceRefInput'), ['resourceUrn', 'subResourceType', 'subResource']);
       assert.equal(printType(schema.getType('SubResourceType')!), 'enum SubResourceType {\n  DATASET_FIELD\n}');
       assert.ok(schema.getType('Long'));

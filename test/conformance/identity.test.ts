@@ -32,6 +32,15 @@ for (const backend of await backends()) {
       assert.deepEqual(mine.tokens.map((t) => t.id), ['d']);
     });
 
+    it('filters tokens by actor and by an expiry range; a token without expiry is in no range', async () => {
+      const ids = async (filter: Parameters<Store['listAccessTokens']>[0]) => (await store.listAccessTokens(filter, 0, 10)).tokens.map((t) => t.id);
+      assert.deepEqual(await ids({ expiresAtBefore: 200 }), ['a']);
+      assert.deepEqual(await ids({ expiresAtFrom: 200 }), ['c', 'd']);
+      assert.deepEqual(await ids({ expiresAtFrom: 100, expiresAtBefore: 201, ownerUrn: 'urn:li:corpuser:x' }), ['d', 'a']);
+      assert.deepEqual(await ids({ actorUrn: 'urn:li:corpuser:y' }), ['c']);
+      assert.equal((await store.listAccessTokens({ expiresAtBefore: 1000 }, 0, 1)).total, 3);
+    });
+
     it('deletes expired tokens only', async () => {
       assert.equal(await store.deleteExpiredAccessTokens(200), 2);
       assert.deepEqual((await store.listAccessTokens({}, 0, 10)).tokens.map((t) => t.id), ['b', 'c']);

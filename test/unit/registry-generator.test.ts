@@ -49,12 +49,25 @@ describe('the generated DataHub registry', () => {
     assert.equal(DATAHUB_REGISTRY.aspects['upstreamLineage']!.class, 'com.linkedin.dataset.UpstreamLineage');
     assert.deepEqual(
       DATAHUB_REGISTRY.aspects['upstreamLineage']!.relationships?.find((r) => r.path === 'upstreams/*/dataset'),
-      { path: 'upstreams/*/dataset', name: 'DownstreamOf', entityTypes: ['dataset'], isLineage: true },
+      { path: 'upstreams/*/dataset', name: 'DownstreamOf', entityTypes: ['dataset'], isLineage: true, optional: [false, false, false] },
     );
     const outputs = DATAHUB_REGISTRY.aspects['dataJobInputOutput']!.relationships?.find((r) => r.path === 'outputDatasets/*');
     assert.deepEqual([outputs?.name, outputs?.isUpstream], ['Produces', false]);
     // An annotation on the outer field (GlobalTags.tags: "/*/tag") reaches into the record it holds.
     assert.ok(DATAHUB_REGISTRY.aspects['schemaMetadata']!.relationships?.some((r) => r.path === 'fields/*/globalTags/tags/*/tag'));
     assert.deepEqual(DATAHUB_REGISTRY.aspects['queryUsageStatistics']!.collections, ['userCounts']);
+    // Optional fields along a path are what DataHub's reference removal may drop.
+    assert.deepEqual(DATAHUB_REGISTRY.aspects['dataProcessInstanceRelationships']!.relationships?.find((r) => r.path === 'parentTemplate')?.optional, [true]);
+  });
+
+  it("keeps each aspect's search index fields, named as DataHub's @Searchable annotations name them", () => {
+    const fields = (aspect: string) => Object.fromEntries((DATAHUB_REGISTRY.aspects[aspect]!.searchable ?? []).map((s) => [s.path, s.name]));
+    assert.equal(fields('status')['removed'], 'removed');
+    assert.deepEqual([fields('datasetKey')['platform'], fields('datasetKey')['origin'], fields('datasetKey')['name']], ['platform', 'origin', 'id']);
+    assert.equal(fields('dataProcessInstanceProperties')['created/time'], 'created');
+    assert.equal(fields('queryProperties')['lastModified/time'], 'lastModifiedAt');
+    assert.equal(fields('dataHubExecutionRequestInput')['requestedAt'], 'requestTimeMs');
+    // A nested field's own name wins over an outer annotation that only tunes it (v3 settings).
+    assert.equal(fields('editableSchemaMetadata')['editableSchemaFieldInfo/*/description'], 'editedFieldDescriptions');
   });
 });

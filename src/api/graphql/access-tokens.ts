@@ -1,6 +1,9 @@
 import { parseTokenDuration } from '../../auth/durations.ts';
 import { badRequest } from '../../catalog/errors.ts';
+import type { ListTokensInput } from '../../auth/access-tokens.ts';
 import type { AccessTokenRecord } from '../../storage/store.ts';
+import { entityRef } from './entity-refs.ts';
+import type { FacetFilter } from './filters.ts';
 import type { GraphqlModule } from './schema.ts';
 
 const typeDefs = /* GraphQL */ `
@@ -27,15 +30,17 @@ const typeDefs = /* GraphQL */ `
     description: String
   }
 
-  type AccessTokenMetadata {
+  type AccessTokenMetadata implements Entity {
     urn: String!
-    type: EntityType
+    type: EntityType!
     "The stored token id (a salted hash of the token): what revokeAccessToken takes."
     id: String!
     name: String!
     description: String
     actorUrn: String!
     ownerUrn: String!
+    "The user who created the token."
+    owner: CorpUser
     createdAt: Long!
     expiresAt: Long
   }
@@ -49,6 +54,7 @@ const typeDefs = /* GraphQL */ `
   input ListAccessTokenInput {
     start: Int
     count: Int
+    "ownerUrn and actorUrn (EQUAL, one value), expiresAt (EQUAL, LESS_THAN, GREATER_THAN and their _OR_EQUAL_TO forms)."
     filters: [FacetFilterInput!]
   }
 
@@ -72,26 +78,38 @@ const typeDefs = /* GraphQL */ `
   }
 `;
 
-const metadata = (t: AccessTokenRecord) => ({ urn: `urn:li:dataHubAccessToken:${t.id}`, ...t });
+const metadata = (t: AccessTokenRecord) => ({ urn: `urn:li:dataHubAccessToken:${t.id}`, type: 'ACCESS_TOKEN', ...t });
 
-interface FacetFilter {
-  field: string;
-  value?: string | null;
-  values?: string[] | null;
-  negated?: boolean | null;
-}
+type TokenFilter = Omit<ListTokensInput, 'start' | 'count'>;
 
-/** DataHub filters its token list by ownerUrn (and actorUrn); Almanac supports ownerUrn. */
-function ownerFilter(filters: readonly FacetFilter[] | null | undefined): string | undefined {
-  let owner: string | undefined;
+/** DataHub's token list filters on the token index: owner, actor and expiry. Anything else is refused by name. */
+function tokenFilter(filters: readonly FacetFilter[] | null | undefined): TokenFilter {
+  const out: { -readonly [K in keyof TokenFilter]: TokenFilter[K] } = {};
   for (const [i, f] of (filters ?? []).entries()) {
-    const values = f.values ?? (f.value != null ? [f.value] : []);
-    if (f.field !== 'ownerUrn' || f.negated || values.length !== 1) {
-      throw badRequest(`filters[${i}]: only a single-value ownerUrn filter is supported`);
+    const values = f.values ?? [];
+    const condition = f.condition ?? 'EQUAL';
+    if (f.negated || values.length !== 1) throw badRequest(`filters[${i}] (${f.field}): give exactly one value, not negated`);
+    const value = values[0]!;
+    if ((f.field === 'ownerUrn' || f.field === 'actorUrn') && condition === 'EQUAL') {
+      out[f.field] = value;
+      continue;
     }
-    owner = values[0];
+    if (f.field !== 'expiresAt') throw badRequest(`filters[${i}]: tokens filter on ownerUrn, actorUrn (EQUAL) and expiresAt, not ${f.field} ${condition}`);
+    const at = Number(value);
+    if (!Number.isSafeInteger(at)) throw badRequest(`filters[${i}] (expiresAt): ${value} is not epoch milliseconds`);
+    const bounds: Record<string, [number | undefined, number | undefined]> = {
+      EQUAL: [at, at + 1],
+      LESS_THAN: [undefined, at],
+      LESS_THAN_OR_EQUAL_TO: [undefined, at + 1],
+      GREATER_THAN: [at + 1, undefined],
+      GREATER_THAN_OR_EQUAL_TO: [at, undefined],
+    };
+    const bound = bounds[condition];
+    if (!bound) throw badRequest(`filters[${i}] (expiresAt): condition ${condition} is not supported`);
+    if (bound[0] !== undefined) out.expiresAtFrom = Math.max(out.expiresAtFrom ?? bound[0], bound[0]);
+    if (bound[1] !== undefined) out.expiresAtBefore = Math.min(out.expiresAtBefore ?? bound[1], bound[1]);
   }
-  return owner;
+  return out;
 }
 
 export const accessTokensModule: GraphqlModule = {
@@ -101,9 +119,12 @@ export const accessTokensModule: GraphqlModule = {
       listAccessTokens: async (_s, { input }: { input: { start?: number | null; count?: number | null; filters?: FacetFilter[] | null } }, ctx) => {
         const start = input.start ?? 0;
         const count = input.count ?? 20;
-        const page = await ctx.app.accessTokens.list(ctx.principal, { start, count, ownerUrn: ownerFilter(input.filters) });
+        const page = await ctx.app.accessTokens.list(ctx.principal, { start, count, ...tokenFilter(input.filters) });
         return { start, count: page.tokens.length, total: page.total, tokens: page.tokens.map(metadata) };
       },
+    },
+    AccessTokenMetadata: {
+      owner: (t: AccessTokenRecord, _a, ctx) => entityRef(ctx, t.ownerUrn),
     },
     Mutation: {
       createAccessToken: async (

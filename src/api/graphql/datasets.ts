@@ -4,7 +4,7 @@ import { deprecationView } from '../../catalog/deprecation.ts';
 import { badRequest, CatalogError } from '../../catalog/errors.ts';
 import { parseDatasetUrn, parseUrn, schemaFieldUrn, type DatasetKey } from '../../catalog/urn.ts';
 import type { Json } from '../../storage/store.ts';
-import type { EntityAspects } from './entity-loader.ts';
+import type { DatasetSource } from './entity-refs.ts';
 import type { GraphqlModule } from './schema.ts';
 
 const typeDefs = /* GraphQL */ `
@@ -19,7 +19,7 @@ const typeDefs = /* GraphQL */ `
     "The name part of the urn."
     name: String!
     platform: DataPlatform!
-    "Always true: a dataset that does not exist is returned as null."
+    "True, except for a dataset referenced (as a replacement) but not stored: dataset(urn) returns null for those."
     exists: Boolean
     status: Status
     properties: DatasetProperties
@@ -28,14 +28,8 @@ const typeDefs = /* GraphQL */ `
     "Every stored version of the deprecation, newest first, with who wrote it and when (Almanac addition)."
     deprecationHistory(limit: Int = 100): [DeprecationHistoryEntry!]!
     schemaMetadata: SchemaMetadata
-    "Profiles from the timeseries index, newest first."
-    datasetProfiles(startTimeMillis: Long, endTimeMillis: Long, limit: Int): [DatasetProfile!]
-  }
-
-  type DataPlatform {
-    urn: String!
-    type: EntityType!
-    name: String!
+    "Profiles from the timeseries index, newest first; filter criteria apply to the profiles' fields (partitionSpec.partition, ...)."
+    datasetProfiles(startTimeMillis: Long, endTimeMillis: Long, filter: FilterInput, limit: Int): [DatasetProfile!]
   }
 
   type Status {
@@ -120,12 +114,6 @@ const typeDefs = /* GraphQL */ `
     sampleValues: [String!]
   }
 `;
-
-interface DatasetSource {
-  readonly urn: string;
-  readonly key: DatasetKey;
-  readonly aspects: EntityAspects;
-}
 
 interface FieldSource {
   readonly datasetUrn: string;
@@ -227,8 +215,8 @@ export const datasetsModule: GraphqlModule = {
     Dataset: {
       type: () => 'DATASET',
       name: (d: DatasetSource) => d.key.name,
-      platform: (d: DatasetSource) => ({ urn: d.key.platform, type: 'DATA_PLATFORM', name: d.key.platformName }),
-      exists: () => true,
+      platform: (d: DatasetSource) => ({ __typename: 'DataPlatform', urn: d.key.platform, entity: 'dataPlatform', parts: [d.key.platformName] }),
+      exists: (d: DatasetSource) => d.exists ?? true,
       status: (d: DatasetSource) => d.aspects.get('status') ?? null,
       properties: (d: DatasetSource) => {
         const p = d.aspects.get('datasetProperties');
@@ -249,7 +237,11 @@ export const datasetsModule: GraphqlModule = {
           fields: fields.map((field): FieldSource => ({ datasetUrn: d.urn, field })),
         };
       },
-      datasetProfiles: async (d: DatasetSource, args: { startTimeMillis?: number | null; endTimeMillis?: number | null; limit?: number | null }, ctx) => {
+      datasetProfiles: async (
+        d: DatasetSource,
+        args: { startTimeMillis?: number | null; endTimeMillis?: number | null; filter?: { and: unknown[] } | null; limit?: number | null },
+        ctx,
+      ) => {
         const events = await ctx.app.catalog.timeseriesValues({
           urn: d.urn,
           entityType: 'dataset',
@@ -257,6 +249,8 @@ export const datasetsModule: GraphqlModule = {
           startTimeMillis: args.startTimeMillis ?? undefined,
           endTimeMillis: args.endTimeMillis ?? undefined,
           limit: profileLimit(args.limit),
+          // DataHub's FilterInput is one conjunction: the same Filter getTimeseriesAspectValues takes.
+          filter: args.filter ? { or: [{ and: args.filter.and }] } : undefined,
         });
         return events.map((e) => {
           const ps = e.event.partitionSpec as Json | undefined;

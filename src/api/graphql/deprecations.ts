@@ -1,5 +1,6 @@
 import { badRequest } from '../../catalog/errors.ts';
-import type { DeprecationChange, DeprecationVersion, ResourceRef } from '../../catalog/deprecation.ts';
+import type { DeprecationChange, DeprecationVersion, DeprecationView, ResourceRef } from '../../catalog/deprecation.ts';
+import { entityRef } from './entity-refs.ts';
 import { requireDeprecationEdit } from '../guards.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
@@ -12,8 +13,10 @@ const typeDefs = /* GraphQL */ `
     note: String
     "The urn of who last set the deprecation."
     actor: String
-    "The urn of the entity to use instead."
-    replacement: String
+    "The actor as an entity (null when Almanac has no GraphQL type for its kind)."
+    actorEntity: Entity
+    "The entity to use instead. (Almanac's history entries keep the urn as a string: replacement there.)"
+    replacement: Entity
   }
 
   """
@@ -41,6 +44,9 @@ const typeDefs = /* GraphQL */ `
 
   input UpdateDeprecationInput {
     urn: String!
+    "With subResource, deprecates that field of the dataset (DataHub accepts both and deprecates the whole entity)."
+    subResourceType: SubResourceType
+    subResource: String
     deprecated: Boolean!
     decommissionTime: Long
     note: String
@@ -57,9 +63,9 @@ const typeDefs = /* GraphQL */ `
     deprecated: Boolean!
     decommissionTime: Long
     note: String
-    replacement: String
     "At most 1000 resources; all are validated before any is written, and all are written in one transaction."
     resources: [ResourceRefInput]!
+    replacement: String
   }
 
   extend type Query {
@@ -109,9 +115,18 @@ export const deprecationsModule: GraphqlModule = {
       deprecationHistory: async (d: { urn: string }, args: { limit: number }, ctx) =>
         (await ctx.deprecations.history(d.urn, args.limit)).map(historyEntry),
     },
+    Deprecation: {
+      actorEntity: (d: DeprecationView, _a, ctx) => entityRef(ctx, d.actor),
+      replacement: (d: DeprecationView, _a, ctx) => entityRef(ctx, d.replacement),
+    },
     Mutation: {
-      updateDeprecation: (_s, { input }: { input: ChangeInput & { urn: string } }, ctx) =>
-        changeDeprecation(ctx, () => ctx.deprecations.update(input.urn, changeOf(input), ctx.principal.actorUrn)),
+      updateDeprecation: (_s, { input }: { input: ChangeInput & ResourceRef & { urn: string } }, ctx) =>
+        changeDeprecation(ctx, () => {
+          const field = (input.subResource ?? '') !== '' || input.subResourceType != null;
+          // A field is deprecated as batchUpdateDeprecation does it, with the same checks.
+          if (field) return ctx.deprecations.batchUpdate([{ ...input, resourceUrn: input.urn }], changeOf(input), ctx.principal.actorUrn);
+          return ctx.deprecations.update(input.urn, changeOf(input), ctx.principal.actorUrn);
+        }),
       batchUpdateDeprecation: (_s, { input }: { input: ChangeInput & { resources: ReadonlyArray<ResourceRef | null> } }, ctx) =>
         changeDeprecation(ctx, () => {
           // The list type is [ResourceRefInput]! as in DataHub, so an element may be null.

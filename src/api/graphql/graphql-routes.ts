@@ -6,15 +6,29 @@ import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../error
 import { accessTokensModule } from './access-tokens.ts';
 import { datasetsModule } from './datasets.ts';
 import { deprecationsModule } from './deprecations.ts';
+import { entitiesModule } from './entities.ts';
+import { filtersModule } from './filters.ts';
+import { jobsModule } from './jobs.ts';
 import { EntityLoader } from './entity-loader.ts';
 import { GraphqlExecutor, type GraphqlRequest } from './executor.ts';
 import { registerGraphiql } from './graphiql.ts';
 import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
+import { searchAcrossModule } from './search-across.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
-export const GRAPHQL_MODULES: readonly GraphqlModule[] = [datasetsModule, deprecationsModule, searchModule, accessTokensModule, rolesModule];
+export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
+  filtersModule,
+  datasetsModule,
+  entitiesModule,
+  jobsModule,
+  deprecationsModule,
+  searchModule,
+  searchAcrossModule,
+  accessTokensModule,
+  rolesModule,
+];
 
 interface Runtime {
   readonly executor: GraphqlExecutor;

@@ -3,6 +3,7 @@ import type { Principal } from '../../auth/principal.ts';
 import type { Deprecations } from '../../catalog/deprecation.ts';
 import type { AppContext } from '../context.ts';
 import type { EntityLoader } from './entity-loader.ts';
+import { ENTITY_TYPE_ENUM_SDL } from './entity-types.ts';
 import { longScalar } from './long.ts';
 
 /** What every resolver receives; built once per request. */
@@ -36,12 +37,13 @@ const BASE_TYPE_DEFS = /* GraphQL */ `
   """
   scalar Long
 
-  "The kinds of entity this API returns."
-  enum EntityType {
-    DATASET
-    DATA_PLATFORM
-    CORP_USER
-    SCHEMA_FIELD
+  "DataHub's entity types; the ones Almanac returns have an object type implementing Entity."
+  ${ENTITY_TYPE_ENUM_SDL}
+
+  "Any entity (DataHub's interface; Almanac omits its relationships field)."
+  interface Entity {
+    urn: String!
+    type: EntityType!
   }
 
   type Query {
@@ -57,18 +59,13 @@ const BASE_TYPE_DEFS = /* GraphQL */ `
     privileges: [String!]!
   }
 
-  type CorpUser {
-    urn: String!
-    type: EntityType!
-    username: String!
-  }
 `;
 
 const baseResolvers: Resolvers = {
   Query: {
     me: (_s, _a, ctx) => {
       const urn = ctx.principal.actorUrn;
-      return { corpUser: { urn, type: 'CORP_USER', username: urn.slice('urn:li:corpuser:'.length) } };
+      return { corpUser: { __typename: 'CorpUser', urn, entity: 'corpuser', parts: [urn.slice('urn:li:corpuser:'.length)] } };
     },
   },
   AuthenticatedUser: {

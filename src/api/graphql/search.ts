@@ -1,5 +1,6 @@
 import { badRequest } from '../../catalog/errors.ts';
 import { parseDatasetUrn } from '../../catalog/urn.ts';
+import type { FacetFilter } from './filters.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
 export const MAX_SEARCH_COUNT = 1000;
@@ -7,20 +8,6 @@ export const MAX_SEARCH_COUNT = 1000;
 const RESULT_ASPECTS = ['datasetProperties', 'deprecation', 'schemaMetadata', 'status'];
 
 const typeDefs = /* GraphQL */ `
-  "Any entity: what a search result points at."
-  interface Entity {
-    urn: String!
-    type: EntityType!
-  }
-
-  input FacetFilterInput {
-    field: String!
-    "Deprecated in DataHub: a single value."
-    value: String
-    values: [String!]
-    negated: Boolean
-  }
-
   input SearchInput {
     "Only DATASET is searchable in Almanac."
     type: EntityType!
@@ -67,12 +54,6 @@ const typeDefs = /* GraphQL */ `
   }
 `;
 
-interface FacetFilter {
-  field: string;
-  value?: string | null;
-  values?: string[] | null;
-  negated?: boolean | null;
-}
 
 interface SearchInput {
   type: string;
@@ -84,8 +65,8 @@ interface SearchInput {
 
 /** The one value of a supported filter; several values or negation are refused clearly rather than ignored. */
 function filterValue(f: FacetFilter, i: number): string {
-  const values = f.values ?? (f.value != null ? [f.value] : []);
-  if (f.negated || values.length !== 1) throw badRequest(`filters[${i}] (${f.field}): give exactly one value, not negated`);
+  const values = f.values ?? [];
+  if (f.negated || values.length !== 1 || (f.condition ?? 'EQUAL') !== 'EQUAL') throw badRequest(`filters[${i}] (${f.field}): give exactly one value, EQUAL, not negated`);
   return values[0]!;
 }
 

@@ -50,6 +50,22 @@ export function openapiDocument(): Record<string, unknown> {
         get: { summary: 'Read an entity', parameters: [typeParam, urnParam], responses: { '200': { description: 'The entity', content: { 'application/json': { schema: { $ref: '#/components/schemas/Entity' } } } }, '404': error } },
         delete: { summary: 'Delete an entity, its aspect history and its timeseries rows', parameters: [typeParam, urnParam], responses: { '200': { description: 'Deleted' }, '404': error } },
       },
+      '/openapi/v2/entity/{entityType}': {
+        get: {
+          summary: 'Scroll entities of one type (DataHub v2): {scrollId?, results: [{urn, aspects: {name: {value}}}]}; no scrollId once done',
+          parameters: [
+            typeParam,
+            ...['aspectNames', 'scrollId', 'sort', 'sortCriteria', 'query', 'pitKeepAlive'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+            { name: 'count', in: 'query', schema: { type: 'integer', default: 10, maximum: 10000 } },
+            { name: 'sortOrder', in: 'query', schema: { type: 'string', enum: ['ASCENDING', 'DESCENDING'] } },
+            ...['systemMetadata', 'skipCache', 'includeSoftDelete'].map((name) => ({ name, in: 'query', schema: { type: 'boolean' } })),
+          ],
+          responses: { '200': { description: 'One page' }, '400': error },
+        },
+      },
+      '/openapi/v2/entity/{entityType}/{urn}': {
+        get: { summary: 'Read an entity (DataHub v2 form)', parameters: [typeParam, urnParam], responses: { '200': { description: '{urn, aspects}' }, '404': error } },
+      },
       '/openapi/v3/entity/{entityType}/{urn}/{aspect}': {
         post: {
           summary: 'Write one aspect (versioned or timeseries) of an entity',

@@ -6,9 +6,13 @@ import type { Json } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { aspectList } from './aspect-list.ts';
 import { requireDelete, requireEdit } from '../guards.ts';
-import { acceptOnly, actionBody, intParam, requireParam, stringParam, unknownAction } from './params.ts';
+import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
 
-/** Rest.li `entities` resource: the snapshot form, exists and delete. */
+/** listUrns pages: DataHub leaves count unbounded; Almanac caps it. */
+const DEFAULT_LIST_URNS = 100;
+const MAX_LIST_URNS = 10_000;
+
+/** Rest.li `entities` resource: the snapshot form, exists, delete, deleteReferences and listUrns. */
 export const entitiesRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -43,6 +47,22 @@ export const entitiesRoutes =
           };
           await requireDelete(ctx, req.principal, request.urn);
           return { value: await ctx.catalog.delete(request) };
+        }
+        case 'listUrns': {
+          acceptOnly(body, req.query, 'listUrns', ['entity', 'start', 'count']);
+          const entity = stringParam(body, 'entity', true);
+          const start = intParam(body, 'start', { required: true, min: 0, max: MAX_INT })!;
+          const count = intParam(body, 'count', { min: 0, max: MAX_LIST_URNS }) ?? DEFAULT_LIST_URNS;
+          const page = await ctx.catalog.listUrns(entity, start, count);
+          return { value: { entities: page.urns, start, count: page.urns.length, total: page.total } };
+        }
+        case 'deleteReferences': {
+          acceptOnly(body, req.query, 'deleteReferences', ['urn', 'dryRun']);
+          const urn = stringParam(body, 'urn', true);
+          const dryRun = boolParam(body, 'dryRun') ?? false;
+          await requireDelete(ctx, req.principal, urn);
+          const result = await ctx.catalog.deleteReferences(urn, dryRun);
+          return { value: { total: result.total, relatedAspects: result.relatedAspects } };
         }
         default:
           throw unknownAction('entities', req.query.action);

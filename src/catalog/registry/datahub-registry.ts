@@ -36,6 +36,8 @@ export interface RegistryAspect {
   /** timeseries only: the `@TimeseriesFieldCollection` fields DataHub explodes into extra index documents */
   readonly collections?: readonly string[];
   readonly relationships?: readonly RegistryRelationship[];
+  /** `@Searchable` annotations: the search index fields DataHub fills from this aspect */
+  readonly searchable?: readonly RegistrySearchable[];
 }
 
 /** One `@Relationship` annotation: a urn-valued field pointing at other entities. */
@@ -46,6 +48,18 @@ export interface RegistryRelationship {
   readonly entityTypes: readonly string[];
   readonly isLineage?: boolean;
   readonly isUpstream?: boolean;
+  /** per path segment, whether it is an optional record field (what reference removal may drop) */
+  readonly optional: readonly boolean[];
+}
+
+/** One `@Searchable` annotation: a search index field and where in the aspect its values are. */
+export interface RegistrySearchable {
+  /** PathSpec without the leading slash; `*` is every array element or map value */
+  readonly path: string;
+  /** the index field name (`fieldName`, else the annotated field's name) */
+  readonly name: string;
+  /** DataHub's fieldType: KEYWORD, TEXT, URN, BOOLEAN, COUNT, DATETIME, ... */
+  readonly type?: string;
 }
 
 export const DATAHUB_REGISTRY: RegistryData = data as RegistryData;

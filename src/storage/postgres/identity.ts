@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
+import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 import { named } from './named-query.ts';
 
@@ -39,13 +39,14 @@ export class PostgresIdentity {
     return ((await this.pool.query('DELETE FROM access_tokens WHERE id = $1', [id])).rowCount ?? 0) > 0;
   }
 
-  async listAccessTokens(filter: { ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage> {
-    const owner = filter.ownerUrn ?? null;
-    const total = await this.pool.query<{ n: number }>('SELECT COUNT(*)::bigint AS n FROM access_tokens WHERE $1::text IS NULL OR owner_urn = $1', [owner]);
+  async listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage> {
+    const where = `WHERE ($1::text IS NULL OR owner_urn = $1) AND ($2::text IS NULL OR actor_urn = $2)
+      AND ($3::bigint IS NULL OR expires_at >= $3) AND ($4::bigint IS NULL OR expires_at < $4)`;
+    const params = [filter.ownerUrn ?? null, filter.actorUrn ?? null, filter.expiresAtFrom ?? null, filter.expiresAtBefore ?? null];
+    const total = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM access_tokens ${where}`, params);
     const rows = await this.pool.query<AccessTokenRow>(
-      `SELECT * FROM access_tokens WHERE $1::text IS NULL OR owner_urn = $1
-        ORDER BY expires_at DESC NULLS FIRST, created_at DESC LIMIT $2 OFFSET $3`,
-      [owner, count, start],
+      `SELECT * FROM access_tokens ${where} ORDER BY expires_at DESC NULLS FIRST, created_at DESC LIMIT $5 OFFSET $6`,
+      [...params, count, start],
     );
     return { total: total.rows[0]!.n, tokens: rows.rows.map(toAccessToken) };
   }

@@ -139,6 +139,11 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     END LOOP;
   END $$;
   `,
+  // Soft-deleted entities by type, for search and datahub-gc: only the removed status aspects are in it.
+  `
+  CREATE INDEX aspects_soft_deleted ON aspects (entity_type, urn)
+    WHERE aspect = 'status' AND version = 0 AND (metadata->>'removed') = 'true';
+  `,
 ];
 
 /** One generation of one day partition of a timeseries index: a plain table, keyed by time so inserts append. */

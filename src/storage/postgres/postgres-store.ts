@@ -1,8 +1,11 @@
 import pg from 'pg';
 import type {
+  AccessTokenFilter,
   AccessTokenPage,
   DatasetSearchPage,
   DatasetSearchQuery,
+  EntityUrnQuery,
+  AspectMentionQuery,
   AccessTokenRecord,
   LoginFailures,
   StoredAspect,
@@ -27,6 +30,7 @@ import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
+import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { PostgresTasks } from './tasks.ts';
 import { PartitionMoved, PostgresTimeseries } from './timeseries.ts';
 import { PostgresTruncation } from './truncation.ts';
@@ -280,6 +284,14 @@ export class PostgresStore implements Store {
     return searchDatasets(this.pool, query);
   }
 
+  listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
+    return listEntityUrns(this.pool, query);
+  }
+
+  async findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]> {
+    return ((await findAspectsMentioning(this.pool, query)) as AspectRow[]).map(toAspect);
+  }
+
   async deleteEntity(urn: string, options: { readonly revokeIdentity?: boolean } = {}): Promise<{ aspectRows: number; timeseriesRows: number }> {
     return this.tx(async (c) => {
       const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
@@ -389,7 +401,7 @@ export class PostgresStore implements Store {
     return this.identity.deleteAccessToken(id);
   }
 
-  listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage> {
+  listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage> {
     return this.identity.listAccessTokens(filter, start, count);
   }
 

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
+import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 
 /** Access tokens, role assignments, password hashes and sign-in failures on SQLite. */
@@ -34,13 +34,15 @@ export class SqliteIdentity {
     return this.sql('DELETE FROM access_tokens WHERE id = ?').run(id).changes > 0;
   }
 
-  listAccessTokens(filter: { ownerUrn?: string }, start: number, count: number): AccessTokenPage {
-    const where = filter.ownerUrn === undefined ? '' : 'WHERE owner_urn = @owner';
-    const owner = filter.ownerUrn === undefined ? {} : { owner: filter.ownerUrn };
-    const total = (this.sql(`SELECT COUNT(*) AS n FROM access_tokens ${where}`).get(owner) as { n: number }).n;
+  listAccessTokens(filter: AccessTokenFilter, start: number, count: number): AccessTokenPage {
+    // One statement text for every filter: absent bounds are NULL and drop out.
+    const where = `WHERE (@owner IS NULL OR owner_urn = @owner) AND (@actor IS NULL OR actor_urn = @actor)
+      AND (@from IS NULL OR expires_at >= @from) AND (@before IS NULL OR expires_at < @before)`;
+    const params = { owner: filter.ownerUrn ?? null, actor: filter.actorUrn ?? null, from: filter.expiresAtFrom ?? null, before: filter.expiresAtBefore ?? null };
+    const total = (this.sql(`SELECT COUNT(*) AS n FROM access_tokens ${where}`).get(params) as { n: number }).n;
     const rows = this.sql(
       `SELECT * FROM access_tokens ${where} ORDER BY expires_at IS NULL DESC, expires_at DESC, created_at DESC LIMIT @count OFFSET @start`,
-    ).all({ ...owner, start, count }) as AccessTokenRow[];
+    ).all({ ...params, start, count }) as AccessTokenRow[];
     return { total, tokens: rows.map(toAccessToken) };
   }
 

@@ -117,6 +117,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (index_id, start_ms, generation)
   );
   `,
+  // Soft-deleted entities by type, for search and datahub-gc: only the removed status aspects are in it.
+  `
+  CREATE INDEX aspects_soft_deleted ON aspects (entity_type, urn)
+    WHERE aspect = 'status' AND version = 0 AND json_extract(metadata, '$.removed') = 1;
+  `,
 ];
 
 /** DDL of one day partition of a timeseries index; keyed by time so inserts append. */

@@ -5,9 +5,12 @@ import Database from 'better-sqlite3';
 import { partitionStart } from '../partitions.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
 import type {
+  AccessTokenFilter,
   AccessTokenPage,
   DatasetSearchPage,
   DatasetSearchQuery,
+  EntityUrnQuery,
+  AspectMentionQuery,
   AccessTokenRecord,
   LoginFailures,
   StoredAspect,
@@ -41,6 +44,7 @@ const REVOKE_IDENTITY = [
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
 import { searchDatasets } from './search.ts';
+import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { StatementCache } from './statements.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
@@ -280,6 +284,14 @@ export class SqliteStore implements Store {
     return searchDatasets(this.statements, query);
   }
 
+  async listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
+    return listEntityUrns(this.statements, query);
+  }
+
+  async findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]> {
+    return (findAspectsMentioning(this.statements, query) as AspectRow[]).map(toAspect);
+  }
+
   async deleteEntity(urn: string, options: { readonly revokeIdentity?: boolean } = {}): Promise<{ aspectRows: number; timeseriesRows: number }> {
     return this.deleteEntityTx.immediate(urn, options.revokeIdentity === true);
   }
@@ -376,7 +388,7 @@ export class SqliteStore implements Store {
     return this.identity.deleteAccessToken(id);
   }
 
-  async listAccessTokens(filter: { readonly ownerUrn?: string }, start: number, count: number): Promise<AccessTokenPage> {
+  async listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage> {
     return this.identity.listAccessTokens(filter, start, count);
   }
 

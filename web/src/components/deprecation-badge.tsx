@@ -5,7 +5,6 @@ export interface DeprecationView {
   readonly note?: string | null;
   readonly decommissionTime?: number | null;
   readonly actor?: string | null;
-  readonly replacement?: string | null;
 }
 
 /** The visible "Deprecated" mark, with note and decommission date on hover and for screen readers. */

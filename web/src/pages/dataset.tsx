@@ -10,13 +10,14 @@ const QUERY = `query dataset($urn: String!) {
   dataset(urn: $urn) {
     urn name platform { name }
     properties { name description }
-    deprecation { deprecated decommissionTime note actor replacement }
+    deprecation { deprecated decommissionTime note actor replacement { urn } }
     schemaMetadata { fields { fieldPath nativeDataType deprecation { deprecated note decommissionTime } } }
     deprecationHistory(limit: 50) { version deprecated note decommissionTime replacement actor time }
   }
 }`;
 
 interface HistoryEntry extends DeprecationView {
+  replacement: string | null;
   version: number;
   time: number;
 }
@@ -26,7 +27,7 @@ interface DatasetView {
   name: string;
   platform: { name: string };
   properties: { name: string | null; description: string | null } | null;
-  deprecation: (DeprecationView & { actor: string | null }) | null;
+  deprecation: (DeprecationView & { actor: string | null; replacement: { urn: string } | null }) | null;
   schemaMetadata: { fields: Array<{ fieldPath: string; nativeDataType: string; deprecation: DeprecationView | null }> } | null;
   deprecationHistory: HistoryEntry[];
 }
@@ -65,7 +66,7 @@ export function DatasetPage({ urn, me }: { urn: string; me: Me | null }) {
             <dt>Decommission date</dt>
             <dd>{formatDate(dep.decommissionTime)}</dd>
             <dt>Replacement</dt>
-            <dd>{dep.replacement ? <a href={datasetHref(dep.replacement)}>{dep.replacement}</a> : '—'}</dd>
+            <dd>{dep.replacement ? <a href={datasetHref(dep.replacement.urn)}>{dep.replacement.urn}</a> : '—'}</dd>
             <dt>Deprecated by</dt>
             <dd>{dep.actor ?? '—'} {dataset.deprecationHistory[0] ? `on ${formatDateTime(dataset.deprecationHistory[0].time)}` : ''}</dd>
           </dl>

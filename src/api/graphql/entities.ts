@@ -1,0 +1,527 @@
+import type { Json } from '../../storage/store.ts';
+import { entityRef, keyPart, type EntitySource } from './entity-refs.ts';
+import {
+  COMMON, deprecationField, existsField, fromAspect, keyField, named, platformFromKey, refField, statusField, str, subTypesField,
+} from './entity-fields.ts';
+import type { GraphqlModule, Resolvers } from './schema.ts';
+
+/**
+ * DataHub's GraphQL object types for the entity kinds Almanac stores, with the
+ * fields DataHub declares for them (names and types as in DataHub's SDL), a
+ * subset: what DataHub's own fragments (entityDisplayNameFields,
+ * deprecationFields, platformFields), the token list and datahub-gc select.
+ * A field DataHub declares and Almanac lacks is a validation error naming it.
+ * Dataset is in datasets.ts; the jobs (DataFlow, DataJob, DataProcessInstance) in jobs.ts.
+ */
+const typeDefs = /* GraphQL */ `
+  extend type Query {
+    "Any entity by urn, or null when Almanac has no GraphQL type for it. Does not check that it exists."
+    entity(urn: String!): Entity
+  }
+
+  type AuditStamp {
+    time: Long!
+    actor: String
+  }
+
+  type SubTypes {
+    typeNames: [String!]
+  }
+
+  type CorpUser implements Entity {
+    urn: String!
+    type: EntityType!
+    username: String!
+    "From the corpUserInfo aspect."
+    properties: CorpUserProperties
+    "From the corpUserEditableInfo aspect."
+    editableProperties: CorpUserEditableProperties
+    info: CorpUserInfo @deprecated
+    exists: Boolean
+  }
+
+  type CorpUserProperties {
+    active: Boolean!
+    displayName: String
+    email: String
+    title: String
+    departmentId: Long
+    departmentName: String
+    firstName: String
+    lastName: String
+    fullName: String
+    countryCode: String
+  }
+
+  type CorpUserInfo {
+    active: Boolean!
+    displayName: String
+    email: String
+    title: String
+    departmentId: Long
+    departmentName: String
+    firstName: String
+    lastName: String
+    fullName: String
+    countryCode: String
+  }
+
+  type CorpUserEditableProperties {
+    displayName: String
+    title: String
+    aboutMe: String
+    teams: [String!]
+    skills: [String!]
+    pictureLink: String
+    slack: String
+    phone: String
+    email: String
+  }
+
+  type CorpGroup implements Entity {
+    urn: String!
+    type: EntityType!
+    name: String!
+    properties: CorpGroupProperties
+    info: CorpGroupInfo @deprecated
+    exists: Boolean
+  }
+
+  type CorpGroupProperties {
+    displayName: String
+    description: String
+    email: String
+    slack: String
+  }
+
+  type CorpGroupInfo {
+    displayName: String
+    description: String
+    email: String
+  }
+
+  enum PlatformType {
+    FILE_SYSTEM
+    KEY_VALUE_STORE
+    MESSAGE_BROKER
+    OBJECT_STORE
+    OLAP_DATASTORE
+    QUERY_ENGINE
+    RELATIONAL_DB
+    SEARCH_ENGINE
+    OTHERS
+  }
+
+  type DataPlatform implements Entity {
+    urn: String!
+    type: EntityType!
+    "Almanac does not track ingestion times per entity: always null."
+    lastIngested: Long
+    name: String!
+    "From the dataPlatformInfo aspect."
+    properties: DataPlatformProperties
+    displayName: String @deprecated
+    info: DataPlatformInfo @deprecated
+  }
+
+  type DataPlatformProperties {
+    type: PlatformType!
+    displayName: String
+    datasetNameDelimiter: String!
+    logoUrl: String
+    logical: Boolean
+  }
+
+  type DataPlatformInfo {
+    type: PlatformType!
+    displayName: String
+    datasetNameDelimiter: String!
+    logoUrl: String
+  }
+
+  type DataPlatformInstance implements Entity {
+    urn: String!
+    type: EntityType!
+    platform: DataPlatform!
+    instanceId: String!
+    status: Status
+    deprecation: Deprecation
+  }
+
+  type Tag implements Entity {
+    urn: String!
+    type: EntityType!
+    name: String! @deprecated
+    properties: TagProperties
+    deprecation: Deprecation
+  }
+
+  type TagProperties {
+    name: String!
+    description: String
+    colorHex: String
+  }
+
+  type GlossaryTerm implements Entity {
+    urn: String!
+    type: EntityType!
+    name: String! @deprecated
+    hierarchicalName: String!
+    properties: GlossaryTermProperties
+    status: Status
+    deprecation: Deprecation
+    exists: Boolean
+  }
+
+  type GlossaryTermProperties {
+    name: String!
+    description: String
+    definition: String! @deprecated
+    termSource: String!
+    sourceRef: String
+    sourceUrl: String
+  }
+
+  type GlossaryNode implements Entity {
+    urn: String!
+    type: EntityType!
+    properties: GlossaryNodeProperties
+    exists: Boolean
+  }
+
+  type GlossaryNodeProperties {
+    name: String!
+    description: String
+  }
+
+  type Domain implements Entity {
+    urn: String!
+    type: EntityType!
+    id: String!
+    properties: DomainProperties
+    deprecation: Deprecation
+  }
+
+  type DomainProperties {
+    name: String!
+    description: String
+  }
+
+  type Container implements Entity {
+    urn: String!
+    type: EntityType!
+    lastIngested: Long
+    properties: ContainerProperties
+    subTypes: SubTypes
+    status: Status
+    deprecation: Deprecation
+    exists: Boolean
+  }
+
+  type ContainerProperties {
+    name: String!
+    description: String
+    externalUrl: String
+    qualifiedName: String
+  }
+
+  type DataProduct implements Entity {
+    urn: String!
+    type: EntityType!
+    properties: DataProductProperties
+    deprecation: Deprecation
+    exists: Boolean
+  }
+
+  type DataProductProperties {
+    name: String!
+    description: String
+    externalUrl: String
+  }
+
+  type Application implements Entity {
+    urn: String!
+    type: EntityType!
+    properties: ApplicationProperties
+  }
+
+  type ApplicationProperties {
+    name: String!
+    description: String
+    externalUrl: String
+  }
+
+  type MLModel implements Entity {
+    urn: String!
+    type: EntityType!
+    lastIngested: Long
+    name: String!
+    platform: DataPlatform!
+    status: Status
+    deprecation: Deprecation
+    exists: Boolean
+  }
+
+  type MLModelGroup implements Entity {
+    urn: String!
+    type: EntityType!
+    lastIngested: Long
+    name: String!
+    platform: DataPlatform!
+    status: Status
+    deprecation: Deprecation
+    exists: Boolean
+  }
+
+  type MLFeatureTable implements Entity {
+    urn: String!
+    type: EntityType!
+    lastIngested: Long
+    name: String!
+    platform: DataPlatform!
+    status: Status
+    deprecation: Deprecation
+    exists: Boolean
+  }
+
+  type MLFeature implements Entity {
+    urn: String!
+    type: EntityType!
+    lastIngested: Long
+    name: String!
+    featureNamespace: String!
+    status: Status
+    deprecation: Deprecation
+    exists: Boolean
+  }
+
+  type MLPrimaryKey implements Entity {
+    urn: String!
+    type: EntityType!
+    lastIngested: Long
+    name: String!
+    featureNamespace: String!
+    status: Status
+    deprecation: Deprecation
+    exists: Boolean
+  }
+
+  type Notebook implements Entity {
+    urn: String!
+    type: EntityType!
+    tool: String!
+    notebookId: String!
+    status: Status
+    subTypes: SubTypes
+    exists: Boolean
+  }
+
+  type BusinessAttribute implements Entity {
+    urn: String!
+    type: EntityType!
+    status: Status
+  }
+
+  type SchemaFieldEntity implements Entity {
+    urn: String!
+    type: EntityType!
+    fieldPath: String!
+    parent: Entity!
+    status: Status
+    deprecation: Deprecation
+  }
+
+  enum QueryLanguage {
+    SQL
+  }
+
+  enum QuerySource {
+    MANUAL
+    SYSTEM
+  }
+
+  type QueryStatement {
+    value: String!
+    language: QueryLanguage!
+  }
+
+  type QueryProperties {
+    statement: QueryStatement!
+    source: QuerySource!
+    name: String
+    description: String
+    created: AuditStamp!
+    lastModified: AuditStamp!
+  }
+
+  type QueryEntity implements Entity {
+    urn: String!
+    type: EntityType!
+    properties: QueryProperties
+  }
+
+  type Role implements Entity {
+    urn: String!
+    type: EntityType!
+    id: String!
+  }
+
+  type Document implements Entity {
+    urn: String!
+    type: EntityType!
+    exists: Boolean
+  }
+
+  type StructuredPropertyDefinition {
+    qualifiedName: String!
+    displayName: String
+    description: String
+  }
+
+  type StructuredPropertyEntity implements Entity {
+    urn: String!
+    type: EntityType!
+    exists: Boolean
+    definition: StructuredPropertyDefinition!
+  }
+
+  type OwnershipTypeInfo {
+    name: String!
+    description: String
+  }
+
+  type OwnershipTypeEntity implements Entity {
+    urn: String!
+    type: EntityType!
+    info: OwnershipTypeInfo
+    status: Status
+  }
+
+  type ExecutionRequest implements Entity {
+    urn: String!
+    type: EntityType!
+    id: String!
+  }
+`;
+
+const userInfo = fromAspect('corpUserInfo', (v) => ({ ...v, active: v.active === true }));
+const nameOrKey = (aspect: string, keyName: string, map: (v: Json, name: string) => unknown) =>
+  fromAspect(aspect, (v, e) => map(v, str(v.name) ?? keyPart(e, keyName) ?? ''));
+const platformInfo = fromAspect('dataPlatformInfo', (v) => ({ ...v, type: str(v.type) ?? 'OTHERS', datasetNameDelimiter: str(v.datasetNameDelimiter) ?? '' }));
+const stamp = (v: unknown) => ({ time: typeof (v as Json | undefined)?.time === 'number' ? (v as Json).time : 0, actor: str((v as Json | undefined)?.actor) });
+
+const resolvers: Resolvers = {
+  Query: { entity: (_s, args: { urn: string }, ctx) => entityRef(ctx, args.urn) },
+  CorpUser: {
+    ...COMMON,
+    username: keyField('username'),
+    properties: userInfo,
+    info: userInfo,
+    editableProperties: fromAspect('corpUserEditableInfo'),
+    exists: existsField,
+  },
+  CorpGroup: {
+    ...COMMON,
+    name: keyField('name'),
+    properties: fromAspect('corpGroupInfo'),
+    info: fromAspect('corpGroupInfo'),
+    exists: existsField,
+  },
+  DataPlatform: {
+    ...COMMON,
+    lastIngested: () => null,
+    name: keyField('platformName'),
+    properties: platformInfo,
+    info: platformInfo,
+    displayName: fromAspect('dataPlatformInfo', (v) => str(v.displayName)),
+  },
+  DataPlatformInstance: {
+    ...COMMON,
+    platform: platformFromKey('platform'),
+    instanceId: keyField('instance'),
+    status: statusField,
+    deprecation: deprecationField,
+  },
+  Tag: {
+    ...COMMON,
+    name: keyField('name'),
+    properties: nameOrKey('tagProperties', 'name', (v, name) => ({ name, description: str(v.description), colorHex: str(v.colorHex) })),
+    deprecation: deprecationField,
+  },
+  GlossaryTerm: {
+    ...COMMON,
+    name: keyField('name'),
+    hierarchicalName: keyField('name'),
+    properties: nameOrKey('glossaryTermInfo', 'name', (v, name) => ({
+      name,
+      description: str(v.definition),
+      definition: str(v.definition) ?? '',
+      termSource: str(v.termSource) ?? '',
+      sourceRef: str(v.sourceRef),
+      sourceUrl: str(v.sourceUrl),
+    })),
+    status: statusField,
+    deprecation: deprecationField,
+    exists: existsField,
+  },
+  GlossaryNode: {
+    ...COMMON,
+    properties: nameOrKey('glossaryNodeInfo', 'name', (v, name) => ({ name, description: str(v.definition) })),
+    exists: existsField,
+  },
+  Domain: { ...COMMON, id: keyField('id'), properties: fromAspect('domainProperties', (v) => named(v.name, null, v)), deprecation: deprecationField },
+  Container: {
+    ...COMMON,
+    lastIngested: () => null,
+    properties: fromAspect('containerProperties', (v) => ({ ...named(v.name, null, v), qualifiedName: str(v.qualifiedName) })),
+    subTypes: subTypesField,
+    status: statusField,
+    deprecation: deprecationField,
+    exists: existsField,
+  },
+  DataProduct: { ...COMMON, properties: fromAspect('dataProductProperties', (v, e) => named(v.name, keyPart(e, 'id'), v)), deprecation: deprecationField, exists: existsField },
+  Application: { ...COMMON, properties: fromAspect('applicationProperties', (v, e) => named(v.name, keyPart(e, 'id'), v)) },
+  MLModel: { ...COMMON, lastIngested: () => null, name: keyField('name'), platform: platformFromKey('platform'), status: statusField, deprecation: deprecationField, exists: existsField },
+  MLModelGroup: { ...COMMON, lastIngested: () => null, name: keyField('name'), platform: platformFromKey('platform'), status: statusField, deprecation: deprecationField, exists: existsField },
+  MLFeatureTable: { ...COMMON, lastIngested: () => null, name: keyField('name'), platform: platformFromKey('platform'), status: statusField, deprecation: deprecationField, exists: existsField },
+  MLFeature: { ...COMMON, lastIngested: () => null, name: keyField('name'), featureNamespace: keyField('featureNamespace'), status: statusField, deprecation: deprecationField, exists: existsField },
+  MLPrimaryKey: { ...COMMON, lastIngested: () => null, name: keyField('name'), featureNamespace: keyField('featureNamespace'), status: statusField, deprecation: deprecationField, exists: existsField },
+  Notebook: { ...COMMON, tool: keyField('notebookTool'), notebookId: keyField('notebookId'), status: statusField, subTypes: subTypesField, exists: existsField },
+  BusinessAttribute: { ...COMMON, status: statusField },
+  SchemaFieldEntity: {
+    ...COMMON,
+    fieldPath: keyField('fieldPath'),
+    parent: refField((e: EntitySource) => keyPart(e, 'parent')),
+    status: statusField,
+    deprecation: deprecationField,
+  },
+  QueryEntity: {
+    ...COMMON,
+    properties: fromAspect('queryProperties', (v) => {
+      const statement = (v.statement as Json | undefined) ?? {};
+      return {
+        statement: { value: str(statement.value) ?? '', language: str(statement.language) ?? 'SQL' },
+        source: str(v.source) ?? 'MANUAL',
+        name: str(v.name),
+        description: str(v.description),
+        created: stamp(v.created),
+        lastModified: stamp(v.lastModified),
+      };
+    }),
+  },
+  Role: { ...COMMON, id: keyField('id') },
+  Document: { ...COMMON, exists: existsField },
+  StructuredPropertyEntity: {
+    ...COMMON,
+    exists: existsField,
+    definition: async (e: EntitySource, a, ctx, info) => {
+      const definition = await fromAspect('propertyDefinition')(e, a, ctx, info);
+      const v = (definition ?? {}) as Json;
+      return { qualifiedName: str(v.qualifiedName) ?? keyPart(e, 'id') ?? '', displayName: str(v.displayName), description: str(v.description) };
+    },
+  },
+  OwnershipTypeEntity: { ...COMMON, info: fromAspect('ownershipTypeInfo', (v, e) => ({ name: str(v.name) ?? keyPart(e, 'id') ?? '', description: str(v.description) })), status: statusField },
+  ExecutionRequest: { ...COMMON, id: keyField('id') },
+};
+
+export const entitiesModule: GraphqlModule = { typeDefs, resolvers };

@@ -1,0 +1,157 @@
+import { badRequest } from '../../catalog/errors.ts';
+import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entity-search.ts';
+import { fullTextQuery, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
+import { entityRef } from './entity-refs.ts';
+import { DEFAULT_SEARCH_TYPES, entityOfType, typenameOfEntity } from './entity-types.ts';
+import type { AndFilter, FacetFilter, SortInput } from './filters.ts';
+import type { GraphqlContext, GraphqlModule } from './schema.ts';
+
+export const MAX_SEARCH_ACROSS_COUNT = 10_000;
+
+const typeDefs = /* GraphQL */ `
+  "DataHub's search options. Almanac honours includeSoftDeleted; the others only tune an index it does not have."
+  input SearchFlags {
+    skipCache: Boolean
+    maxAggValues: Int
+    fulltext: Boolean
+    skipHighlighting: Boolean
+    skipAggregates: Boolean
+    getSuggestions: Boolean
+    includeSoftDeleted: Boolean
+    includeRestricted: Boolean
+    customHighlightingFields: [String!]
+    includeStructuredPropertyFacets: Boolean
+    filterNonLatestVersions: Boolean
+  }
+
+  """
+  types: the types searched (DataHub's default list when none); query: * or empty for all, else a
+  case-insensitive substring of the urn or any searchable value (no tokens, ranking or query syntax);
+  orFilters: DataHub's searchable field names (platform, origin, removed, created, customProperties, ...).
+  """
+  input SearchAcrossEntitiesInput {
+    types: [EntityType!]
+    query: String!
+    start: Int
+    count: Int
+    filters: [FacetFilterInput!] @deprecated(reason: "Use orFilters: they are more expressive")
+    orFilters: [AndFilterInput!]
+    "Views are not supported: a viewUrn is refused."
+    viewUrn: String
+    searchFlags: SearchFlags
+    sortInput: SearchSortInput
+  }
+
+  input ScrollAcrossEntitiesInput {
+    types: [EntityType!]
+    query: String!
+    "A nextScrollId from the previous page; none for the first."
+    scrollId: String
+    "Accepted and ignored: Almanac's scroll ids do not expire."
+    keepAlive: String
+    count: Int
+    orFilters: [AndFilterInput!]
+    viewUrn: String
+    searchFlags: SearchFlags
+    sortInput: SearchSortInput
+  }
+
+  type ExtraProperty {
+    name: String!
+    value: String!
+  }
+
+  extend type SearchResult {
+    "Always empty in Almanac."
+    extraProperties: [ExtraProperty!]
+  }
+
+  type ScrollResults {
+    "Null when there is nothing more."
+    nextScrollId: String
+    count: Int!
+    "Counted only when selected: a pass over every entity of the types searched."
+    total: Int!
+    searchResults: [SearchResult!]!
+    "Almanac computes no facets here: always empty."
+    facets: [FacetMetadata!]
+  }
+
+  extend type Query {
+    "DataHub's search across entity types, a page by start and count."
+    searchAcrossEntities(input: SearchAcrossEntitiesInput!): SearchResults
+    "DataHub's scroll across entity types, a page at a time by scroll id."
+    scrollAcrossEntities(input: ScrollAcrossEntitiesInput!): ScrollResults
+  }
+`;
+
+interface CommonInput {
+  types?: readonly string[] | null;
+  query: string;
+  count?: number | null;
+  filters?: readonly FacetFilter[] | null;
+  orFilters?: readonly AndFilter[] | null;
+  viewUrn?: string | null;
+  searchFlags?: { includeSoftDeleted?: boolean | null } | null;
+  sortInput?: SortInput | null;
+}
+
+const criteria = (filters: readonly FacetFilter[]) =>
+  filters.map((f) => ({ field: f.field, values: f.values ?? [], ...(f.condition ? { condition: f.condition } : {}), ...(f.negated ? { negated: true } : {}) }));
+
+/** DataHub's rules: orFilters when given, else the deprecated filters as one conjunction; the default types when none. */
+function searchRequest(input: CommonInput): EntitySearchRequest {
+  if (input.viewUrn) throw badRequest('viewUrn: views are not supported by Almanac');
+  const types = input.types && input.types.length > 0 ? input.types : DEFAULT_SEARCH_TYPES;
+  const entityTypes = types.map((t) => {
+    const entity = entityOfType(t);
+    if (!entity || !typenameOfEntity(entity)) throw badRequest(`types: Almanac does not search entities of type ${t}`);
+    return entity;
+  });
+  const filter: SearchFilter =
+    input.orFilters && input.orFilters.length > 0
+      ? input.orFilters.map((g) => criteria(g.and ?? []))
+      : input.filters && input.filters.length > 0
+        ? [criteria(input.filters)]
+        : [];
+  const sortInput = input.sortInput;
+  const sort: SortCriterion[] = (sortInput?.sortCriteria ?? (sortInput?.sortCriterion ? [sortInput.sortCriterion] : [])).map((c) => ({ field: c.field, order: c.sortOrder }));
+  return { entityTypes: [...new Set(entityTypes)], query: fullTextQuery(input.query), filter, includeSoftDeleted: input.searchFlags?.includeSoftDeleted === true, sort };
+}
+
+function pageCount(count: number | null | undefined): number {
+  const n = count ?? 10;
+  if (n < 0 || n > MAX_SEARCH_ACROSS_COUNT) throw badRequest(`count must be from 0 to ${MAX_SEARCH_ACROSS_COUNT}, got ${n}`);
+  return n;
+}
+
+async function results(ctx: GraphqlContext, page: SearchPage) {
+  const entities = await Promise.all(page.hits.map((h) => entityRef(ctx, h.urn)));
+  return {
+    count: page.hits.length,
+    // Resolved only when selected.
+    total: () => page.total(),
+    searchResults: entities.filter((e) => e !== null).map((entity) => ({ entity, matchedFields: [], extraProperties: [] })),
+    facets: [],
+  };
+}
+
+export const searchAcrossModule: GraphqlModule = {
+  typeDefs,
+  resolvers: {
+    Query: {
+      searchAcrossEntities: async (_s, { input }: { input: CommonInput & { start?: number | null } }, ctx) => {
+        const start = input.start ?? 0;
+        if (start < 0) throw badRequest('start must not be negative');
+        const page = await ctx.app.catalog.search.page(searchRequest(input), start, pageCount(input.count));
+        return { start, ...(await results(ctx, page)) };
+      },
+      scrollAcrossEntities: async (_s, { input }: { input: CommonInput & { scrollId?: string | null } }, ctx) => {
+        const page = await ctx.app.catalog.search.scroll(searchRequest(input), input.scrollId ?? undefined, pageCount(input.count));
+        return { nextScrollId: page.nextScrollId ?? null, ...(await results(ctx, page)) };
+      },
+    },
+    ScrollResults: { total: (r: { total: () => Promise<number> }) => r.total() },
+    SearchResults: { total: (r: { total: number | (() => Promise<number>) }) => (typeof r.total === 'function' ? r.total() : r.total) },
+  },
+};
