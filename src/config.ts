@@ -138,7 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const graphql = {
     maxDepth: int('ALMANAC_GRAPHQL_MAX_DEPTH', 15, 1, 1000),
     maxAliases: int('ALMANAC_GRAPHQL_MAX_ALIASES', 30, 0, 100_000),
-    maxCost: int('ALMANAC_GRAPHQL_MAX_COST', 5000, 1, 10_000_000),
+    // DataHub's own UI fragments cost about 10,000 in graphql-armor's model (objects 2, scalars 1, times 1.5 per level).
+    maxCost: int('ALMANAC_GRAPHQL_MAX_COST', 100_000, 1, 100_000_000),
   };
   if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
     problems.push('ALMANAC_HEADERS_TIMEOUT_MS: must not exceed ALMANAC_REQUEST_TIMEOUT_MS');

@@ -28,7 +28,8 @@ for (const backend of await backends()) {
         const t0 = Date.now();
         assert.equal((await fetch(`${server.url}/health`)).status, 200);
         // The larger document is cut off by the parser's token bound; its 110 KB body is still read and parsed as JSON.
-        if (n === 300) assert.ok(Date.now() - t0 < 100, '/health answered within 100 ms');
+        // Not a speed target (those live in bench/): the attack used to freeze the server for 73 s.
+        if (n === 300) assert.ok(Date.now() - t0 < 1000, '/health answered while the attack was refused');
         assertRefused(await attack, limit);
       });
     }

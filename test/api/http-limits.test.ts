@@ -45,7 +45,8 @@ describe('every connection has a bounded cost', () => {
     const slow = rawRequest(server.url, head, '{"proposal":');
     const t0 = Date.now();
     assert.equal((await fetch(`${server.url}/health`)).status, 200);
-    assert.ok(Date.now() - t0 < 100, '/health answered within 100 ms');
+    // Not a speed target (those live in bench/): trickling bodies used to make /health unreachable.
+    assert.ok(Date.now() - t0 < 1000, '/health answered while a body trickled');
     const { response, closedAfterMillis } = await slow;
     assert.match(response, /^HTTP\/1\.1 408/);
     assert.ok(closedAfterMillis < 3000, `closed after ${closedAfterMillis} ms`);

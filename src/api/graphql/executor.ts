@@ -51,7 +51,7 @@ export interface GraphqlLimits {
   readonly maxCost: number;
 }
 
-export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 30, maxCost: 5000 };
+export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 30, maxCost: 100_000 };
 
 /** graphql-armor's rules, run with graphql-js's own validation; introspection (GraphiQL) is not counted. */
 const costRules = (limits: GraphqlLimits): ValidationRule[] => [
