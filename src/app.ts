@@ -13,6 +13,7 @@ import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
 import { Metrics } from './api/metrics.ts';
 import { operationsRoutes } from './api/restli/operations-routes.ts';
+import { runsRoutes } from './api/restli/runs-routes.ts';
 import { tasksRoutes } from './api/tasks-routes.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
 import { TimeseriesOperations } from './tasks/timeseries-operations.ts';
@@ -89,7 +90,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     {
       logger,
       // Feature route plugins, mounted under both path forms (/x and /api/gms/x).
-      plugins: [graphqlRoutes, operationsRoutes(operations), tasksRoutes(operations)],
+      plugins: [graphqlRoutes, operationsRoutes(operations), tasksRoutes(operations), runsRoutes],
     },
   );
   return {

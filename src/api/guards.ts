@@ -23,3 +23,18 @@ export async function requireDelete(ctx: AppContext, principal: Principal, urn: 
 /** Deprecating (one entity or a batch) needs EDIT_ENTITY or EDIT_DEPRECATION_PRIVILEGE, as in DataHub. */
 export const requireDeprecationEdit = (ctx: AppContext, principal: Principal): Promise<void> =>
   ctx.authorizer.require(principal, ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE'], UNAUTHORIZED_MESSAGE);
+
+/** Rolling back an ingestion run needs MANAGE_INGESTION, as DataHub's MANAGE on ingestion sources; the message is DataHub's. */
+export const requireManageIngestion = (ctx: AppContext, principal: Principal): Promise<void> =>
+  ctx.authorizer.require(principal, ['MANAGE_INGESTION'], 'User is unauthorized to update entity');
+
+/**
+ * What a rollback deletes follows the delete rules: EDIT_ENTITY, MANAGE_USERS_AND_GROUPS when the run wrote to a user
+ * or group, and never the built-in administrator. The message is DataHub's, its typo included.
+ */
+export async function requireRollbackDeletes(ctx: AppContext, principal: Principal, urns: readonly string[], created: readonly string[]): Promise<void> {
+  const message = 'User is NOT unauthorized to delete entities.';
+  await ctx.authorizer.require(principal, ['EDIT_ENTITY'], message);
+  if (urns.some(isIdentityUrn)) await ctx.authorizer.require(principal, ['MANAGE_USERS_AND_GROUPS'], message);
+  if (created.includes(ADMIN_URN)) throw forbidden(`${ADMIN_URN} is the built-in administrator and cannot be deleted`);
+}

@@ -11,6 +11,7 @@ export const PRIVILEGES = [
   'MANAGE_ACCESS_TOKENS',
   'MANAGE_POLICIES',
   'MANAGE_USERS_AND_GROUPS',
+  'MANAGE_INGESTION',
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];

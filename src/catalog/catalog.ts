@@ -10,8 +10,9 @@ import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
 import type { AspectWriteOutcome, Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 
-const DEFAULT_RUN_ID = 'no-run-id-provided';
-const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
+/** The run id clients send when a proposal belongs to no ingestion run. */
+export const DEFAULT_RUN_ID = 'no-run-id-provided';
+export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
 /** An entity's urn, canonical type name and latest aspects. */
 export interface EntityView {

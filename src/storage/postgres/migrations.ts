@@ -144,6 +144,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX aspects_soft_deleted ON aspects (entity_type, urn)
     WHERE aspect = 'status' AND version = 0 AND (metadata->>'removed') = 'true';
   `,
+  // The run that wrote each aspect version, in a column of its own: re-sending an unchanged value rewrites the latest
+  // version's system_metadata (so an index on its runId would move) but not who wrote the value. Rows written before
+  // take the runId their system_metadata holds. The partial index serves a run's latest versions and the run list.
+  `
+  ALTER TABLE aspects ADD COLUMN run_id TEXT;
+  UPDATE aspects SET run_id = system_metadata ->> 'runId' WHERE jsonb_typeof(system_metadata -> 'runId') = 'string';
+  CREATE INDEX aspects_by_run ON aspects (run_id, urn, aspect, created_on) WHERE version = 0;
+  `,
 ];
 
 /** One generation of one day partition of a timeseries index: a plain table, keyed by time so inserts append. */

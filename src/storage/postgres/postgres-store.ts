@@ -18,6 +18,13 @@ import type {
   TimeseriesRowScope,
   WriteBatch,
   WriteOp,
+  AspectRun,
+  EntityRollbackRequest,
+  EntityRollbackResult,
+  RunAspect,
+  RunAspectQuery,
+  RunListQuery,
+  RunSummary,
 } from '../store.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
@@ -26,9 +33,11 @@ type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 const isKeyWrite = (op: WriteOp): op is AspectOp => op.kind === 'aspect' && op.onlyIfAbsent === true && op.update === undefined;
 const keyOf = (op: AspectOp): string => `${op.urn}\u0000${op.aspect}`;
 import type { AspectWriteOutcome, Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep, ReclaimStep } from '../store.ts';
+import { runIdOf } from '../run-id.ts';
 import { POSTGRES_MIGRATIONS } from './migrations.ts';
 import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
+import { PostgresRuns } from './runs.ts';
 import { searchDatasets } from './search.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { PostgresTasks } from './tasks.ts';
@@ -42,6 +51,8 @@ const types = {
 };
 
 const MIGRATION_LOCK = 0x616c6d61; // "alma"
+/** A transaction PostgreSQL aborted to break a deadlock (or a serialization conflict) can simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
 
 interface AspectRow {
   urn: string;
@@ -73,6 +84,7 @@ export class PostgresStore implements Store {
   private readonly identity: PostgresIdentity;
   private readonly truncation: PostgresTruncation;
   private readonly tasks: PostgresTasks;
+  private readonly runs: PostgresRuns;
 
   constructor(url: string, poolSize = 10) {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize, types });
@@ -82,6 +94,10 @@ export class PostgresStore implements Store {
     this.identity = new PostgresIdentity(this.pool);
     this.truncation = new PostgresTruncation(this.pool, this.ts);
     this.tasks = new PostgresTasks(this.pool, () => new pg.Client({ connectionString: url, types }));
+    this.runs = new PostgresRuns(this.pool, {
+      writeAspect: (c, op, actor, now) => this.writeAspect(c, op, actor, now),
+      deleteEntityRows: (c, urn, revokeIdentity) => this.deleteEntityRows(c, urn, revokeIdentity),
+    });
   }
 
   private async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -154,11 +170,11 @@ export class PostgresStore implements Store {
     const sorted = [...ops].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const r = await c.query<{ urn: string; aspect: string }>(
       named(
-        `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) WITH ORDINALITY AS k(urn, aspect, entity_type, metadata, sm, n)),
+        `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $8::text[]) WITH ORDINALITY AS k(urn, aspect, entity_type, metadata, sm, run_id, n)),
               e AS (INSERT INTO entities (urn, entity_type, created_on, created_by)
                     SELECT urn, entity_type, $6, $7 FROM k ORDER BY n ON CONFLICT DO NOTHING)
-         INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
-         SELECT urn, aspect, 0, entity_type, metadata::jsonb, sm::jsonb, $6, $7 FROM k ORDER BY n ON CONFLICT DO NOTHING RETURNING urn, aspect`,
+         INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+         SELECT urn, aspect, 0, entity_type, metadata::jsonb, sm::jsonb, $6, $7, run_id FROM k ORDER BY n ON CONFLICT DO NOTHING RETURNING urn, aspect`,
         [
           sorted.map((o) => o.urn),
           sorted.map((o) => o.aspect),
@@ -167,6 +183,7 @@ export class PostgresStore implements Store {
           sorted.map((o) => (o.systemMetadata === null ? null : JSON.stringify(o.systemMetadata))),
           now,
           actor,
+          sorted.map((o) => runIdOf(o.systemMetadata)),
         ],
       ),
     );
@@ -192,9 +209,9 @@ export class PostgresStore implements Store {
         const inserted = await c.query(
           named(
             `WITH e AS (INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES ($1, $3, $6, $7) ON CONFLICT DO NOTHING)
-             INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
-             VALUES ($1, $2, 0, $3, $4::jsonb, $5::jsonb, $6, $7) ON CONFLICT DO NOTHING`,
-            [op.urn, op.aspect, op.entityType, value, sm, now, actor],
+             INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+             VALUES ($1, $2, 0, $3, $4::jsonb, $5::jsonb, $6, $7, $8) ON CONFLICT DO NOTHING`,
+            [op.urn, op.aspect, op.entityType, value, sm, now, actor, runIdOf(op.systemMetadata)],
           ),
         );
         if (inserted.rowCount === 1) return { ...base, outcome: 'created', value: next };
@@ -203,33 +220,39 @@ export class PostgresStore implements Store {
         // An update computed on no value lost a race to create the aspect: compute it again on the winner's value.
         if (op.update) continue;
       }
-      return this.replaceLatest(c, op, next, value, sm, actor, now);
+      const replaced = await this.replaceLatest(c, op, next, value, sm, actor, now);
+      if (replaced) return replaced;
+      // The latest version was deleted after the insert met it (a delete or a rollback committed first): write anew.
     }
   }
 
-  /** Writes `next` as version 0 of an existing aspect, keeping the old value as a new version unless it is the same. */
-  private async replaceLatest(c: pg.PoolClient, op: AspectOp, next: Json, value: string, sm: string | null, actor: string, now: number): Promise<AspectWriteOutcome> {
+  /**
+   * Writes `next` as version 0 of an existing aspect, keeping the old value as a new version unless it is the same;
+   * undefined when there is no version 0 any more.
+   */
+  private async replaceLatest(c: pg.PoolClient, op: AspectOp, next: Json, value: string, sm: string | null, actor: string, now: number): Promise<AspectWriteOutcome | undefined> {
     const base = { urn: op.urn, aspect: op.aspect };
     const current = await c.query<{ same: boolean }>(
       named('SELECT metadata = $3::jsonb AS same FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [op.urn, op.aspect, value]),
     );
-    if (current.rows[0]?.same) {
-      // Same value again: DataHub records the sighting, not a new version.
+    if (current.rows.length === 0) return undefined;
+    if (current.rows[0]!.same) {
+      // Same value again: DataHub records the sighting, not a new version; the value's run stays the one that wrote it.
       await c.query(named('UPDATE aspects SET system_metadata = $3::jsonb WHERE urn = $1 AND aspect = $2 AND version = 0', [op.urn, op.aspect, sm]));
       return { ...base, outcome: 'unchanged', value: next };
     }
     const archived = await c.query<{ version: number; metadata: Json }>(
       named(
-        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
-         SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = $1 AND aspect = $2), entity_type, metadata, system_metadata, created_on, created_by
+        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+         SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = $1 AND aspect = $2), entity_type, metadata, system_metadata, created_on, created_by, run_id
            FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 RETURNING version, metadata`,
         [op.urn, op.aspect],
       ),
     );
     await c.query(
       named(
-        'UPDATE aspects SET metadata = $3::jsonb, system_metadata = $4::jsonb, created_on = $5, created_by = $6 WHERE urn = $1 AND aspect = $2 AND version = 0',
-        [op.urn, op.aspect, value, sm, now, actor],
+        'UPDATE aspects SET metadata = $3::jsonb, system_metadata = $4::jsonb, created_on = $5, created_by = $6, run_id = $7 WHERE urn = $1 AND aspect = $2 AND version = 0',
+        [op.urn, op.aspect, value, sm, now, actor, runIdOf(op.systemMetadata)],
       ),
     );
     const previous = archived.rows[0]!;
@@ -293,20 +316,50 @@ export class PostgresStore implements Store {
   }
 
   async deleteEntity(urn: string, options: { readonly revokeIdentity?: boolean } = {}): Promise<{ aspectRows: number; timeseriesRows: number }> {
-    return this.tx(async (c) => {
-      const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
-      await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
-      if (options.revokeIdentity) {
-        // Tokens acting as the user or group, its role and its password go with it.
-        await c.query(
-          `WITH t AS (DELETE FROM access_tokens WHERE actor_urn = $1), r AS (DELETE FROM role_assignments WHERE actor_urn = $1)
-           DELETE FROM user_credentials WHERE user_urn = $1`,
-          [urn],
-        );
+    return this.tx((c) => this.deleteEntityRows(c, urn, options.revokeIdentity === true));
+  }
+
+  private async deleteEntityRows(c: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }> {
+    const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
+    await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
+    if (revokeIdentity) {
+      // Tokens acting as the user or group, its role and its password go with it.
+      await c.query(
+        `WITH t AS (DELETE FROM access_tokens WHERE actor_urn = $1), r AS (DELETE FROM role_assignments WHERE actor_urn = $1)
+         DELETE FROM user_credentials WHERE user_urn = $1`,
+        [urn],
+      );
+    }
+    const timeseriesRows = await this.ts.deleteUrnRows(c, urn);
+    return { aspectRows, timeseriesRows };
+  }
+
+  listRuns(query: RunListQuery): Promise<RunSummary[]> {
+    return this.runs.listRuns(query);
+  }
+
+  findRunAspects(query: RunAspectQuery): Promise<RunAspect[]> {
+    return this.runs.findRunAspects(query);
+  }
+
+  aspectRuns(urns: readonly string[]): Promise<AspectRun[]> {
+    return this.runs.aspectRuns(urns);
+  }
+
+  async rollbackEntity(request: EntityRollbackRequest): Promise<EntityRollbackResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.tx((c) => this.runs.rollbackEntity(c, request));
+      } catch (e) {
+        if (!RETRYABLE.has((e as { code?: string }).code ?? '') || attempt >= 3) throw e;
       }
-      const timeseriesRows = await this.ts.deleteUrnRows(c, urn);
-      return { aspectRows, timeseriesRows };
-    });
+    }
+  }
+
+  async deleteRunTimeseriesRows(runId: string): Promise<number> {
+    let removed = 0;
+    for (const day of await this.ts.livePartitions()) removed += await this.tx((c) => this.ts.deleteRunRows(c, day, runId));
+    return removed;
   }
 
   async deleteAspect(urn: string, aspect: string): Promise<number> {

@@ -275,6 +275,33 @@ export class PostgresTimeseries {
     return removed;
   }
 
+  /** Every live day partition of every index, as (index, day) pairs. */
+  async livePartitions(): Promise<Array<{ indexId: number; startMillis: number }>> {
+    const r = await this.pool.query<{ index_id: number; start_ms: number }>('SELECT index_id, start_ms FROM ts_partitions WHERE row_count > 0 ORDER BY index_id, start_ms');
+    return r.rows.map((row) => ({ indexId: row.index_id, startMillis: row.start_ms }));
+  }
+
+  /**
+   * Deletes the rows of one day partition whose systemMetadata carries the run id, in the caller's transaction, with
+   * the day locked as writers lock it; returns the rows removed. A day retired meanwhile has nothing left to delete.
+   */
+  async deleteRunRows(client: pg.PoolClient, day: { indexId: number; startMillis: number }, runId: string): Promise<number> {
+    const p = await client.query<PartitionRow>(
+      'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND start_ms = $2 FOR NO KEY UPDATE',
+      [day.indexId, day.startMillis],
+    );
+    const part = p.rows[0];
+    if (!part || part.row_count === 0) return 0;
+    // The substring test skips parsing the JSON of rows that cannot match.
+    const r = await client.query(
+      `DELETE FROM ${PostgresTimeseries.table(day.indexId, part)} WHERE strpos(system_metadata, $1) > 0 AND system_metadata::jsonb ->> 'runId' = $2`,
+      [JSON.stringify(runId), runId],
+    );
+    const n = r.rowCount ?? 0;
+    if (n > 0) await client.query('UPDATE ts_partitions SET row_count = row_count - $1 WHERE index_id = $2 AND start_ms = $3', [n, day.indexId, day.startMillis]);
+    return n;
+  }
+
   /** Bytes of the named tables with their indexes, TOAST and maps; a table dropped meanwhile counts 0. */
   static async sizeOf(db: Queryable, tables: readonly string[]): Promise<number> {
     if (tables.length === 0) return 0;

@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { partitionStart } from '../partitions.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
+import { runIdOf } from '../run-id.ts';
 import type {
   AccessTokenFilter,
   AccessTokenPage,
@@ -30,6 +31,13 @@ import type {
   TaskState,
   TruncationStep,
   ReclaimStep,
+  AspectRun,
+  EntityRollbackRequest,
+  EntityRollbackResult,
+  RunAspect,
+  RunAspectQuery,
+  RunListQuery,
+  RunSummary,
 } from '../store.ts';
 import type { AspectWriteOutcome } from '../store.ts';
 
@@ -43,6 +51,7 @@ const REVOKE_IDENTITY = [
 ];
 import { SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteIdentity } from './identity.ts';
+import { SqliteRuns } from './runs.ts';
 import { searchDatasets } from './search.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { StatementCache } from './statements.ts';
@@ -89,6 +98,7 @@ export class SqliteStore implements Store {
   private readonly identity: SqliteIdentity;
   private readonly truncation: SqliteTruncation;
   private readonly tasks: SqliteTasks;
+  private readonly runs: SqliteRuns;
   private checkpointer: Worker | undefined;
   private readonly statements: StatementCache;
   // Built once: better-sqlite3's transaction() builds its wrappers anew on every call, which cost more than the reads.
@@ -97,6 +107,7 @@ export class SqliteStore implements Store {
   private readonly deleteEntityTx: Database.Transaction<(urn: string, revokeIdentity: boolean) => { aspectRows: number; timeseriesRows: number }>;
   private readonly deleteAspectTx: Database.Transaction<(urn: string, aspect: string) => number>;
   private readonly deleteTimeseriesTx: Database.Transaction<(urn: string, scope: TimeseriesRowScope) => number>;
+  private readonly rollbackEntityTx: Database.Transaction<(request: EntityRollbackRequest) => EntityRollbackResult>;
 
   constructor(
     private readonly file: string,
@@ -118,11 +129,14 @@ export class SqliteStore implements Store {
     this.truncation = new SqliteTruncation(this.db, this.ts, this.tasks, file);
     this.writeTx = this.db.transaction((batch) => this.applyBatch(batch));
     this.readEntitiesTx = this.db.transaction((urns, aspects) => this.readEntities(urns, aspects));
-    this.deleteEntityTx = this.db.transaction((urn, revokeIdentity) => {
-      const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
-      this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
-      if (revokeIdentity) for (const statement of REVOKE_IDENTITY) this.sql(statement).run(urn);
-      return { aspectRows, timeseriesRows: this.ts.deleteUrnRows(urn) };
+    this.deleteEntityTx = this.db.transaction((urn, revokeIdentity) => this.deleteEntityRows(urn, revokeIdentity));
+    this.runs = new SqliteRuns((text) => this.sql(text), {
+      writeAspect: (op, actor, now) => this.writeAspect(op, actor, now),
+      deleteEntityRows: (urn, revokeIdentity) => this.deleteEntityRows(urn, revokeIdentity),
+    });
+    this.rollbackEntityTx = this.db.transaction((request) => {
+      this.ts.forgetIfChangedElsewhere();
+      return this.runs.rollbackEntity(request);
     });
     this.deleteAspectTx = this.db.transaction((urn, aspect) => this.sql('DELETE FROM aspects WHERE urn = ? AND aspect = ?').run(urn, aspect).changes);
     this.deleteTimeseriesTx = this.db.transaction((urn, scope) => this.ts.deleteUrnRows(urn, scope));
@@ -130,6 +144,13 @@ export class SqliteStore implements Store {
 
   private sql(text: string): Database.Statement {
     return this.statements.get(text);
+  }
+
+  private deleteEntityRows(urn: string, revokeIdentity: boolean): { aspectRows: number; timeseriesRows: number } {
+    const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
+    this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
+    if (revokeIdentity) for (const statement of REVOKE_IDENTITY) this.sql(statement).run(urn);
+    return { aspectRows, timeseriesRows: this.ts.deleteUrnRows(urn) };
   }
 
   async migrate(): Promise<void> {
@@ -206,28 +227,29 @@ export class SqliteStore implements Store {
     const next = op.update ? op.update(current && fromJsonTextRequired(current.metadata)) : op.value;
     const value = JSON.stringify(next);
     const sm = toJsonText(op.systemMetadata);
+    const runId = runIdOf(op.systemMetadata);
     if (!current) {
       this.sql(
-          'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by) VALUES (?, ?, 0, ?, ?, ?, ?, ?)',
+          'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)',
         )
-        .run(op.urn, op.aspect, op.entityType, value, sm, now, actor);
+        .run(op.urn, op.aspect, op.entityType, value, sm, now, actor, runId);
       return { ...base, outcome: 'created', value: next };
     }
     // A key aspect is derived from the urn, so the stored one equals op.value.
     if (op.onlyIfAbsent) return { ...base, outcome: 'unchanged', value: op.value };
     if (current.metadata === value) {
-      // Same value again: DataHub records the sighting, not a new version.
+      // Same value again: DataHub records the sighting, not a new version; the value's run stays the one that wrote it.
       this.sql('UPDATE aspects SET system_metadata = ? WHERE urn = ? AND aspect = ? AND version = 0').run(sm, op.urn, op.aspect);
       return { ...base, outcome: 'unchanged', value: next };
     }
     const archived = this.sql(
-        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
-         SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = @urn AND aspect = @aspect), entity_type, metadata, system_metadata, created_on, created_by
+        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+         SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = @urn AND aspect = @aspect), entity_type, metadata, system_metadata, created_on, created_by, run_id
            FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = 0 RETURNING version`,
       )
       .get({ urn: op.urn, aspect: op.aspect }) as { version: number };
-    this.sql('UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ? WHERE urn = ? AND aspect = ? AND version = 0')
-      .run(value, sm, now, actor, op.urn, op.aspect);
+    this.sql('UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ?, run_id = ? WHERE urn = ? AND aspect = ? AND version = 0')
+      .run(value, sm, now, actor, runId, op.urn, op.aspect);
     return { ...base, outcome: 'updated', value: next, previous: fromJsonTextRequired(current.metadata), previousVersion: archived.version };
   }
 
@@ -302,6 +324,35 @@ export class SqliteStore implements Store {
 
   async deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number> {
     return this.deleteTimeseriesTx.immediate(urn, scope);
+  }
+
+  async listRuns(query: RunListQuery): Promise<RunSummary[]> {
+    return this.runs.listRuns(query);
+  }
+
+  async findRunAspects(query: RunAspectQuery): Promise<RunAspect[]> {
+    return this.runs.findRunAspects(query);
+  }
+
+  async aspectRuns(urns: readonly string[]): Promise<AspectRun[]> {
+    return this.runs.aspectRuns(urns);
+  }
+
+  async rollbackEntity(request: EntityRollbackRequest): Promise<EntityRollbackResult> {
+    return this.rollbackEntityTx.immediate(request);
+  }
+
+  async deleteRunTimeseriesRows(runId: string): Promise<number> {
+    let removed = 0;
+    for (const partition of this.ts.livePartitions()) {
+      removed += this.db.transaction(() => {
+        this.ts.forgetIfChangedElsewhere();
+        return this.ts.deleteRunRows(partition, runId);
+      }).immediate();
+      // One day per transaction, and the event loop gets a turn between days.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return removed;
   }
 
   async queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]> {

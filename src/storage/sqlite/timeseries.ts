@@ -211,6 +211,27 @@ export class SqliteTimeseries {
     return removed;
   }
 
+  /** Every live day partition of every index, as (index, day) pairs. */
+  livePartitions(): Array<{ indexId: number; startMillis: number }> {
+    const rows = this.stmt('SELECT index_id, start_ms FROM ts_partitions WHERE row_count > 0 ORDER BY index_id, start_ms').all() as Array<{ index_id: number; start_ms: number }>;
+    return rows.map((r) => ({ indexId: r.index_id, startMillis: r.start_ms }));
+  }
+
+  /**
+   * Deletes the rows of one day partition whose systemMetadata carries the run id, inside the caller's transaction;
+   * returns the rows removed. A day retired meanwhile has nothing left to delete.
+   */
+  deleteRunRows(day: { indexId: number; startMillis: number }, runId: string): number {
+    const p = this.partition(day.indexId, day.startMillis);
+    if (!p || p.row_count === 0) return 0;
+    // The substring test skips parsing the JSON of rows that cannot match.
+    const n = this.stmt(
+      `DELETE FROM "${SqliteTimeseries.table(day.indexId, p)}" WHERE instr(system_metadata, ?) > 0 AND json_extract(system_metadata, '$.runId') = ?`,
+    ).run(JSON.stringify(runId), runId).changes;
+    if (n > 0) this.stmt('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(n, day.indexId, day.startMillis);
+    return n;
+  }
+
   /** Table sizes by name, as dbstat reports them; reads every page of the file. */
   static readonly TABLE_SIZES_SQL = "SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'ts\\_%' ESCAPE '\\' GROUP BY name";
 

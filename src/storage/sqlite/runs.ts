@@ -1,0 +1,100 @@
+import type Database from 'better-sqlite3';
+import type { AspectRun, EntityRollbackRequest, EntityRollbackResult, RunAspect, RunAspectQuery, RunListQuery, RunSummary, WriteOp } from '../store.ts';
+
+type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
+
+/** An entity is soft-deleted when its latest status says removed, as DataHub marks its rows. */
+const SOFT_DELETED = `EXISTS (SELECT 1 FROM aspects s WHERE s.urn = a.urn AND s.aspect = 'status' AND s.version = 0 AND json_extract(s.metadata, '$.removed') = 1)`;
+
+/** What the rollback borrows from the store: its aspect write and its entity delete, inside the same transaction. */
+export interface RollbackHooks {
+  writeAspect(op: AspectOp, actor: string, now: number): void;
+  deleteEntityRows(urn: string, revokeIdentity: boolean): { aspectRows: number; timeseriesRows: number };
+}
+
+/** Ingestion runs on SQLite: the run that wrote each aspect version is its `run_id` column (index aspects_by_run). */
+export class SqliteRuns {
+  constructor(
+    private readonly sql: (text: string) => Database.Statement,
+    private readonly hooks: RollbackHooks,
+  ) {}
+
+  listRuns(q: RunListQuery): RunSummary[] {
+    const rows = this.sql(
+      `SELECT run_id, COUNT(*) AS n, MAX(created_on) AS last, SUM(CASE WHEN @all THEN 1 WHEN ${SOFT_DELETED} THEN 0 ELSE 1 END) AS live
+         FROM aspects a WHERE version = 0 AND run_id IS NOT NULL
+        GROUP BY run_id HAVING live > 0 ORDER BY last DESC, run_id LIMIT @limit OFFSET @offset`,
+    ).all({ all: q.includeSoftDeleted ? 1 : 0, limit: q.limit, offset: q.offset }) as Array<{ run_id: string; n: number; last: number }>;
+    return rows.map((r) => ({ runId: r.run_id, rows: r.n, lastWrittenOn: r.last }));
+  }
+
+  findRunAspects(q: RunAspectQuery): RunAspect[] {
+    const rows = this.sql(
+      `SELECT urn, entity_type, aspect, created_on FROM aspects a
+        WHERE run_id = @run AND version = 0 AND (urn, aspect) > (@urn, @aspect) AND (@all OR NOT ${SOFT_DELETED})
+        ORDER BY urn, aspect LIMIT @limit OFFSET @offset`,
+    ).all({
+      run: q.runId,
+      urn: q.after?.urn ?? '',
+      aspect: q.after?.aspect ?? '',
+      all: q.includeSoftDeleted ? 1 : 0,
+      limit: q.limit,
+      offset: q.offset ?? 0,
+    }) as Array<{ urn: string; entity_type: string; aspect: string; created_on: number }>;
+    return rows.map((r) => ({ urn: r.urn, entityType: r.entity_type, aspect: r.aspect, createdOn: r.created_on }));
+  }
+
+  aspectRuns(urns: readonly string[]): AspectRun[] {
+    const stmt = this.sql('SELECT urn, aspect, run_id FROM aspects WHERE urn = ? AND version = 0 ORDER BY aspect');
+    return [...new Set(urns)].flatMap((urn) =>
+      (stmt.all(urn) as Array<{ urn: string; aspect: string; run_id: string | null }>).map((r) => ({ urn: r.urn, aspect: r.aspect, runId: r.run_id })),
+    );
+  }
+
+  /** Must run inside a write transaction. */
+  rollbackEntity(req: EntityRollbackRequest): EntityRollbackResult {
+    const mine = (this.sql('SELECT aspect FROM aspects WHERE urn = ? AND version = 0 AND run_id = ? ORDER BY aspect').all(req.urn, req.runId) as Array<{ aspect: string }>).map(
+      (r) => r.aspect,
+    );
+    const created = mine.includes(req.keyAspect);
+    if (created && req.created.kind === 'delete') {
+      return { aspects: mine.map((aspect) => ({ aspect, outcome: 'removed' as const })), entityDeleted: this.hooks.deleteEntityRows(req.urn, req.created.revokeIdentity) };
+    }
+    const aspects: Array<EntityRollbackResult['aspects'][number]> = [];
+    for (const aspect of mine) {
+      if (aspect !== req.keyAspect) aspects.push({ aspect, outcome: this.restore(req.urn, aspect, req.runId) });
+    }
+    if (created) {
+      if (req.created.kind === 'keep' && req.created.write) this.hooks.writeAspect(req.created.write, req.actor, req.now);
+      aspects.push({ aspect: req.keyAspect, outcome: 'kept' });
+    }
+    return { aspects };
+  }
+
+  /**
+   * Walks the earlier versions newest first: the run's own are deleted, the first another run wrote becomes version
+   * 0 again. With none, the aspect is removed.
+   */
+  private restore(urn: string, aspect: string, runId: string): 'restored' | 'removed' {
+    const earlier = this.sql('SELECT version, run_id FROM aspects WHERE urn = ? AND aspect = ? AND version > 0 ORDER BY version DESC').all(urn, aspect) as Array<{
+      version: number;
+      run_id: string | null;
+    }>;
+    const drop = this.sql('DELETE FROM aspects WHERE urn = ? AND aspect = ? AND version = ?');
+    for (const v of earlier) {
+      if (v.run_id === runId) {
+        drop.run(urn, aspect, v.version);
+        continue;
+      }
+      this.sql(
+        `UPDATE aspects SET (metadata, system_metadata, created_on, created_by, run_id) =
+           (SELECT metadata, system_metadata, created_on, created_by, run_id FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = @v)
+          WHERE urn = @urn AND aspect = @aspect AND version = 0`,
+      ).run({ urn, aspect, v: v.version });
+      drop.run(urn, aspect, v.version);
+      return 'restored';
+    }
+    drop.run(urn, aspect, 0);
+    return 'removed';
+  }
+}
