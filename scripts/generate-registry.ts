@@ -111,6 +111,7 @@ function relationshipOf(pathSegments: readonly string[], annotation: unknown, wh
     entityTypes: [...(annotation.entityTypes as string[])],
     ...(typeof annotation.isLineage === 'boolean' ? { isLineage: annotation.isLineage } : {}),
     ...(typeof annotation.isUpstream === 'boolean' ? { isUpstream: annotation.isUpstream } : {}),
+    ...(typeof annotation.via === 'string' ? { via: annotation.via } : {}),
   };
 }
 

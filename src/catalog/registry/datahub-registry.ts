@@ -46,6 +46,8 @@ export interface RegistryRelationship {
   readonly entityTypes: readonly string[];
   readonly isLineage?: boolean;
   readonly isUpstream?: boolean;
+  /** the path of the urn the relationship holds through (DataHub's `via`), under the same wildcards as `path` */
+  readonly via?: string;
 }
 
 export const DATAHUB_REGISTRY: RegistryData = data as RegistryData;
