@@ -16,6 +16,9 @@ import { tasksRoutes } from './api/tasks-routes.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
 import { TimeseriesOperations } from './tasks/timeseries-operations.ts';
 import { graphqlRoutes } from './api/graphql/graphql-routes.ts';
+import { relationshipRoutes } from './api/openapi/relationship-routes.ts';
+import { relationshipsRestliRoutes } from './api/restli/relationships-routes.ts';
+import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { openStore } from './storage/open-store.ts';
 import type { Store } from './storage/store.ts';
 
@@ -72,6 +75,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const runner = new TaskRunner(services.store, logger.child({ component: 'tasks' }));
   await runner.start();
   const operations = new TimeseriesOperations(services.store, runner, logger.child({ component: 'tasks' }));
+  const relationships = new RelationshipService(services.store);
   const server = await buildServer(
     {
       config,
@@ -85,7 +89,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     {
       logger,
       // Feature route plugins, mounted under both path forms (/x and /api/gms/x).
-      plugins: [graphqlRoutes, operationsRoutes(operations), tasksRoutes(operations)],
+      plugins: [graphqlRoutes, operationsRoutes(operations), tasksRoutes(operations), relationshipRoutes(relationships), relationshipsRestliRoutes(relationships)],
     },
   );
   return {
