@@ -96,6 +96,14 @@ for (const backend of await backends()) {
       assert.deepEqual(column.map((r) => [r.destination, r.via, r.owner]), [[field(ds('up6'), 'id'), QUERY, ds('c')]]);
     });
 
+    it('follows a change of the via entity of an edge the aspect still declares', async () => {
+      const other = 'urn:li:query:q2';
+      await write(op(ds('v'), 'upstreamLineage', { upstreams: [{ dataset: ds('up11'), type: 'COPY', query: QUERY }] }));
+      await write(op(ds('v'), 'upstreamLineage', { upstreams: [{ dataset: ds('up11'), type: 'COPY', query: other }] }));
+      const [edge] = (await store.relatedEntities({ urn: ds('v'), direction: 'OUTGOING', types: [], start: 0, count: 10 })).relationships;
+      assert.equal(edge?.via, other);
+    });
+
     it('indexes a key aspect that declares a relationship when the entity is created', async () => {
       const job = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load)';
       await write(op(job, 'dataJobKey', { flow: 'urn:li:dataFlow:(airflow,etl,prod)', jobId: 'load' }, { onlyIfAbsent: true }));

@@ -15,6 +15,16 @@ import { named } from './named-query.ts';
 
 const BACKFILL_PAGE = 1000;
 
+/** The edges as the six text arrays `unnest` reads: source, destination, source type, type, destination type, via. */
+const edgeColumns = (edges: readonly RelationshipEdge[]): Array<Array<string | null>> => [
+  edges.map((e) => e.source),
+  edges.map((e) => e.destination),
+  edges.map((e) => e.sourceType),
+  edges.map((e) => e.relationshipType),
+  edges.map((e) => e.destinationType),
+  edges.map((e) => e.via),
+];
+
 /**
  * The relationship index and the soft-deletion marks of the PostgreSQL adapter.
  * Writes run on the caller's transaction client; reads are single statements, so each sees one snapshot.
@@ -25,32 +35,43 @@ export class PostgresRelationships {
     private readonly indexer: AspectIndexer,
   ) {}
 
-  /** Replaces what the aspect indexed with what `value` indexes; call inside the transaction that writes `value`. */
+  /**
+   * Replaces what the aspect indexed with what `value` indexes, in one statement: edges no longer declared are
+   * deleted, new ones inserted, kept ones updated in place (their via entity may change), and the soft-deletion mark
+   * set or cleared. No row is touched twice, which one statement requires. Call inside the transaction that writes `value`.
+   */
   async index(c: pg.PoolClient, entityType: string, urn: string, aspect: string, value: Json): Promise<void> {
     if (!this.indexer.aspects.has(aspect)) return;
-    await this.forgetAspect(c, urn, aspect);
-    await this.insert(c, [{ urn, aspect, entries: this.indexer.index(entityType, urn, aspect, value) }]);
+    const entries = this.indexer.index(entityType, urn, aspect, value);
+    const edges = entries.relationships;
+    // Planned on every call, not prepared: a plan cached while the table was small scans it whole, and a bulk load
+    // (thousands of writes before autovacuum's next ANALYZE) would then pay a full scan per write.
+    await c.query(
+      `WITH e AS (SELECT * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[]) AS e(s, d, st, t, dt, v)),
+       gone AS (
+         DELETE FROM relationships r WHERE r.owner_urn = $1 AND r.aspect = $2
+            AND NOT EXISTS (SELECT 1 FROM e WHERE e.s = r.source_urn AND e.d = r.destination_urn AND e.t = r.relationship_type)
+       ),
+       unmarked AS (DELETE FROM soft_deletions WHERE urn = $1 AND aspect = $2 AND NOT $9::boolean),
+       marked AS (INSERT INTO soft_deletions (urn, aspect) SELECT $1, $2 WHERE $9::boolean ON CONFLICT DO NOTHING)
+       INSERT INTO relationships (source_urn, destination_urn, relationship_type, owner_urn, aspect, source_type, destination_type, via_urn)
+       SELECT s, d, t, $1, $2, st, dt, v FROM e
+       ON CONFLICT (source_urn, destination_urn, relationship_type, owner_urn, aspect)
+       DO UPDATE SET via_urn = excluded.via_urn WHERE relationships.via_urn IS DISTINCT FROM excluded.via_urn`,
+      [urn, aspect, ...edgeColumns(edges), entries.softDeleted],
+    );
   }
 
-  /** Inserts the entries of several aspects in two statements. */
+  /** Inserts the entries of several aspects, into tables that hold none of theirs, in two statements. */
   private async insert(c: pg.PoolClient, items: ReadonlyArray<{ urn: string; aspect: string; entries: AspectIndexEntries }>): Promise<void> {
     const edges = items.flatMap(({ urn, aspect, entries }) => entries.relationships.map((e) => ({ ...e, urn, aspect })));
     if (edges.length > 0) {
       await c.query(
         named(
-          `INSERT INTO relationships (source_urn, destination_urn, relationship_type, owner_urn, aspect, source_type, destination_type, via_urn)
+          `INSERT INTO relationships (source_urn, destination_urn, source_type, relationship_type, destination_type, via_urn, owner_urn, aspect)
            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[])
            ON CONFLICT DO NOTHING`,
-          [
-            edges.map((e) => e.source),
-            edges.map((e) => e.destination),
-            edges.map((e) => e.relationshipType),
-            edges.map((e) => e.urn),
-            edges.map((e) => e.aspect),
-            edges.map((e) => e.sourceType),
-            edges.map((e) => e.destinationType),
-            edges.map((e) => e.via),
-          ],
+          [...edgeColumns(edges), edges.map((e) => e.urn), edges.map((e) => e.aspect)],
         ),
       );
     }
@@ -68,7 +89,7 @@ export class PostgresRelationships {
   /** Drops what one aspect of the entity indexed. */
   async forgetAspect(c: pg.PoolClient, urn: string, aspect: string): Promise<void> {
     if (!this.indexer.aspects.has(aspect)) return;
-    await c.query(named('DELETE FROM relationships WHERE owner_urn = $1 AND aspect = $2', [urn, aspect]));
+    await c.query('DELETE FROM relationships WHERE owner_urn = $1 AND aspect = $2', [urn, aspect]);
     await c.query(named('DELETE FROM soft_deletions WHERE urn = $1 AND aspect = $2', [urn, aspect]));
   }
 
