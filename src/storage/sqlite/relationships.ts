@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { fromJsonTextRequired } from '../json.ts';
 import { EDGE_COLUMNS, KEY_ORDER, NOT_SOFT_DELETED, RELATIONSHIP_COLUMNS, scanWhere, toEdge, toRelationship, type RelationshipRow } from '../relationship-sql.ts';
 import type {
+  AspectIndexEntries,
   AspectIndexer,
   Json,
   RelatedEntitiesPage,
@@ -34,8 +35,11 @@ export class SqliteRelationships {
   /** Replaces what the aspect indexed with what `value` indexes; call inside the transaction that writes `value`. */
   index(entityType: string, urn: string, aspect: string, value: Json): void {
     if (!this.indexer.aspects.has(aspect)) return;
-    const entries = this.indexer.index(entityType, urn, aspect, value);
     this.forgetAspect(urn, aspect);
+    this.insert(urn, aspect, this.indexer.index(entityType, urn, aspect, value));
+  }
+
+  private insert(urn: string, aspect: string, entries: AspectIndexEntries): void {
     const insert = this.sql(
       `INSERT OR IGNORE INTO relationships (source_urn, destination_urn, relationship_type, owner_urn, aspect, source_type, destination_type, via_urn)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -73,7 +77,8 @@ export class SqliteRelationships {
     let after = ['', ''];
     for (;;) {
       const rows = page.all(aspects, ...after) as Array<{ urn: string; entity_type: string; aspect: string; metadata: string }>;
-      for (const r of rows) this.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata));
+      // The tables were created empty in this transaction: nothing to replace, only to insert.
+      for (const r of rows) this.insert(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)));
       if (rows.length < 1000) return;
       after = [rows.at(-1)!.urn, rows.at(-1)!.aspect];
     }
