@@ -114,6 +114,7 @@ function relationshipOf(at: AnnotatedPath, annotation: unknown, where: string): 
     ...(typeof annotation.isUpstream === 'boolean' ? { isUpstream: annotation.isUpstream } : {}),
     // DataHub's reference removal (DeleteEntityUtils) drops an optional field but must drop the record holding a required one.
     optional: at.optional,
+    ...(typeof annotation.via === 'string' ? { via: annotation.via } : {}),
   };
 }
 

@@ -18,6 +18,9 @@ import { tasksRoutes } from './api/tasks-routes.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
 import { TimeseriesOperations } from './tasks/timeseries-operations.ts';
 import { graphqlRoutes } from './api/graphql/graphql-routes.ts';
+import { relationshipRoutes } from './api/openapi/relationship-routes.ts';
+import { relationshipsRestliRoutes } from './api/restli/relationships-routes.ts';
+import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { openStore } from './storage/open-store.ts';
 import type { Store } from './storage/store.ts';
 
@@ -75,6 +78,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   await runner.start();
   const operations = new TimeseriesOperations(services.store, runner, logger.child({ component: 'tasks' }));
   let accepting = true;
+  const relationships = new RelationshipService(services.store);
   const server = await buildServer(
     {
       metrics: new Metrics(services.store),
@@ -90,7 +94,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     {
       logger,
       // Feature route plugins, mounted under both path forms (/x and /api/gms/x).
-      plugins: [graphqlRoutes, operationsRoutes(operations), tasksRoutes(operations), runsRoutes],
+      plugins: [graphqlRoutes, operationsRoutes(operations), tasksRoutes(operations), runsRoutes, relationshipRoutes(relationships), relationshipsRestliRoutes(relationships)],
     },
   );
   return {

@@ -1,19 +1,26 @@
+import { aspectIndexer } from '../catalog/relationships/aspect-indexer.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { PostgresStore } from './postgres/postgres-store.ts';
 import { SqliteStore } from './sqlite/sqlite-store.ts';
-import type { Store } from './store.ts';
+import type { AspectIndexer, Store } from './store.ts';
 
 export interface OpenStoreOptions {
   /** Long-running servers move SQLite checkpoints to a worker thread; one-shot CLI commands do not. */
   readonly background?: boolean;
+  /** What the store indexes beside aspect values; the catalog's relationships and soft deletions unless a test gives another. */
+  readonly indexer?: AspectIndexer;
 }
 
-/** The one place that picks an adapter; the store is migrated before it is returned. */
+/**
+ * The one place that picks an adapter; the store is migrated before it is returned. It is also where the adapter
+ * gets the catalog's indexer (the registry's relationships), so every store maintains the same index.
+ */
 export async function openStore(config: DatabaseConfig, options: OpenStoreOptions = {}): Promise<Store> {
+  const indexer = options.indexer ?? aspectIndexer;
   const store: Store =
     config.kind === 'sqlite'
-      ? new SqliteStore(config.path, { backgroundCheckpoints: options.background ?? false })
-      : new PostgresStore(config.url);
+      ? new SqliteStore(config.path, indexer, { backgroundCheckpoints: options.background ?? false })
+      : new PostgresStore(config.url, indexer);
   try {
     await store.migrate();
   } catch (e) {

@@ -49,7 +49,7 @@ describe('the generated DataHub registry', () => {
     assert.equal(DATAHUB_REGISTRY.aspects['upstreamLineage']!.class, 'com.linkedin.dataset.UpstreamLineage');
     assert.deepEqual(
       DATAHUB_REGISTRY.aspects['upstreamLineage']!.relationships?.find((r) => r.path === 'upstreams/*/dataset'),
-      { path: 'upstreams/*/dataset', name: 'DownstreamOf', entityTypes: ['dataset'], isLineage: true, optional: [false, false, false] },
+      { path: 'upstreams/*/dataset', name: 'DownstreamOf', entityTypes: ['dataset'], isLineage: true, optional: [false, false, false], via: 'upstreams/*/query' },
     );
     const outputs = DATAHUB_REGISTRY.aspects['dataJobInputOutput']!.relationships?.find((r) => r.path === 'outputDatasets/*');
     assert.deepEqual([outputs?.name, outputs?.isUpstream], ['Produces', false]);

@@ -50,6 +50,8 @@ export interface RegistryRelationship {
   readonly isUpstream?: boolean;
   /** per path segment, whether it is an optional record field (what reference removal may drop) */
   readonly optional: readonly boolean[];
+  /** the path of the urn the relationship holds through (DataHub's `via`), under the same wildcards as `path` */
+  readonly via?: string;
 }
 
 /** One `@Searchable` annotation: a search index field and where in the aspect its values are. */

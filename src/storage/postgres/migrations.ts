@@ -152,7 +152,35 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   UPDATE aspects SET run_id = system_metadata ->> 'runId' WHERE jsonb_typeof(system_metadata -> 'runId') = 'string';
   CREATE INDEX aspects_by_run ON aspects (run_id, urn, aspect, created_on) WHERE version = 0;
   `,
+  // The relationship index: one row per edge an aspect declares, keyed in DataHub's scroll order; read one hop at a
+  // time by source (the key) or by destination, replaced by owner and aspect. soft_deletions marks entities whose
+  // status is removed. The store fills both from the stored aspects in this migration's transaction (RELATIONSHIPS_MIGRATION).
+  `
+  -- Byte order ("C"), as SQLite's: both backends page through relationships in the same order.
+  CREATE TABLE relationships (
+    source_urn TEXT COLLATE "C" NOT NULL,
+    destination_urn TEXT COLLATE "C" NOT NULL,
+    relationship_type TEXT COLLATE "C" NOT NULL,
+    owner_urn TEXT COLLATE "C" NOT NULL,
+    aspect TEXT COLLATE "C" NOT NULL,
+    source_type TEXT NOT NULL,
+    destination_type TEXT NOT NULL,
+    via_urn TEXT COLLATE "C",
+    -- Both read paths cover every column, so a walk over thousands of edges reads indexes only.
+    PRIMARY KEY (source_urn, destination_urn, relationship_type, owner_urn, aspect) INCLUDE (via_urn, source_type, destination_type)
+  );
+  CREATE INDEX relationships_incoming ON relationships (destination_urn, source_urn, relationship_type, owner_urn, aspect) INCLUDE (via_urn, source_type, destination_type);
+  CREATE INDEX relationships_by_owner ON relationships (owner_urn, aspect);
+  CREATE TABLE soft_deletions (
+    urn TEXT COLLATE "C" NOT NULL,
+    aspect TEXT COLLATE "C" NOT NULL,
+    PRIMARY KEY (urn, aspect)
+  );
+  `,
 ];
+
+/** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
+export const RELATIONSHIPS_MIGRATION = 7;
 
 /** One generation of one day partition of a timeseries index: a plain table, keyed by time so inserts append. */
 export const partitionTableSql = (table: string, withUrnIndex = true): string => `

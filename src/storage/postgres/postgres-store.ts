@@ -2,13 +2,20 @@ import pg from 'pg';
 import type {
   AccessTokenFilter,
   AccessTokenPage,
+  AspectIndexer,
   DatasetSearchPage,
   DatasetSearchQuery,
   EntityUrnQuery,
   AspectMentionQuery,
   AccessTokenRecord,
   LoginFailures,
+  RelatedEntitiesPage,
+  RelatedEntitiesQuery,
+  RelationshipEdge,
+  RelationshipHopQuery,
+  RelationshipScanQuery,
   StoredAspect,
+  StoredRelationship,
   Store,
   TimeseriesEvent,
   TimeseriesIndexRef,
@@ -34,7 +41,8 @@ const isKeyWrite = (op: WriteOp): op is AspectOp => op.kind === 'aspect' && op.o
 const keyOf = (op: AspectOp): string => `${op.urn}\u0000${op.aspect}`;
 import type { AspectWriteOutcome, Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep, ReclaimStep } from '../store.ts';
 import { runIdOf } from '../run-id.ts';
-import { POSTGRES_MIGRATIONS } from './migrations.ts';
+import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION } from './migrations.ts';
+import { PostgresRelationships } from './relationships.ts';
 import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
 import { PostgresRuns } from './runs.ts';
@@ -85,8 +93,9 @@ export class PostgresStore implements Store {
   private readonly truncation: PostgresTruncation;
   private readonly tasks: PostgresTasks;
   private readonly runs: PostgresRuns;
+  private readonly relationships: PostgresRelationships;
 
-  constructor(url: string, poolSize = 10) {
+  constructor(url: string, indexer: AspectIndexer, poolSize = 10) {
     this.pool = new pg.Pool({ connectionString: url, max: poolSize, types });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => undefined);
@@ -98,6 +107,7 @@ export class PostgresStore implements Store {
       writeAspect: (c, op, actor, now) => this.writeAspect(c, op, actor, now),
       deleteEntityRows: (c, urn, revokeIdentity) => this.deleteEntityRows(c, urn, revokeIdentity),
     });
+    this.relationships = new PostgresRelationships(this.pool, indexer);
   }
 
   private async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -123,6 +133,8 @@ export class PostgresStore implements Store {
       for (const [i, sql] of POSTGRES_MIGRATIONS.entries()) {
         if (applied.has(i + 1)) continue;
         await c.query(sql);
+        // Existing databases get the index of the aspects they already hold before any process can read it.
+        if (i + 1 === RELATIONSHIPS_MIGRATION) await this.relationships.backfill(c);
         await c.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, Date.now()]);
       }
     });
@@ -214,7 +226,10 @@ export class PostgresStore implements Store {
             [op.urn, op.aspect, op.entityType, value, sm, now, actor, runIdOf(op.systemMetadata)],
           ),
         );
-        if (inserted.rowCount === 1) return { ...base, outcome: 'created', value: next };
+        if (inserted.rowCount === 1) {
+          await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
+          return { ...base, outcome: 'created', value: next };
+        }
         // A key aspect is derived from the urn, so the stored one equals op.value.
         if (op.onlyIfAbsent) return { ...base, outcome: 'unchanged', value: next };
         // An update computed on no value lost a race to create the aspect: compute it again on the winner's value.
@@ -255,6 +270,7 @@ export class PostgresStore implements Store {
         [op.urn, op.aspect, value, sm, now, actor, runIdOf(op.systemMetadata)],
       ),
     );
+    await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
     const previous = archived.rows[0]!;
     return { ...base, outcome: 'updated', value: next, previous: previous.metadata, previousVersion: Number(previous.version) };
   }
@@ -307,6 +323,18 @@ export class PostgresStore implements Store {
     return searchDatasets(this.pool, query);
   }
 
+  relatedEntities(query: RelatedEntitiesQuery): Promise<RelatedEntitiesPage> {
+    return this.relationships.related(query);
+  }
+
+  relationshipHop(query: RelationshipHopQuery): Promise<RelationshipEdge[]> {
+    return this.relationships.hop(query);
+  }
+
+  scanRelationships(query: RelationshipScanQuery): Promise<StoredRelationship[]> {
+    return this.relationships.scan(query);
+  }
+
   listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
     return listEntityUrns(this.pool, query);
   }
@@ -322,6 +350,7 @@ export class PostgresStore implements Store {
   private async deleteEntityRows(c: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }> {
     const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
     await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
+    await this.relationships.forgetEntity(c, urn);
     if (revokeIdentity) {
       // Tokens acting as the user or group, its role and its password go with it.
       await c.query(
@@ -363,7 +392,10 @@ export class PostgresStore implements Store {
   }
 
   async deleteAspect(urn: string, aspect: string): Promise<number> {
-    return (await this.pool.query('DELETE FROM aspects WHERE urn = $1 AND aspect = $2', [urn, aspect])).rowCount ?? 0;
+    return this.tx(async (c) => {
+      await this.relationships.forgetAspect(c, urn, aspect);
+      return (await c.query('DELETE FROM aspects WHERE urn = $1 AND aspect = $2', [urn, aspect])).rowCount ?? 0;
+    });
   }
 
   deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number> {

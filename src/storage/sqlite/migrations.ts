@@ -130,7 +130,35 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   UPDATE aspects SET run_id = json_extract(system_metadata, '$.runId') WHERE json_type(system_metadata, '$.runId') = 'text';
   CREATE INDEX aspects_by_run ON aspects (run_id, urn, aspect, created_on) WHERE version = 0;
   `,
+  // The relationship index: one row per edge an aspect declares, keyed in DataHub's scroll order; read one hop at a
+  // time by source (the key) or by destination, replaced by owner and aspect. soft_deletions marks entities whose
+  // status is removed. The store fills both from the stored aspects in this migration's transaction (RELATIONSHIPS_MIGRATION).
+  `
+  CREATE TABLE relationships (
+    source_urn TEXT NOT NULL,
+    destination_urn TEXT NOT NULL,
+    relationship_type TEXT NOT NULL,
+    owner_urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    source_type TEXT NOT NULL,
+    destination_type TEXT NOT NULL,
+    via_urn TEXT,
+    PRIMARY KEY (source_urn, destination_urn, relationship_type, owner_urn, aspect)
+  ) WITHOUT ROWID;
+  -- Covers every column: a walk reads thousands of edges by destination, and a lookup into the table for each costs
+  -- several times the index read itself.
+  CREATE INDEX relationships_incoming ON relationships (destination_urn, source_urn, relationship_type, owner_urn, aspect, via_urn, source_type, destination_type);
+  CREATE INDEX relationships_by_owner ON relationships (owner_urn, aspect);
+  CREATE TABLE soft_deletions (
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    PRIMARY KEY (urn, aspect)
+  ) WITHOUT ROWID;
+  `,
 ];
+
+/** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
+export const RELATIONSHIPS_MIGRATION = 7;
 
 /** DDL of one day partition of a timeseries index; keyed by time so inserts append. */
 export const partitionTableSql = (table: string): string => `

@@ -8,13 +8,20 @@ import { runIdOf } from '../run-id.ts';
 import type {
   AccessTokenFilter,
   AccessTokenPage,
+  AspectIndexer,
   DatasetSearchPage,
   DatasetSearchQuery,
   EntityUrnQuery,
   AspectMentionQuery,
   AccessTokenRecord,
   LoginFailures,
+  RelatedEntitiesPage,
+  RelatedEntitiesQuery,
+  RelationshipEdge,
+  RelationshipHopQuery,
+  RelationshipScanQuery,
   StoredAspect,
+  StoredRelationship,
   Store,
   TimeseriesEvent,
   TimeseriesIndexRef,
@@ -49,7 +56,8 @@ const REVOKE_IDENTITY = [
   'DELETE FROM role_assignments WHERE actor_urn = ?',
   'DELETE FROM user_credentials WHERE user_urn = ?',
 ];
-import { SQLITE_MIGRATIONS } from './migrations.ts';
+import { RELATIONSHIPS_MIGRATION, SQLITE_MIGRATIONS } from './migrations.ts';
+import { SqliteRelationships } from './relationships.ts';
 import { SqliteIdentity } from './identity.ts';
 import { SqliteRuns } from './runs.ts';
 import { searchDatasets } from './search.ts';
@@ -99,6 +107,7 @@ export class SqliteStore implements Store {
   private readonly truncation: SqliteTruncation;
   private readonly tasks: SqliteTasks;
   private readonly runs: SqliteRuns;
+  private readonly relationships: SqliteRelationships;
   private checkpointer: Worker | undefined;
   private readonly statements: StatementCache;
   // Built once: better-sqlite3's transaction() builds its wrappers anew on every call, which cost more than the reads.
@@ -111,6 +120,7 @@ export class SqliteStore implements Store {
 
   constructor(
     private readonly file: string,
+    indexer: AspectIndexer,
     private readonly options: SqliteOptions = {},
   ) {
     if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -127,6 +137,7 @@ export class SqliteStore implements Store {
     this.identity = new SqliteIdentity((text) => this.sql(text));
     this.tasks = new SqliteTasks(this.db, (text) => this.sql(text));
     this.truncation = new SqliteTruncation(this.db, this.ts, this.tasks, file);
+    this.relationships = new SqliteRelationships(this.db, (text) => this.sql(text), indexer);
     this.writeTx = this.db.transaction((batch) => this.applyBatch(batch));
     this.readEntitiesTx = this.db.transaction((urns, aspects) => this.readEntities(urns, aspects));
     this.deleteEntityTx = this.db.transaction((urn, revokeIdentity) => this.deleteEntityRows(urn, revokeIdentity));
@@ -138,7 +149,10 @@ export class SqliteStore implements Store {
       this.ts.forgetIfChangedElsewhere();
       return this.runs.rollbackEntity(request);
     });
-    this.deleteAspectTx = this.db.transaction((urn, aspect) => this.sql('DELETE FROM aspects WHERE urn = ? AND aspect = ?').run(urn, aspect).changes);
+    this.deleteAspectTx = this.db.transaction((urn, aspect) => {
+      this.relationships.forgetAspect(urn, aspect);
+      return this.sql('DELETE FROM aspects WHERE urn = ? AND aspect = ?').run(urn, aspect).changes;
+    });
     this.deleteTimeseriesTx = this.db.transaction((urn, scope) => this.ts.deleteUrnRows(urn, scope));
   }
 
@@ -149,6 +163,7 @@ export class SqliteStore implements Store {
   private deleteEntityRows(urn: string, revokeIdentity: boolean): { aspectRows: number; timeseriesRows: number } {
     const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
     this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
+    this.relationships.forgetEntity(urn);
     if (revokeIdentity) for (const statement of REVOKE_IDENTITY) this.sql(statement).run(urn);
     return { aspectRows, timeseriesRows: this.ts.deleteUrnRows(urn) };
   }
@@ -161,6 +176,8 @@ export class SqliteStore implements Store {
       if (applied.has(version)) return;
       this.db.transaction(() => {
         this.db.exec(sql);
+        // Existing databases get the index of the aspects they already hold before any process can read it.
+        if (version === RELATIONSHIPS_MIGRATION) this.relationships.backfill();
         this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
       }).immediate();
     });
@@ -233,6 +250,7 @@ export class SqliteStore implements Store {
           'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)',
         )
         .run(op.urn, op.aspect, op.entityType, value, sm, now, actor, runId);
+      this.relationships.index(op.entityType, op.urn, op.aspect, next);
       return { ...base, outcome: 'created', value: next };
     }
     // A key aspect is derived from the urn, so the stored one equals op.value.
@@ -250,6 +268,7 @@ export class SqliteStore implements Store {
       .get({ urn: op.urn, aspect: op.aspect }) as { version: number };
     this.sql('UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ?, run_id = ? WHERE urn = ? AND aspect = ? AND version = 0')
       .run(value, sm, now, actor, runId, op.urn, op.aspect);
+    this.relationships.index(op.entityType, op.urn, op.aspect, next);
     return { ...base, outcome: 'updated', value: next, previous: fromJsonTextRequired(current.metadata), previousVersion: archived.version };
   }
 
@@ -304,6 +323,18 @@ export class SqliteStore implements Store {
 
   async searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
     return searchDatasets(this.statements, query);
+  }
+
+  async relatedEntities(query: RelatedEntitiesQuery): Promise<RelatedEntitiesPage> {
+    return this.relationships.related(query);
+  }
+
+  async relationshipHop(query: RelationshipHopQuery): Promise<RelationshipEdge[]> {
+    return this.relationships.hop(query);
+  }
+
+  async scanRelationships(query: RelationshipScanQuery): Promise<StoredRelationship[]> {
+    return this.relationships.scan(query);
   }
 
   async listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
