@@ -56,6 +56,20 @@ for (const backend of await backends()) {
     const runAspects = async (runId: string, includeSoftDeleted = true) =>
       (await store.findRunAspects({ runId, includeSoftDeleted, limit: 100 })).map((r) => `${r.urn} ${r.aspect}`);
 
+    it('puts back the relationships of the versions a rollback restores, and drops those of what it removes', async () => {
+      const urn = datasetUrn('edges');
+      const [up1, up2] = [datasetUrn('up'), datasetUrn('up')];
+      const lineage = (up: string) => ({ upstreams: [{ dataset: up, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] });
+      const downstreamOf = async () =>
+        (await store.relatedEntities({ urn, direction: 'OUTGOING', types: ['DownstreamOf'], start: 0, count: 10 })).relationships.map((r) => r.destination);
+      await write([keyOp(urn, 'edges-r1'), aspectOp(urn, 'upstreamLineage', lineage(up1), 'edges-r1')], 1000);
+      await write([aspectOp(urn, 'upstreamLineage', lineage(up2), 'edges-r2'), aspectOp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:t' }] }, 'edges-r2')], 2000);
+      assert.deepEqual(await downstreamOf(), [up2]);
+      await store.rollbackEntity(rollback(urn, 'edges-r2'));
+      assert.deepEqual(await downstreamOf(), [up1]);
+      assert.deepEqual((await store.relatedEntities({ urn, direction: 'OUTGOING', types: ['TaggedWith'], start: 0, count: 10 })).relationships, []);
+    });
+
     it("keeps the run that wrote a value when another run sends the same value again, and takes the writer's on a new value", async () => {
       const urn = datasetUrn('sighting');
       await write([keyOp(urn, 'a1'), aspectOp(urn, 'status', { removed: false }, 'a1'), aspectOp(urn, 'globalTags', { tags: [] }, 'a1')], 1000);

@@ -199,7 +199,10 @@ export class PostgresStore implements Store {
         ],
       ),
     );
-    return new Set(r.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
+    const created = new Set(r.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
+    // A key can declare a relationship (a data job's flow): the keys this batch created index theirs.
+    for (const op of sorted) if (created.has(keyOf(op))) await this.relationships.index(c, op.entityType, op.urn, op.aspect, op.value);
+    return created;
   }
 
   private async writeAspect(c: pg.PoolClient, op: AspectOp, actor: string, now: number): Promise<AspectWriteOutcome> {
@@ -378,7 +381,23 @@ export class PostgresStore implements Store {
   async rollbackEntity(request: EntityRollbackRequest): Promise<EntityRollbackResult> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.tx((c) => this.runs.rollbackEntity(c, request));
+        return await this.tx(async (c) => {
+          const result = await this.runs.rollbackEntity(c, request);
+          // What the restored or removed versions declare replaces what the run's versions did, in the same transaction.
+          if (!result.entityDeleted) {
+            for (const a of result.aspects) {
+              if (a.outcome === 'kept') continue;
+              const latest = await c.query<{ entity_type: string; metadata: Json }>(
+                'SELECT entity_type, metadata FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0',
+                [request.urn, a.aspect],
+              );
+              const row = latest.rows[0];
+              if (row) await this.relationships.index(c, row.entity_type, request.urn, a.aspect, row.metadata);
+              else await this.relationships.forgetAspect(c, request.urn, a.aspect);
+            }
+          }
+          return result;
+        });
       } catch (e) {
         if (!RETRYABLE.has((e as { code?: string }).code ?? '') || attempt >= 3) throw e;
       }

@@ -147,7 +147,19 @@ export class SqliteStore implements Store {
     });
     this.rollbackEntityTx = this.db.transaction((request) => {
       this.ts.forgetIfChangedElsewhere();
-      return this.runs.rollbackEntity(request);
+      const result = this.runs.rollbackEntity(request);
+      // What the restored or removed versions declare replaces what the run's versions did, in the same transaction.
+      if (!result.entityDeleted) {
+        for (const a of result.aspects) {
+          if (a.outcome === 'kept') continue;
+          const latest = this.sql('SELECT entity_type, metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(request.urn, a.aspect) as
+            | { entity_type: string; metadata: string }
+            | undefined;
+          if (latest) this.relationships.index(latest.entity_type, request.urn, a.aspect, fromJsonTextRequired(latest.metadata));
+          else this.relationships.forgetAspect(request.urn, a.aspect);
+        }
+      }
+      return result;
     });
     this.deleteAspectTx = this.db.transaction((urn, aspect) => {
       this.relationships.forgetAspect(urn, aspect);
