@@ -81,21 +81,20 @@ export class Catalog {
   async ingest(proposals: readonly Proposal[], actor: string, itemPath?: (i: number) => string): Promise<AspectWriteOutcome[]> {
     const now = this.clock();
     const ops: WriteOp[] = [];
+    // One key aspect per entity is enough: a batch of a thousand events of one dataset builds and writes it once.
+    const keyed = new Set<string>();
     proposals.forEach((p, i) => {
       try {
-        ops.push(...this.toWriteOps(p, now, itemPath?.(i)));
+        ops.push(...this.toWriteOps(p, now, keyed, itemPath?.(i)));
       } catch (e) {
         throw at(itemPath?.(i), e);
       }
     });
     checkDaysTouched(ops);
-    // One key aspect per entity is enough: a batch of a thousand events of one dataset writes it once.
-    const keyed = new Set<string>();
-    const distinct = ops.filter((op) => !(op.kind === 'aspect' && op.onlyIfAbsent) || (!keyed.has(op.urn) && !!keyed.add(op.urn)));
-    return this.store.write({ ops: distinct, actor, now });
+    return this.store.write({ ops, actor, now });
   }
 
-  private toWriteOps(p: Proposal, now: number, path?: string): WriteOp[] {
+  private toWriteOps(p: Proposal, now: number, keyed: Set<string>, path?: string): WriteOp[] {
     const spec = entitySpec(p.entityType);
     const urn = validateUrnForIngest(p.urn);
     if (urn.entityType.toLowerCase() !== spec.name.toLowerCase()) {
@@ -107,8 +106,12 @@ export class Catalog {
       throw badRequest(`PATCH is not supported for ${aspect.kind} aspect ${aspect.name}; send it whole with UPSERT`);
     }
     // Every write makes the entity exist through its key aspect, a timeseries event too (as DataHub writes it).
-    const key = validateAspect(spec.name, spec.keyAspect, keyAspectValue(spec.name, urn.parts));
-    const keyOp: WriteOp = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: spec.keyAspect, value: key, systemMetadata, onlyIfAbsent: true };
+    const keyOps: WriteOp[] = [];
+    if (!keyed.has(p.urn)) {
+      keyed.add(p.urn);
+      const key = validateAspect(spec.name, spec.keyAspect, keyAspectValue(spec.name, urn.parts));
+      keyOps.push({ kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: spec.keyAspect, value: key, systemMetadata, onlyIfAbsent: true });
+    }
     if (aspect.kind === 'timeseries') {
       const value = validateAspect(spec.name, aspect.name, p.value);
       checkEventTime(value.timestampMillis as number, now);
@@ -119,11 +122,11 @@ export class Catalog {
         event: value,
         systemMetadata,
       };
-      return [keyOp, { kind: 'timeseries', entityType: spec.name, aspect: aspect.name, ...event }];
+      return [...keyOps, { kind: 'timeseries', entityType: spec.name, aspect: aspect.name, ...event }];
     }
-    if (aspect.kind === 'key') return [keyOp];
+    if (aspect.kind === 'key') return keyOps;
     const op = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: aspect.name, systemMetadata } as const;
-    if (p.changeType !== 'PATCH') return [keyOp, { ...op, value: validateAspect(spec.name, aspect.name, p.value) }];
+    if (p.changeType !== 'PATCH') return [...keyOps, { ...op, value: validateAspect(spec.name, aspect.name, p.value) }];
     // Checked now; applied to the latest version inside the write, which an invalid result aborts.
     const patch = parsePatch(aspect.name, p.value, 'aspect.value');
     const update = (current: Json | undefined): Json => {
@@ -133,7 +136,7 @@ export class Catalog {
         throw at(path, e);
       }
     };
-    return [keyOp, { ...op, value: {}, update }];
+    return [...keyOps, { ...op, value: {}, update }];
   }
 
   async exists(urn: string): Promise<boolean> {

@@ -179,7 +179,17 @@ export class PostgresStore implements Store {
    * in urn order so concurrent batches lock in the same order; returns those it created.
    */
   private async insertKeys(c: pg.PoolClient, ops: readonly AspectOp[], actor: string, now: number): Promise<Set<string>> {
-    const sorted = [...ops].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+    // Most keys of a batch exist already (events of known datasets): one read finds them, and only the rest are inserted.
+    const present = await c.query<{ urn: string; aspect: string }>(
+      named('SELECT a.urn, a.aspect FROM aspects a JOIN unnest($1::text[], $2::text[]) AS k(urn, aspect) ON a.urn = k.urn AND a.aspect = k.aspect AND a.version = 0', [
+        ops.map((o) => o.urn),
+        ops.map((o) => o.aspect),
+      ]),
+    );
+    const known = new Set(present.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
+    const missing = ops.filter((o) => !known.has(keyOf(o)));
+    if (missing.length === 0) return new Set();
+    const sorted = [...missing].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const r = await c.query<{ urn: string; aspect: string }>(
       named(
         `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $8::text[]) WITH ORDINALITY AS k(urn, aspect, entity_type, metadata, sm, run_id, n)),
