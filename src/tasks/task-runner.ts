@@ -5,6 +5,12 @@ import type { Store, TaskRecord, TaskRef } from '../storage/store.ts';
 import { timeseriesAspectPairs } from '../catalog/registry/index.ts';
 import { formatTaskId } from './task-id.ts';
 
+/** A random node id that never starts with '-' or '_': a task id is pasted after CLI commands, where '-x' reads as an option. */
+function newNodeId(): string {
+  const id = crypto.randomBytes(16).toString('base64url');
+  return /^[-_]/.test(id) ? `n${id.slice(1)}` : id;
+}
+
 /** How long one step of the start-up sweep of retired tables may hold the database (SQLite runs it on this thread). */
 const SWEEP_STEP_MILLIS = 50;
 
@@ -64,7 +70,7 @@ export class TaskRunner {
     private readonly logger: Logger,
     options: TaskRunnerOptions = {},
   ) {
-    this.nodeId = options.nodeId ?? crypto.randomBytes(16).toString('base64url');
+    this.nodeId = options.nodeId ?? newNodeId();
     this.tickMillis = options.tickMillis ?? 2000;
     this.staleMillis = options.staleMillis ?? 60_000;
     this.clock = options.clock ?? Date.now;
