@@ -13,6 +13,9 @@ export interface TruncationStep {
   readonly freedBytes: number;
 }
 
+/** A step that removed rows or partitions: only such a step counts as one of its task's batches (the port's one rule). */
+export const changedSomething = (step: TruncationStep): boolean => step.rows > 0 || step.partitionsDropped > 0;
+
 /** What one reclaim call gave back: bytes of retired partitions dropped, and bytes handed to the file system. */
 export interface ReclaimStep {
   readonly freedBytes: number;
