@@ -5,6 +5,7 @@
  * test/conformance.
  */
 import type { AspectPort } from './ports/aspects.ts';
+import type { DatabasePort } from './ports/database.ts';
 import type { IdentityPort } from './ports/identity.ts';
 import type { RelationshipPort } from './ports/relationships.ts';
 import type { RunPort } from './ports/runs.ts';
@@ -13,6 +14,7 @@ import type { TimeseriesPort } from './ports/timeseries.ts';
 import type { TruncationPort } from './ports/truncation.ts';
 
 export type * from './ports/aspects.ts';
+export type * from './ports/database.ts';
 export type * from './ports/identity.ts';
 export type * from './ports/relationships.ts';
 export type * from './ports/runs.ts';
@@ -20,7 +22,7 @@ export type * from './ports/tasks.ts';
 export type * from './ports/timeseries.ts';
 export type * from './ports/truncation.ts';
 
-export interface Store extends AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort {
+export interface Store extends DatabasePort, AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort {
   readonly backend: 'sqlite' | 'postgres';
 
   /** Applies pending migrations; safe to call from several processes at once. */
