@@ -1,7 +1,7 @@
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { fetchMe, type Me } from './me.ts';
+import { canViewTimeseries, fetchMe, type Me } from './me.ts';
 import { DatasetPage } from './pages/dataset.tsx';
 import { DatasetsPage } from './pages/datasets.tsx';
 import { LoginPage } from './pages/login.tsx';
@@ -18,6 +18,16 @@ function useRoute(): string {
     return () => removeEventListener('hashchange', on);
   }, []);
   return hash;
+}
+
+/** What a page the caller may not use says instead of an authorization error. */
+function AdminsOnly({ what }: { what: string }) {
+  return (
+    <main>
+      <h1>{what}</h1>
+      <p>Admins only: your role does not include this page. Ask an administrator if you need it.</p>
+    </main>
+  );
 }
 
 function App() {
@@ -49,18 +59,26 @@ function App() {
       {label}
     </a>
   );
+  // Until the caller's privileges are known, nothing that needs them is shown or requested.
+  const timeseries = me !== null && canViewTimeseries(me);
   let page;
   if (route.startsWith('#/dataset/')) page = <DatasetPage urn={decodeURIComponent(route.slice('#/dataset/'.length))} me={me} />;
-  else if (route.startsWith('#/timeseries')) page = <TimeseriesPage me={me} />;
+  else if (route.startsWith('#/timeseries')) page = me === null ? null : timeseries ? <TimeseriesPage me={me} /> : <AdminsOnly what="Timeseries indices" />;
   else if (route.startsWith('#/tokens')) page = <TokensPage me={me} />;
-  else page = <DatasetsPage me={me} />;
+  else page = <DatasetsPage key={route} me={me} initial={new URLSearchParams(route.split('?')[1] ?? '')} />;
   return (
     <>
       <header>
         <a class="brand" href="#/datasets">Almanac</a>
         <nav aria-label="Main">
           {link('#/datasets', 'Datasets')}
-          {link('#/timeseries', 'Timeseries')}
+          {timeseries ? (
+            link('#/timeseries', 'Timeseries')
+          ) : (
+            <span class="nav-locked" title="Timeseries indices: Admins only">
+              Timeseries <small>Admins only</small>
+            </span>
+          )}
           {link('#/tokens', 'Tokens')}
         </nav>
         <span class="who">{me?.username}</span>
