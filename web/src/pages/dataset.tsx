@@ -75,7 +75,8 @@ export function DatasetPage({ urn, me }: { urn: string; me: Me | null }) {
     setReload(reload + 1);
   };
   const owners = dataset.ownership?.owners ?? [];
-  const custom = dataset.properties?.customProperties ?? [];
+  // Sorted by key: the stored map's order is not kept the same by every backend.
+  const custom = [...(dataset.properties?.customProperties ?? [])].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return (
     <main>
       <p class="crumbs"><a href="#/datasets">Datasets</a> / {dataset.platform.name} / {dataset.name}</p>
