@@ -135,6 +135,7 @@ for (const backend of await backends()) {
       await upstream.waitFor();
       assert.deepEqual(await upstream.getByRole('link').allTextContents(), ['raw_orders']);
       await page.getByText('Profile data (20 profiles)').click();
+      await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(shots, 'dataset-page.png') });
       await page.locator('section[aria-labelledby="profile-heading"]').screenshot({ path: path.join(shots, 'dataset-profile.png') });
 
