@@ -181,5 +181,16 @@ for (const backend of await backends()) {
       await page.getByText('Admins only: your role does not include this page.').waitFor();
       assert.deepEqual(failures, []);
     });
+
+    it('fits a narrow screen: the list and a full dataset page', async () => {
+      await page.setViewportSize({ width: 390, height: 800 });
+      const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      await page.goto(`${server.url}/#/datasets`);
+      await row('orders').waitFor();
+      assert.ok((await overflow()) <= 1, `the list scrolls sideways by ${await overflow()}px`);
+      await row('orders').getByRole('link', { name: 'orders', exact: true }).click();
+      await page.getByRole('list', { name: 'Upstream datasets' }).waitFor();
+      assert.ok((await overflow()) <= 1, `the dataset page scrolls sideways by ${await overflow()}px`);
+    });
   });
 }

@@ -62,7 +62,7 @@ function App() {
   // Until the caller's privileges are known, nothing that needs them is shown or requested.
   const timeseries = me !== null && canViewTimeseries(me);
   let page;
-  if (route.startsWith('#/dataset/')) page = <DatasetPage urn={decodeURIComponent(route.slice('#/dataset/'.length))} me={me} />;
+  if (route.startsWith('#/dataset/')) page = <DatasetPage key={route} urn={decodeURIComponent(route.slice('#/dataset/'.length))} me={me} />;
   else if (route.startsWith('#/timeseries')) page = me === null ? null : timeseries ? <TimeseriesPage me={me} /> : <AdminsOnly what="Timeseries indices" />;
   else if (route.startsWith('#/tokens')) page = <TokensPage me={me} />;
   else page = <DatasetsPage key={route} me={me} initial={new URLSearchParams(route.split('?')[1] ?? '')} />;

@@ -67,13 +67,18 @@ export function LineageSection({ urn }: { urn: string }) {
 
   useEffect(() => {
     setLineage(null);
+    let live = true;
     (async () => {
       const [up, down] = await Promise.all([neighbours(urn, 'OUTGOING'), neighbours(urn, 'INCOMING')]);
       const all = [...new Set([...up.urns, ...down.urns])];
       const names = await named(all);
       const pick = (urns: string[]) => urns.flatMap((u) => names.get(u) ?? []);
-      setLineage({ upstream: pick(up.urns), downstream: pick(down.urns), more: all.length - names.size });
-    })().catch(setError);
+      if (live) setLineage({ upstream: pick(up.urns), downstream: pick(down.urns), more: all.length - names.size });
+    })().catch((e: unknown) => live && setError(e));
+    // Following a lineage link re-runs this for the next dataset: the previous one's answer must not land there.
+    return () => {
+      live = false;
+    };
   }, [urn]);
 
   return (

@@ -58,7 +58,14 @@ export function DatasetPage({ urn, me }: { urn: string; me: Me | null }) {
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
-    gql<{ dataset: DatasetView | null }>(QUERY, { urn }).then((d) => setDataset(d.dataset), setError);
+    let live = true;
+    gql<{ dataset: DatasetView | null }>(QUERY, { urn }).then(
+      (d) => live && setDataset(d.dataset),
+      (e: unknown) => live && setError(e),
+    );
+    return () => {
+      live = false;
+    };
   }, [urn, reload]);
 
   useEffect(() => {

@@ -76,12 +76,21 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
       ...(deprecatedOnly ? [{ field: 'deprecated', values: ['true'] }] : []),
     ];
     const input = { types: ['DATASET'], query: query || '*', start, count: PAGE, orFilters: and.length ? [{ and }] : [], searchFlags: { includeSoftDeleted: showRemoved } };
-    gql<{ searchAcrossEntities: SearchResult }>(SEARCH, { input })
-      .then((d) => {
-        setResult(d.searchAcrossEntities);
-        setError(null);
-      })
-      .catch(setError);
+    // Typing sends one search per pause, and an answer to an older search never replaces a newer one.
+    let live = true;
+    const timer = setTimeout(() => {
+      gql<{ searchAcrossEntities: SearchResult }>(SEARCH, { input })
+        .then((d) => {
+          if (!live) return;
+          setResult(d.searchAcrossEntities);
+          setError(null);
+        })
+        .catch((e: unknown) => live && setError(e));
+    }, query ? 200 : 0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
   }, [query, chosen, deprecatedOnly, showRemoved, start, reload]);
 
   const rows = result?.searchResults.map((r) => r.entity) ?? [];
