@@ -96,7 +96,8 @@ for (const backend of await backends()) {
     });
 
     it('counts facets over every match, leaving soft-deleted datasets out unless asked, and names the entity of each value', async () => {
-      const facet = (facets: Array<{ field: string }>, field: string) => facets.find((f) => f.field === field);
+      type Facet = { field: string; aggregations: Array<{ value: string; count: number }> };
+      const facet = (facets: Facet[], field: string) => facets.find((f) => f.field === field);
       const all = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', count: 1 } })).searchAcrossEntities;
       assert.equal(all.total, 2);
       assert.equal(all.searchResults.length, 1);
@@ -121,13 +122,13 @@ for (const backend of await backends()) {
 
       const withRemoved = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', searchFlags: { includeSoftDeleted: true } } })).searchAcrossEntities;
       assert.equal(withRemoved.total, 3);
-      assert.deepEqual(facet(withRemoved.facets, 'owners')!.aggregations.find((a: { value: string }) => a.value === 'urn:li:corpuser:jdoe').count, 2);
+      assert.deepEqual(facet(withRemoved.facets, 'owners')!.aggregations.find((a) => a.value === 'urn:li:corpuser:jdoe')?.count, 2);
 
       const filtered = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:kafka'] }] }] } }))
         .searchAcrossEntities;
       assert.deepEqual(filtered.searchResults, [{ entity: { urn: EVENTS } }]);
       assert.deepEqual(facet(filtered.facets, 'owners')!.aggregations, []);
-      assert.deepEqual(facet(filtered.facets, 'tags')!.aggregations.map((a: { count: number }) => a.count), [1]);
+      assert.deepEqual(facet(filtered.facets, 'tags')!.aggregations.map((a) => a.count), [1]);
     });
   });
 }
