@@ -101,6 +101,13 @@ for (const backend of await backends()) {
       await page.waitForFunction(() => document.querySelectorAll('table.datasets tbody tr').length === 1);
       assert.equal(await page.getByLabel('Tag', { exact: true }).inputValue(), 'urn:li:tag:pii');
       assert.deepEqual(await listed(), ['orders']);
+      // The address holds the filters: Back from a dataset returns to the same list.
+      assert.equal(new URL(page.url()).hash, '#/datasets?tags=urn%3Ali%3Atag%3Apii');
+      await row('orders').getByRole('link', { name: 'orders', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
+      await page.goBack();
+      await page.waitForFunction(() => document.querySelectorAll('table.datasets tbody tr').length === 1);
+      assert.equal(await page.getByLabel('Tag', { exact: true }).inputValue(), 'urn:li:tag:pii');
     });
 
     it("shows a dataset's description, custom properties, owners, tags, terms, domain, schema, 20 profiles and its upstream", async () => {

@@ -70,6 +70,16 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
     document.title = 'Datasets · Almanac';
   }, []);
 
+  // The address keeps the search and filters, so Back from a dataset returns to the same list and a link can share it.
+  useEffect(() => {
+    const params = new URLSearchParams(Object.entries(chosen).filter(([, v]) => v));
+    if (query) params.set('query', query);
+    if (deprecatedOnly) params.set('deprecated', 'true');
+    const qs = params.toString();
+    const hash = `#/datasets${qs ? `?${qs}` : ''}`;
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+  }, [query, chosen, deprecatedOnly]);
+
   useEffect(() => {
     const and = [
       ...Object.entries(chosen).filter(([, v]) => v).map(([field, v]) => ({ field, values: [v] })),
