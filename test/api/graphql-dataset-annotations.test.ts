@@ -129,6 +129,10 @@ for (const backend of await backends()) {
       assert.deepEqual(filtered.searchResults, [{ entity: { urn: EVENTS } }]);
       assert.deepEqual(facet(filtered.facets, 'owners')!.aggregations, []);
       assert.deepEqual(facet(filtered.facets, 'tags')!.aggregations.map((a) => a.count), [1]);
+
+      const skipped = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', searchFlags: { skipAggregates: true } } })).searchAcrossEntities;
+      assert.deepEqual(skipped.facets, []);
+      assert.equal(skipped.total, 2);
     });
   });
 }

@@ -9,7 +9,7 @@ import type { GraphqlContext, GraphqlModule } from './schema.ts';
 export const MAX_SEARCH_ACROSS_COUNT = 10_000;
 
 const typeDefs = /* GraphQL */ `
-  "DataHub's search options. Almanac honours includeSoftDeleted; the others only tune an index it does not have."
+  "DataHub's search options. Almanac honours includeSoftDeleted and skipAggregates; the others only tune an index it does not have."
   input SearchFlags {
     skipCache: Boolean
     maxAggValues: Int
@@ -97,7 +97,7 @@ interface CommonInput {
   filters?: readonly FacetFilter[] | null;
   orFilters?: readonly AndFilter[] | null;
   viewUrn?: string | null;
-  searchFlags?: { includeSoftDeleted?: boolean | null } | null;
+  searchFlags?: { includeSoftDeleted?: boolean | null; skipAggregates?: boolean | null } | null;
   sortInput?: SortInput | null;
 }
 
@@ -171,8 +171,8 @@ export const searchAcrossModule: GraphqlModule = {
         if (start < 0) throw badRequest('start must not be negative');
         const req = searchRequest(input);
         const page = await ctx.app.catalog.search.page(req, start, pageCount(input.count));
-        // Counted only when selected: a whole pass over the matches.
-        return { start, ...(await results(ctx, page)), facets: () => facets(ctx, req) };
+        // Counted only when selected, and not asked for: a whole pass over the matches.
+        return { start, ...(await results(ctx, page)), facets: input.searchFlags?.skipAggregates ? [] : () => facets(ctx, req) };
       },
       scrollAcrossEntities: async (_s, { input }: { input: CommonInput & { scrollId?: string | null } }, ctx) => {
         const page = await ctx.app.catalog.search.scroll(searchRequest(input), input.scrollId ?? undefined, pageCount(input.count));
