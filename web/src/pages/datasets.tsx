@@ -189,7 +189,7 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
                       <input type="checkbox" aria-label={`Select ${datasetTitle(r)}`} checked={selected.has(r.urn)} onChange={() => toggle(r.urn)} />
                     </td>
                   )}
-                  <td>
+                  <td class="name">
                     <a href={datasetHref(r.urn)}>{datasetTitle(r)}</a>
                     {datasetTitle(r) !== r.name && <div class="muted small">{r.name}</div>}
                   </td>
