@@ -4,6 +4,7 @@ import type { Config } from '../../config.ts';
 import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetsModule } from './datasets.ts';
 import { deprecationsModule } from './deprecations.ts';
 import { entitiesModule } from './entities.ts';
@@ -21,6 +22,7 @@ import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   filtersModule,
   datasetsModule,
+  datasetAnnotationsModule,
   entitiesModule,
   jobsModule,
   deprecationsModule,
