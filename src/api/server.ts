@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
+import { jsonNestsDeeper, tooDeepMessage } from '../catalog/json-depth.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
 import { fromFrameworkError, sendRestliError } from './errors.ts';
@@ -58,6 +59,7 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
+    if (jsonNestsDeeper(text)) return done(new CatalogError('BAD_REQUEST', tooDeepMessage('Request body')), undefined);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -5,6 +5,7 @@ import { execute, GraphQLError, parse, specifiedRules, validate, type DocumentNo
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { CatalogError } from '../../catalog/errors.ts';
 import { GRAPHQL_CODE, UNKNOWN_ERROR_MESSAGE } from '../errors.ts';
+import { graphqlNestsDeeper, MAX_DOCUMENT_NESTING } from './document-nesting.ts';
 import type { GraphqlContext } from './schema.ts';
 
 export interface GraphqlRequest {
@@ -89,6 +90,9 @@ export class GraphqlExecutor {
     }
     let prepared: Prepared;
     try {
+      if (graphqlNestsDeeper(query)) {
+        throw new GraphQLError(`Syntax Error: Query nests selections, arguments or lists deeper than ${MAX_DOCUMENT_NESTING} levels.`);
+      }
       const document = parse(query, { maxTokens: MAX_TOKENS });
       const errors = validate(this.schema, document, this.rules);
       if (errors.length > 0) {
