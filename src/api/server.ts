@@ -1,11 +1,13 @@
 import crypto from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
 import { jsonNestsDeeper, tooDeepMessage } from '../catalog/json-depth.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
-import { fromFrameworkError, sendRestliError } from './errors.ts';
+import { fromFrameworkError, restliError, sendRestliError } from './errors.ts';
 import { unstorableTextAt } from './storable-text.ts';
 import { authFailureReason } from './metrics.ts';
 import { configRoutes } from './restli/config-routes.ts';
@@ -36,6 +38,20 @@ export interface ServerOptions {
   readonly plugins?: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync>;
 }
 
+/** A client the HTTP parser gave up on (timeout, huge headers, garbage): one Rest.li error, then the socket closes. */
+function clientError(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, body } = restliError(fromFrameworkError(err) ?? new CatalogError('BAD_REQUEST', 'Malformed HTTP request'));
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+        `X-RestLi-Error-Response: true\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy();
+}
+
 export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
@@ -51,6 +67,12 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     },
     // Urns travel in paths, percent-encoded: real dataset and schemaField urns run far past Fastify's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
+    // Errors the router and Node's HTTP parser raise before any route or hook runs keep the Rest.li shape too.
+    frameworkErrors: (err, req, reply) => {
+      req.log.info({ code: (err as { code?: string }).code }, 'request rejected');
+      return sendRestliError(reply, fromFrameworkError(err));
+    },
+    clientErrorHandler: clientError,
   });
   const context: AppContext = { ...ctx, logger: app.log };
 
