@@ -9,6 +9,7 @@ import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
 import { fromFrameworkError, restliError, sendRestliError } from './errors.ts';
 import { unstorableTextAt } from './storable-text.ts';
+import { isExpensiveRoute, registerRateLimit } from './rate-limit.ts';
 import { authFailureReason } from './metrics.ts';
 import { configRoutes } from './restli/config-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
@@ -109,6 +110,12 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
       if (e instanceof CatalogError) context.metrics.authFailures.inc({ reason: authFailureReason(e.message) });
       throw e;
     }
+  });
+
+  const limitExpensive = await registerRateLimit(app, ctx.config.rateLimit);
+  app.decorate('limitExpensive', limitExpensive);
+  app.addHook('preHandler', async (req, reply) => {
+    if (isExpensiveRoute(req)) await limitExpensive(req, reply);
   });
 
   app.addHook('onResponse', async (req, reply) => {

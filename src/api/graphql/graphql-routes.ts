@@ -41,7 +41,7 @@ const runtimes = new WeakMap<AppContext, Runtime>();
 function runtimeFor(ctx: AppContext): Runtime {
   let rt = runtimes.get(ctx);
   if (!rt) {
-    rt = { executor: new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES), ctx.config.graphql), deprecations: new Deprecations(ctx.catalog.store) };
+    rt = { executor: new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES), { ...ctx.config.graphql, expensiveCost: ctx.config.rateLimit.graphqlCost }), deprecations: new Deprecations(ctx.catalog.store) };
     runtimes.set(ctx, rt);
   }
   return rt;
@@ -76,7 +76,14 @@ export const graphqlRoutes =
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const request = parseBody(req.body);
       const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog.store) };
-      const response = await executor.run(request, context, (err, path) => req.log.error({ err, path }, 'graphql field failed'));
+      const response = await executor.run(
+        request,
+        context,
+        (err, path) => req.log.error({ err, path }, 'graphql field failed'),
+        async (expensive) => {
+          if (expensive) await app.limitExpensive(req, reply);
+        },
+      );
       ctx.metrics.graphqlOperations.inc({ operation: ctx.metrics.operationLabel(request.operationName), outcome: response.errors ? 'error' : 'ok' });
       return reply.type('application/json; charset=utf-8').send(response);
     };
