@@ -10,6 +10,7 @@ import type { AppContext } from './context.ts';
 import { fromFrameworkError, restliError, sendRestliError } from './errors.ts';
 import { unstorableTextAt } from './storable-text.ts';
 import { isExpensiveRoute, registerRateLimit } from './rate-limit.ts';
+import { WriteBudget } from './write-budget.ts';
 import { authFailureReason } from './metrics.ts';
 import { configRoutes } from './restli/config-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
@@ -97,8 +98,10 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   });
 
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('writes', null as unknown as WriteBudget);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    req.writes = new WriteBudget(ctx.config.maxWritesPerRequest);
     if (req.url.includes('%00')) throw new CatalogError('BAD_REQUEST', 'The request path or query contains U+0000, which cannot be stored');
     if (req.routeOptions.config?.public) return;
     // Every other path needs credentials, served or not: a stranger gets 401, never a map of the routes.

@@ -75,7 +75,7 @@ export const graphqlRoutes =
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const request = parseBody(req.body);
-      const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog.store) };
+      const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog.store), writes: req.writes };
       const response = await executor.run(
         request,
         context,
