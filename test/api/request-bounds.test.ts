@@ -119,6 +119,17 @@ for (const backend of await backends()) {
       assert.deepEqual(related.json.relationships.map((r: { entity: string }) => r.entity), [upstreams[0]]);
     });
 
+    it('reads a dataset urn near the 512-byte limit by path on every by-path route', async () => {
+      const name = `warehouse.${'segment_'.repeat(50)}`.slice(0, 460);
+      const urn = ds(name);
+      await ingest(server, mcp(urn, 'status', { removed: false }));
+      assert.ok(enc(urn).length > 400, 'far past Fastify\'s default of 100');
+      for (const path of [`/entities/${enc(urn)}`, `/aspects/${enc(urn)}?aspect=status&version=0`, `/openapi/v3/entity/dataset/${enc(urn)}`, `/api/gms/entitiesV2/${enc(urn)}`]) {
+        const res = await server.request('GET', path);
+        assert.equal(res.status, 200, `${path}: ${res.text}`);
+      }
+    });
+
     it('refuses a batch writing more versions than ALMANAC_MAX_WRITES_PER_REQUEST, writing none of it', async () => {
       const proposals = Array.from({ length: 6 }, (_, i) => mcp(ds(`cap${i}`), 'status', { removed: false }));
       const res = await server.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } });
