@@ -145,7 +145,7 @@ for (const backend of await backends()) {
       await writeVersions(server, urn, { globalTags: { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] } });
       const end = Date.now();
       await writeVersions(server, urn, { globalTags: { tags: [] } });
-      const txns = await timeline(urn, `categories=TAG&startTime=${middle}&endTime=${end}&raw=true`);
+      const txns = await timeline(urn, `categories=TAG&startTime=${middle}&endTime=${end}&raw=True`);
       assert.deepEqual(events(txns), [['ADD urn:li:tag:b']]);
       assert.equal(txns[0].semVer, '0.0.0-computed');
       assert.deepEqual(txns[0].rawDiff, [{ op: 'add', path: '/tags/1', value: { tag: 'urn:li:tag:b' } }]);

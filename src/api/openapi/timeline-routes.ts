@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../../catalog/errors.ts';
 import { parseCategories } from '../../catalog/timeline/categories.ts';
 import type { AppContext } from '../context.ts';
-import { boolParam, intParam, type ActionBody } from '../restli/params.ts';
+import { intParam, type ActionBody } from '../restli/params.ts';
 
 const PARAMETERS = ['categories', 'startTime', 'endTime', 'raw', 'includeVersionSet'];
 
@@ -12,6 +12,17 @@ function categoryValues(value: unknown): string[] {
   const values = Array.isArray(value) ? value : [value];
   if (!values.every((v) => typeof v === 'string')) throw badRequest("Parameter 'categories' must be a list of strings");
   return values as string[];
+}
+
+/** Spring's boolean conversion, case-insensitive: the CLI's `--raw` sends Python's `raw=True`. */
+const SPRING_BOOLEANS: Readonly<Record<string, boolean>> = { true: true, on: true, yes: true, '1': true, false: false, off: false, no: false, '0': false };
+
+function springBoolean(query: Record<string, unknown>, name: string): boolean | undefined {
+  const v = query[name];
+  if (v === undefined || v === '') return undefined;
+  const parsed = typeof v === 'string' ? SPRING_BOOLEANS[v.toLowerCase()] : undefined;
+  if (parsed === undefined) throw badRequest(`Parameter '${name}' must be a boolean (true or false), got ${JSON.stringify(v)}`);
+  return parsed;
 }
 
 /**
@@ -27,13 +38,13 @@ export const timelineRoutes =
       const extra = Object.keys(q).find((k) => !PARAMETERS.includes(k));
       if (extra !== undefined) throw badRequest(`Unknown query parameter '${extra}'; this route takes ${PARAMETERS.join(', ')}`);
       // Merging the timelines of a version set (the CLI's --include-version-set) is not done; refused rather than ignored.
-      if (boolParam(q, 'includeVersionSet')) throw badRequest("Parameter 'includeVersionSet' is not supported: version sets are not merged");
+      if (springBoolean(q, 'includeVersionSet')) throw badRequest("Parameter 'includeVersionSet' is not supported: version sets are not merged");
       return timeline.timeline({
         urn: req.params.urn,
         categories: parseCategories(categoryValues(q.categories)),
         startTime: intParam(q, 'startTime') ?? -1,
         endTime: intParam(q, 'endTime') ?? 0,
-        raw: boolParam(q, 'raw') ?? false,
+        raw: springBoolean(q, 'raw') ?? false,
       });
     });
   };
