@@ -153,6 +153,21 @@ for (const backend of await backends()) {
       assert.deepEqual(await timeline(urn, `categories=TAG&startTime=0&endTime=${before}`), [], 'nothing was written before the first version');
     });
 
+    it('counts primary-key changes as major and names v2 field paths in their short form', async () => {
+      const urn = ds('keys');
+      const v2 = '[version=2.0].[type=struct].address.[type=string].city';
+      await writeVersions(server, urn, { schemaMetadata: { ...schema(['id', 'int']), primaryKeys: ['id'] } }, { schemaMetadata: { ...schema(['id', 'int'], [v2, 'string']), primaryKeys: [] } });
+      const [, second] = await timeline(urn, 'categories=technical_schema');
+      assert.equal(second.semVer, '1.0.0-computed');
+      assert.deepEqual(
+        second.changeEvents.map((e: any) => [e.operation, e.semVerChange, e.description]),
+        [
+          ['ADD', 'MINOR', "A forwards & backwards compatible change due to the newly added field 'address.city'."],
+          ['MODIFY', 'MAJOR', "A backwards incompatible change due to removal of the primary key field 'id'"],
+        ],
+      );
+    });
+
     it('answers an empty list for an entity with no history', async () => {
       assert.deepEqual(await timeline(ds('never'), 'categories=TAG,OWNERSHIP'), []);
     });

@@ -67,14 +67,17 @@ export class TimelineService {
   }
 }
 
-/** `history` oldest first. The versions inside the window, each with its predecessor. */
+/**
+ * `history` oldest first. The versions inside the window, each with its predecessor. The window is DataHub's range
+ * read (Ebean's inRange): the start inclusive, the end exclusive.
+ */
 function stepsInWindow(history: readonly StoredAspect[], startTime: number, endTime: number): Step[] {
-  const first = history.findIndex((v) => v.createdOn >= startTime && v.createdOn <= endTime);
+  const first = history.findIndex((v) => v.createdOn >= startTime && v.createdOn < endTime);
   if (first < 0) return [];
   // The oldest version read is the aspect's first only if the read was not cut short by the bound.
   const complete = history.length < MAX_VERSIONS_PER_ASPECT || history[0]!.version === 1;
   const steps: Step[] = [];
-  for (let i = first; i < history.length && history[i]!.createdOn <= endTime; i++) {
+  for (let i = first; i < history.length && history[i]!.createdOn < endTime; i++) {
     if (i === 0 && !complete) continue;
     steps.push({ before: i === 0 ? undefined : history[i - 1], after: history[i]! });
   }
