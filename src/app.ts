@@ -19,6 +19,7 @@ import { TaskRunner } from './tasks/task-runner.ts';
 import { TimeseriesOperations } from './tasks/timeseries-operations.ts';
 import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
+import { TimelineService } from './catalog/timeline/timeline-service.ts';
 import { openStore } from './storage/open-store.ts';
 import type { Store } from './storage/store.ts';
 
@@ -28,6 +29,7 @@ export interface Services {
   readonly catalog: Catalog;
   readonly deprecations: Deprecations;
   readonly relationships: RelationshipService;
+  readonly timeline: TimelineService;
   readonly runs: IngestionRuns;
   readonly tokens: TokenService;
   readonly authorizer: Authorizer;
@@ -58,6 +60,7 @@ export async function openServices(config: Config, options: { background?: boole
       catalog,
       deprecations: new Deprecations(store),
       relationships: new RelationshipService(store),
+      timeline: new TimelineService(store),
       runs: new IngestionRuns(store, catalog),
       tokens,
       authorizer,
