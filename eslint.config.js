@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'web/dist', 'coverage', '.venv-datahub*'] },
+  { ignores: ['node_modules', 'data', 'dist', 'dist.*', 'web/dist', 'coverage', '.venv-datahub*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

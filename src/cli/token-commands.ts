@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { openServices, type Services } from '../app.ts';
+import type { Services } from '../app.ts';
 import { ADMIN_URN, type Principal } from '../auth/principal.ts';
 import { TOKEN_DURATIONS, parseTokenDuration } from '../auth/durations.ts';
 import fs from 'node:fs';
@@ -21,6 +21,8 @@ export async function withServices<T>(fn: (s: Services) => Promise<T>, options: 
       `no database at ${config.database.path}: start the server once (npm start) to create it, or point ALMANAC_DATABASE_URL (or ALMANAC_HOME) at the server's`,
     );
   }
+  // Loaded on use, as the server is: most commands never open the database.
+  const { openServices } = await import('../app.ts');
   let services: Services;
   try {
     services = await openServices(config);
