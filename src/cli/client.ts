@@ -1,13 +1,13 @@
 import { CatalogError } from '../catalog/errors.ts';
 import { loadClientConfig } from '../config.ts';
+import { CliError, EXIT, exitForStatus } from './exit-codes.ts';
+
+export { CliError } from './exit-codes.ts';
 
 export interface ClientOptions {
   readonly server?: string;
   readonly token?: string;
 }
-
-/** A failure the CLI prints as one line and exits non-zero on. */
-export class CliError extends Error {}
 
 /**
  * The CLI's view of a running Almanac: the public REST and GraphQL APIs only,
@@ -36,19 +36,19 @@ export class GmsClient {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (e) {
-      throw new CliError(`cannot reach ${this.server}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
+      throw new CliError(`cannot reach ${this.server}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`, EXIT.UNAVAILABLE);
     }
     const text = await res.text();
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
-      throw new CliError(`${method} ${path}: ${res.status} ${res.statusText} (not JSON)`);
+      throw new CliError(`${method} ${path}: ${res.status} ${res.statusText} (not JSON)`, res.ok ? EXIT.UNAVAILABLE : exitForStatus(res.status));
     }
     if (!res.ok) {
       const message = (json as { message?: string } | undefined)?.message ?? res.statusText;
       const hint = res.status === 401 ? ' (set --token or DATAHUB_GMS_TOKEN)' : '';
-      throw new CliError(`${res.status}: ${message}${hint}`);
+      throw new CliError(`${res.status}: ${message}${hint}`, exitForStatus(res.status));
     }
     return json;
   }
@@ -66,8 +66,12 @@ export class GmsClient {
   }
 
   async graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    const res = (await this.send('POST', '/api/graphql', { query, variables })) as { data?: T; errors?: Array<{ message: string }> };
-    if (res.errors?.length) throw new CliError(res.errors.map((e) => e.message).join('; '));
+    const res = (await this.send('POST', '/api/graphql', { query, variables })) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: unknown } }> };
+    if (res.errors?.length) {
+      // GraphQL answers 200 either way: DataHub's numeric extensions.code carries the status.
+      const code = res.errors[0]!.extensions?.code;
+      throw new CliError(res.errors.map((e) => e.message).join('; '), typeof code === 'number' ? exitForStatus(code) : EXIT.FAILURE);
+    }
     return res.data as T;
   }
 }

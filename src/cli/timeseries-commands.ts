@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { CliError, type GmsClient } from './client.ts';
+import type { GmsClient } from './client.ts';
+import { EXIT, usageError } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, green, isTty, isoDate, isoTime, parseAge, parseDate, printJson, printTable, red, yellow } from './output.ts';
 
@@ -60,7 +61,7 @@ interface TruncateOptions {
 const positive = (value: string | undefined, flag: string): number | undefined => {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new CliError(`${flag} must be a positive integer, got "${value}"`);
+  if (!Number.isSafeInteger(n) || n <= 0) throw usageError(`${flag} must be a positive integer, got "${value}"`);
   return n;
 };
 
@@ -122,7 +123,7 @@ function printTask(task: TaskView): void {
 
 async function truncate(opts: TruncateOptions, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  if ((opts.olderThan === undefined) === (opts.before === undefined)) throw new CliError('give exactly one of --older-than or --before');
+  if ((opts.olderThan === undefined) === (opts.before === undefined)) throw usageError('give exactly one of --older-than or --before');
   const endTimeMillis = opts.olderThan !== undefined ? Date.now() - parseAge(opts.olderThan) : parseDate(opts.before!, '--before');
   const params = {
     entityType: opts.entityType,
@@ -142,7 +143,7 @@ async function truncate(opts: TruncateOptions, cmd: Command): Promise<void> {
   const task = await follow(client, value, json);
   if (json) printJson(task);
   else printTask(task);
-  if (task.completed && task.state !== 'completed') process.exitCode = 1;
+  if (task.completed && task.state !== 'completed') process.exitCode = EXIT.FAILURE;
 }
 
 async function taskStatus(id: string, _opts: unknown, cmd: Command): Promise<void> {
