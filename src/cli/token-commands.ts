@@ -87,20 +87,20 @@ export function tokenCommands(): Command {
     .option('--name <name>', 'a name to recognise the token by')
     .option('--description <text>', 'what the token is for')
     .option('--init', 'create the database if it does not exist yet (a bootstrap before the first start)')
-    .addHelpText('after', '\nExamples:\n  $ npx almanac token create --actor urn:li:corpuser:datahub\n  $ TOKEN=$(npx almanac token create --actor urn:li:corpuser:datahub --duration NO_EXPIRY --name ci)')
+    .addHelpText('after', '\nExamples:\n  $ almanac token create --actor urn:li:corpuser:datahub\n  $ export DATAHUB_GMS_TOKEN=$(almanac token create --actor urn:li:corpuser:datahub --duration NO_EXPIRY --name ci)')
     .action(createToken);
   token
     .command('list')
     .description('List access tokens, newest expiry first (ids are what revoke takes)')
     .option('--owner <urn>', 'only tokens created by this user')
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ npx almanac token list\n  $ npx almanac token list --owner urn:li:corpuser:alice --json')
+    .addHelpText('after', '\nExamples:\n  $ almanac token list\n  $ almanac token list --owner urn:li:corpuser:alice --json')
     .action(listTokens);
   token
     .command('revoke')
     .description('Revoke an access token by its id; it stops working on the next request')
     .argument('<id>', 'the token id shown by `token list`')
-    .addHelpText('after', "\nExample:\n  $ npx almanac token revoke 'k3yH4sh...='")
+    .addHelpText('after', "\nExample:\n  $ almanac token revoke 'k3yH4sh...='")
     .action(revokeToken);
   return token;
 }

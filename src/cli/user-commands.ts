@@ -33,7 +33,7 @@ export function userCommands(): Command {
     .option('--password <password>', 'the password (visible in shell history; prefer --password-stdin)')
     .option('--password-stdin', 'read the password from standard input; on a terminal, asks for it without echo')
     .option('--role <role>', `one of ${Object.values(ROLES).map((r) => r.name).join(', ')} (or its urn)`)
-    .addHelpText('after', "\nExamples:\n  $ printf '%s' \"$PASSWORD\" | npx almanac user create --username alice --password-stdin --role Editor\n  $ npx almanac user create --username bob --password 'correct horse' --role Reader")
+    .addHelpText('after', "\nExamples:\n  $ printf '%s' \"$PASSWORD\" | almanac user create --username alice --password-stdin --role Editor\n  $ almanac user create --username bob --password 'correct horse' --role Reader")
     .action(createUser);
   return user;
 }
