@@ -3,7 +3,7 @@ export interface ExampleStep {
   /** The line of README.md the command starts on. */
   readonly line: number;
   readonly command: string;
-  /** The output the README shows (`# {...}` lines right after the command); `...` stands for anything. */
+  /** The output the README shows (`# {...}` lines right after the command, continued on `#   ` lines); `...` stands for anything. */
   readonly expected: string | undefined;
 }
 
@@ -51,8 +51,8 @@ export function exampleSteps(markdown: string): ExampleStep[] {
   return steps;
 }
 
-/** The README's shown output as a pattern: exact text, except that `...` matches anything. */
+/** The README's shown output as a pattern: exact text, except that `...` (or `, ...`, for more items) matches anything. */
 export function outputPattern(expected: string): RegExp {
-  const parts = expected.split('...').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  const parts = expected.split(/(?:, )?\.\.\./).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return new RegExp(`^${parts.join('[\\s\\S]*')}$`);
 }
