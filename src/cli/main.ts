@@ -11,13 +11,13 @@ import { deleteCommand } from './delete-command.ts';
 import { deprecationCommands } from './deprecation-commands.ts';
 import { timeseriesCommands } from './timeseries-commands.ts';
 
-/** The `almanac` command line; every failure is one clear line on stderr and an exit status from exit-codes.ts. */
 /** Commander exits by itself unless told not to, and addCommand does not pass that on: tell every command. */
 function overrideExits(cmd: Command): void {
   cmd.exitOverride();
   for (const sub of cmd.commands) overrideExits(sub);
 }
 
+/** The `almanac` command line; every failure is one clear line on stderr and an exit status from exit-codes.ts. */
 export async function run(argv: readonly string[]): Promise<void> {
   const program = new Command('almanac')
     .description('Almanac metadata catalog: server and administration commands')
