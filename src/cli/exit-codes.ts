@@ -11,7 +11,7 @@ export const EXIT = {
   AUTH: 3,
   /** What was asked for does not exist (404). */
   NOT_FOUND: 4,
-  /** The server cannot be reached, or failed (5xx, or an answer that is not JSON). */
+  /** The server or the database cannot be reached, or the server failed (5xx, or an answer that is not JSON). */
   UNAVAILABLE: 5,
 } as const;
 
@@ -50,6 +50,7 @@ const FOR_CODE: Record<ErrorCode, ExitCode> = {
   PAYLOAD_TOO_LARGE: EXIT.USAGE,
   RATE_LIMITED: EXIT.FAILURE,
   INTERNAL: EXIT.FAILURE,
+  UNAVAILABLE: EXIT.UNAVAILABLE,
 };
 
 /** The exit status of an error a command threw (bootstrap commands throw the domain's errors directly). */
