@@ -5,6 +5,7 @@ import { TOKEN_DURATIONS, parseTokenDuration } from '../auth/durations.ts';
 import fs from 'node:fs';
 import { describeDatabase, loadConfig } from '../config.ts';
 import { CliError } from './client.ts';
+import { EXIT } from './exit-codes.ts';
 
 /** Commands run against the database act as the operator who holds it: the administrator. */
 const OPERATOR: Principal = { actorUrn: ADMIN_URN, kind: 'system' };
@@ -27,7 +28,7 @@ export async function withServices<T>(fn: (s: Services) => Promise<T>, options: 
   try {
     services = await openServices(config);
   } catch (e) {
-    throw new CliError(`cannot open ${describeDatabase(config.database)}: ${(e as Error).message}`);
+    throw new CliError(`cannot open ${describeDatabase(config.database)}: ${(e as Error).message}`, EXIT.UNAVAILABLE);
   }
   try {
     return await fn(services);

@@ -38,6 +38,15 @@ describe('a command line the CLI cannot parse exits 2', () => {
   });
 });
 
+describe('a bootstrap command whose database cannot be reached exits 5', () => {
+  it('names the database, redacted, and exits 5', async () => {
+    const res = await runAlmanac(['token', 'list'], { env: { ALMANAC_DATABASE_URL: 'postgres://postgres:hunter2@127.0.0.1:1/nope' } });
+    assert.equal(res.code, 5, res.stderr);
+    assert.match(res.stderr, /almanac: cannot open postgres:\/\/postgres:\*+@127\.0\.0\.1:1\/nope: /);
+    assert.doesNotMatch(res.stderr, /hunter2/);
+  });
+});
+
 for (const backend of await backends()) {
   describe(`exit statuses against a real server (${backend.name})`, { skip: backend.skip }, () => {
     let server: TestServer;
