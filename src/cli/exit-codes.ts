@@ -34,7 +34,7 @@ export const usageError = (message: string) => new CliError(message, EXIT.USAGE)
 export function exitForStatus(status: number): ExitCode {
   if (status === 401 || status === 403) return EXIT.AUTH;
   if (status === 404) return EXIT.NOT_FOUND;
-  if (status === 400 || status === 413 || status === 422) return EXIT.USAGE;
+  if (status === 400 || status === 413 || status === 414 || status === 422 || status === 431) return EXIT.USAGE;
   if (status >= 500) return EXIT.UNAVAILABLE;
   return EXIT.FAILURE;
 }
@@ -48,6 +48,9 @@ const FOR_CODE: Record<ErrorCode, ExitCode> = {
   NOT_FOUND: EXIT.NOT_FOUND,
   CONFLICT: EXIT.FAILURE,
   PAYLOAD_TOO_LARGE: EXIT.USAGE,
+  URI_TOO_LONG: EXIT.USAGE,
+  HEADERS_TOO_LARGE: EXIT.USAGE,
+  REQUEST_TIMEOUT: EXIT.FAILURE,
   RATE_LIMITED: EXIT.FAILURE,
   INTERNAL: EXIT.FAILURE,
   UNAVAILABLE: EXIT.UNAVAILABLE,
