@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Runs the compiled CLI in dist/ (built at `npm ci`, or `npm run build`) while it matches src/; otherwise runs the
 // TypeScript directly through tsx, slower to start, and says so: a stale build never runs.
-import { distState } from '../scripts/dist.mjs';
+import { ensureSupportedNode } from '../scripts/pinned-node.mjs';
 
+ensureSupportedNode(import.meta.url);
+const { distState } = await import('../scripts/dist.mjs');
 const state = distState();
 let cli;
 if (state === 'fresh') {

@@ -3,6 +3,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { buildDist } from './dist.mjs';
+import { ensureSupportedNode } from './pinned-node.mjs';
+
+ensureSupportedNode(import.meta.url);
 
 const files = (dir) =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
