@@ -7,6 +7,7 @@ import { LoginService } from './auth/login.ts';
 import { ADMIN_URN } from './auth/principal.ts';
 import { loadTokenSecrets } from './auth/secrets.ts';
 import { TokenService } from './auth/token-service.ts';
+import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import type { Config } from './config.ts';
@@ -31,6 +32,7 @@ export interface Services {
   readonly authorizer: Authorizer;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
+  readonly users: UserAdmin;
 }
 
 /** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
@@ -48,9 +50,10 @@ export async function openServices(config: Config, options: { background?: boole
   try {
     const catalog = new Catalog(store);
     await bootstrapAdmin(store, catalog);
-    const tokens = new TokenService(store, await loadTokenSecrets(config, store));
+    const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis);
     const authorizer = new Authorizer(store);
-    return { store, catalog, tokens, authorizer, accessTokens: new AccessTokens(store, tokens, authorizer), login: new LoginService(store, tokens) };
+    const accessTokens = new AccessTokens(store, tokens, authorizer, config.tokens);
+    return { store, catalog, tokens, authorizer, accessTokens, login: new LoginService(store, tokens), users: new UserAdmin(catalog, tokens, authorizer) };
   } catch (e) {
     await store.close();
     throw e;
@@ -90,6 +93,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       authorizer: services.authorizer,
       accessTokens: services.accessTokens,
       login: services.login,
+      users: services.users,
     },
     {
       logger,

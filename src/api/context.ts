@@ -5,6 +5,7 @@ import type { LoginService } from '../auth/login.ts';
 import type { Authorizer } from '../auth/authorizer.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
+import type { UserAdmin } from '../auth/user-admin.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Config } from '../config.ts';
 import type { Metrics } from './metrics.ts';
@@ -18,6 +19,7 @@ export interface AppContext {
   readonly authorizer: Authorizer;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
+  readonly users: UserAdmin;
   readonly metrics: Metrics;
   /** False while the process shuts down: /ready answers 503 then. */
   readonly accepting: () => boolean;

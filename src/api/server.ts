@@ -15,6 +15,7 @@ import { entitiesV2Routes } from './restli/entities-v2-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
 import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
 import { loginRoutes } from './login-routes.ts';
+import { identityRoutes } from './openapi/identity-routes.ts';
 import { consoleRoutes } from './console-routes.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -27,7 +28,7 @@ class RequestLogController extends LogController {
 }
 
 /** Route plugins reachable both GMS-style (/x) and through the frontend proxy's /api/gms/x. */
-export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, entitiesV2Routes, openapiRoutes, openapiV2Routes, loginRoutes];
+export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, entitiesV2Routes, openapiRoutes, openapiV2Routes, loginRoutes, identityRoutes];
 
 export interface ServerOptions {
   readonly logger: Logger;
@@ -78,7 +79,7 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     if (req.routeOptions.config?.public) return;
     // Every other path needs credentials, served or not: a stranger gets 401, never a map of the routes.
     try {
-      req.principal = await context.authenticator.authenticate(req.headers.authorization);
+      req.principal = await context.authenticator.authenticate(req.headers.authorization, req.headers.cookie);
     } catch (e) {
       // Close the connection after the 401 instead of reading the rest of a stranger's body.
       reply.header('Connection', 'close');

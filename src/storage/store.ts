@@ -1,3 +1,5 @@
+import type { UserAccessStore } from './ports/user-access.ts';
+
 /**
  * The storage port: types only. The catalog, auth and task code see nothing else
  * of the database; each adapter (sqlite/, postgres/) implements this interface and
@@ -418,7 +420,7 @@ export interface EntityRollbackResult {
   readonly entityDeleted?: { readonly aspectRows: number; readonly timeseriesRows: number };
 }
 
-export interface Store {
+export interface Store extends UserAccessStore {
   readonly backend: 'sqlite' | 'postgres';
 
   /** Applies pending migrations; safe to call from several processes at once. */
@@ -531,8 +533,8 @@ export interface Store {
 
   insertAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
-  /** The per-request token check in one read: the stored token, and whether its actor exists. */
-  findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean } | undefined>;
+  /** The per-request token check in one read: the stored token, whether its actor exists and is suspended (corpUserStatus). */
+  findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean; readonly actorSuspended: boolean } | undefined>;
   deleteAccessToken(id: string): Promise<boolean>;
   /** Tokens newest expiry first (no expiry first of all) that match the filter. */
   listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage>;

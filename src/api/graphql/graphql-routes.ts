@@ -15,6 +15,7 @@ import { registerGraphiql } from './graphiql.ts';
 import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
+import { usersModule } from './users.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
@@ -28,6 +29,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   searchAcrossModule,
   accessTokensModule,
   rolesModule,
+  usersModule,
 ];
 
 interface Runtime {

@@ -22,17 +22,18 @@ export class PostgresIdentity {
     return r.rows[0] && toAccessToken(r.rows[0]);
   }
 
-  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean } | undefined> {
-    const r = await this.pool.query<AccessTokenRow & { actor_exists: boolean }>(
+  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorSuspended: boolean } | undefined> {
+    const r = await this.pool.query<AccessTokenRow & { actor_exists: boolean; actor_status: string | null }>(
       named(
         `SELECT t.id, t.name, t.description, t.actor_urn, t.owner_urn, t.created_at, t.expires_at,
-                EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists
+                EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists,
+                (SELECT a.metadata->>'status' FROM aspects a WHERE a.urn = t.actor_urn AND a.aspect = 'corpUserStatus' AND a.version = 0) AS actor_status
            FROM access_tokens t WHERE t.id = $1`,
         [id],
       ),
     );
     const row = r.rows[0];
-    return row && { token: toAccessToken(row), actorExists: row.actor_exists };
+    return row && { token: toAccessToken(row), actorExists: row.actor_exists, actorSuspended: row.actor_status === 'SUSPENDED' };
   }
 
   async deleteAccessToken(id: string): Promise<boolean> {

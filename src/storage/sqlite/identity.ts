@@ -23,11 +23,13 @@ export class SqliteIdentity {
     return row && toAccessToken(row);
   }
 
-  findTokenWithActor(id: string): { token: AccessTokenRecord; actorExists: boolean } | undefined {
+  findTokenWithActor(id: string): { token: AccessTokenRecord; actorExists: boolean; actorSuspended: boolean } | undefined {
     const row = this.sql(
-      'SELECT t.*, EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists FROM access_tokens t WHERE t.id = ?',
-    ).get(id) as (AccessTokenRow & { actor_exists: number }) | undefined;
-    return row && { token: toAccessToken(row), actorExists: row.actor_exists === 1 };
+      `SELECT t.*, EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists,
+              (SELECT json_extract(a.metadata, '$.status') FROM aspects a WHERE a.urn = t.actor_urn AND a.aspect = 'corpUserStatus' AND a.version = 0) AS actor_status
+         FROM access_tokens t WHERE t.id = ?`,
+    ).get(id) as (AccessTokenRow & { actor_exists: number; actor_status: string | null }) | undefined;
+    return row && { token: toAccessToken(row), actorExists: row.actor_exists === 1, actorSuspended: row.actor_status === 'SUSPENDED' };
   }
 
   deleteAccessToken(id: string): boolean {
