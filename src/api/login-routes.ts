@@ -26,7 +26,7 @@ export const loginRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const startSession = (reply: FastifyReply, session: SignedIn) => {
-      const maxAgeSeconds = Math.floor((session.expiresAt - Date.now()) / 1000);
+      const maxAgeSeconds = Math.floor(ctx.tokens.sessionTtlMillis / 1000);
       reply.header('Set-Cookie', sessionCookies(session.token, session.actorUrn, { maxAgeSeconds, secure: ctx.config.sessions.cookieSecure }));
       return { accessToken: session.token, actorUrn: session.actorUrn, expiresAt: session.expiresAt, type: 'SESSION' };
     };
