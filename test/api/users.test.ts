@@ -12,7 +12,6 @@ const GET_INVITE = 'query($roleUrn: String) { getInviteToken(input: { roleUrn: $
 const LIST_USERS = 'query($input: ListUsersInput!) { listUsers(input: $input) { start count total users { urn username status } } }';
 const SET_STATUS = 'mutation($urn: String!, $status: CorpUserStatus!) { updateUserStatus(urn: $urn, status: $status) }';
 const REMOVE = 'mutation($urn: String!) { removeUser(urn: $urn) }';
-const CREATE_TOKEN = `mutation($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { accessToken } }`;
 const UNAUTHORIZED = { code: 403, type: 'UNAUTHORIZED', message: 'Unauthorized to perform this action. Please contact your DataHub administrator.' };
 
 for (const backend of await backends()) {
