@@ -4,32 +4,35 @@ import { Authenticator } from './auth/authenticator.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
 import { Authorizer } from './auth/authorizer.ts';
 import { LoginService } from './auth/login.ts';
+import { RoleAssignments } from './auth/role-assignments.ts';
 import { ADMIN_URN } from './auth/principal.ts';
 import { loadTokenSecrets } from './auth/secrets.ts';
 import { TokenService } from './auth/token-service.ts';
 import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
+import { Deprecations } from './catalog/deprecation.ts';
+import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
 import { Metrics } from './api/metrics.ts';
-import { operationsRoutes } from './api/restli/operations-routes.ts';
-import { runsRoutes } from './api/restli/runs-routes.ts';
-import { tasksRoutes } from './api/tasks-routes.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
 import { TimeseriesOperations } from './tasks/timeseries-operations.ts';
-import { graphqlRoutes } from './api/graphql/graphql-routes.ts';
-import { relationshipRoutes } from './api/openapi/relationship-routes.ts';
-import { relationshipsRestliRoutes } from './api/restli/relationships-routes.ts';
+import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { openStore } from './storage/open-store.ts';
 import type { Store } from './storage/store.ts';
 
+/** The services every entry point shares, built once here: the CLI's bootstrap commands use them, the server adds its own. */
 export interface Services {
   readonly store: Store;
   readonly catalog: Catalog;
+  readonly deprecations: Deprecations;
+  readonly relationships: RelationshipService;
+  readonly runs: IngestionRuns;
   readonly tokens: TokenService;
   readonly authorizer: Authorizer;
+  readonly roles: RoleAssignments;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
   readonly users: UserAdmin;
@@ -52,8 +55,19 @@ export async function openServices(config: Config, options: { background?: boole
     await bootstrapAdmin(store, catalog);
     const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis);
     const authorizer = new Authorizer(store);
-    const accessTokens = new AccessTokens(store, tokens, authorizer, config.tokens);
-    return { store, catalog, tokens, authorizer, accessTokens, login: new LoginService(store, tokens), users: new UserAdmin(catalog, tokens, authorizer) };
+    return {
+      store,
+      catalog,
+      deprecations: new Deprecations(store),
+      relationships: new RelationshipService(store),
+      runs: new IngestionRuns(store, catalog),
+      tokens,
+      authorizer,
+      roles: new RoleAssignments(store),
+      accessTokens: new AccessTokens(store, tokens, authorizer, config.tokens),
+      login: new LoginService(store, tokens),
+      users: new UserAdmin(store, catalog, tokens, authorizer),
+    };
   } catch (e) {
     await store.close();
     throw e;
@@ -81,25 +95,18 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   await runner.start();
   const operations = new TimeseriesOperations(services.store, runner, logger.child({ component: 'tasks' }));
   let accepting = true;
-  const relationships = new RelationshipService(services.store);
+  const { store, ...shared } = services;
   const server = await buildServer(
     {
-      metrics: new Metrics(services.store),
-      accepting: () => accepting,
+      ...shared,
       config,
-      catalog: services.catalog,
-      tokens: services.tokens,
       authenticator,
-      authorizer: services.authorizer,
-      accessTokens: services.accessTokens,
-      login: services.login,
-      users: services.users,
+      operations,
+      metrics: new Metrics(store),
+      graphql: createGraphqlExecutor(config.graphql),
+      accepting: () => accepting,
     },
-    {
-      logger,
-      // Feature route plugins, mounted under both path forms (/x and /api/gms/x).
-      plugins: [graphqlRoutes, operationsRoutes(operations), tasksRoutes(operations), runsRoutes, relationshipRoutes(relationships), relationshipsRestliRoutes(relationships)],
-    },
+    { logger },
   );
   return {
     server,

@@ -6,21 +6,34 @@ import type { Authorizer } from '../auth/authorizer.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { UserAdmin } from '../auth/user-admin.ts';
+import type { RoleAssignments } from '../auth/role-assignments.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { Deprecations } from '../catalog/deprecation.ts';
+import type { IngestionRuns } from '../catalog/ingestion-runs.ts';
+import type { RelationshipService } from '../catalog/relationships/relationship-service.ts';
 import type { Config } from '../config.ts';
+import type { TimeseriesOperations } from '../tasks/timeseries-operations.ts';
+import type { GraphqlExecutor } from './graphql/executor.ts';
 import type { Metrics } from './metrics.ts';
 
-/** What the route plugins need; built once by the composition root. */
+/** What the route plugins need: the services built once by the composition root (src/app.ts), never a store. */
 export interface AppContext {
   readonly config: Config;
   readonly catalog: Catalog;
+  readonly deprecations: Deprecations;
+  readonly relationships: RelationshipService;
+  readonly runs: IngestionRuns;
+  readonly operations: TimeseriesOperations;
   readonly tokens: TokenService;
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;
+  readonly roles: RoleAssignments;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
   readonly users: UserAdmin;
   readonly metrics: Metrics;
+  /** One GraphQL schema and document cache, shared by every path the endpoint is mounted at. */
+  readonly graphql: GraphqlExecutor;
   /** False while the process shuts down: /ready answers 503 then. */
   readonly accepting: () => boolean;
   readonly logger: FastifyBaseLogger;

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { CatalogError, type ErrorCode } from '../catalog/errors.ts';
+import { StoreError } from '../storage/store-error.ts';
 
 /** The one table from domain codes to HTTP status: a new code without a status fails to compile. */
 export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
@@ -11,6 +12,7 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -24,15 +26,29 @@ export const GRAPHQL_CODE: Readonly<Record<ErrorCode, { code: number; type: stri
   CONFLICT: { code: 409, type: 'CONFLICT' },
   PAYLOAD_TOO_LARGE: { code: 400, type: 'BAD_REQUEST' },
   RATE_LIMITED: { code: 429, type: 'TOO_MANY_REQUESTS' },
+  UNAVAILABLE: { code: 503, type: 'SERVICE_UNAVAILABLE' },
   INTERNAL: { code: 500, type: 'SERVER_ERROR' },
 };
 
 export const UNKNOWN_ERROR_MESSAGE = 'An unknown error occurred.';
 const RESTLI_EXCEPTION = 'com.linkedin.restli.server.RestLiServiceException';
 
-/** Fastify's own errors (body parsing, limits) expressed as domain errors. */
+/** Seconds a client should wait before retrying a request the database could not serve. */
+const UNAVAILABLE_RETRY_SECONDS = 5;
+
+/** The storage failures a caller can act on, as domain errors; undefined for anything else. */
+export function fromStoreError(e: unknown): CatalogError | undefined {
+  if (!(e instanceof StoreError)) return undefined;
+  return e.kind === 'UNAVAILABLE'
+    ? new CatalogError('UNAVAILABLE', 'The database is unavailable; retry shortly', { retryAfterSeconds: UNAVAILABLE_RETRY_SECONDS })
+    : new CatalogError('CONFLICT', 'The write conflicts with a concurrent one; retry it');
+}
+
+/** Fastify's own errors (body parsing, limits) and storage failures expressed as domain errors. */
 export function fromFrameworkError(e: unknown): CatalogError | undefined {
   if (e instanceof CatalogError) return e;
+  const stored = fromStoreError(e);
+  if (stored) return stored;
   const err = e as { code?: string; statusCode?: number; message?: string };
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -49,6 +65,11 @@ export function fromFrameworkError(e: unknown): CatalogError | undefined {
   return undefined;
 }
 
+/** Rate limits and an unreachable database tell the client when to come back. */
+function retryAfter(reply: FastifyReply, e: CatalogError | undefined): void {
+  if (typeof e?.details?.retryAfterSeconds === 'number') reply.header('Retry-After', String(e.details.retryAfterSeconds));
+}
+
 /** Sends a Rest.li-shaped error; anything unexpected is masked and must be logged by the caller. */
 export function sendRestliError(reply: FastifyReply, e: CatalogError | undefined): FastifyReply {
   const status = e ? HTTP_STATUS[e.code] : 500;
@@ -59,7 +80,7 @@ export function sendRestliError(reply: FastifyReply, e: CatalogError | undefined
     ...(e?.details ?? {}),
   };
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="almanac"');
-  if (status === 429 && typeof e?.details?.retryAfterSeconds === 'number') reply.header('Retry-After', String(e.details.retryAfterSeconds));
+  retryAfter(reply, e);
   return reply.code(status).header('X-RestLi-Error-Response', 'true').type('application/json').send(body);
 }
 
@@ -71,6 +92,6 @@ export function sendGraphqlHttpError(reply: FastifyReply, e: CatalogError | unde
   const status = e ? HTTP_STATUS[e.code] : 500;
   const error = { message: e ? e.message : UNKNOWN_ERROR_MESSAGE, extensions: GRAPHQL_CODE[e ? e.code : 'INTERNAL'] };
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="almanac"');
-  if (status === 429 && typeof e?.details?.retryAfterSeconds === 'number') reply.header('Retry-After', String(e.details.retryAfterSeconds));
+  retryAfter(reply, e);
   return reply.code(status).type('application/json').send({ errors: [error], extensions: {} });
 }

@@ -53,9 +53,8 @@ export const loginRoutes =
     // Public, as DataHub's: signing out with an ended or missing session still clears the cookies.
     const logOut = async (req: FastifyRequest, reply: FastifyReply) => {
       const principal = await ctx.authenticator.authenticate(req.headers.authorization, req.headers.cookie).catch(() => undefined);
-      // Sessions are stateless, so ending one ends all of the user's sessions; access tokens are revoked on their own.
       if (principal && principal.kind === 'user' && principal.tokenId === undefined && ctx.config.authEnabled) {
-        await ctx.catalog.store.endSessions(principal.actorUrn);
+        await ctx.login.endSessions(principal.actorUrn);
       }
       reply.header('Set-Cookie', clearedSessionCookies(ctx.config.sessions.cookieSecure));
       // DataHub's GET redirects the browser to its login page; the console signs in at its root.

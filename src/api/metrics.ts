@@ -46,6 +46,26 @@ export class Metrics {
 
   constructor(store: Store) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'almanac_' });
+    // Each backend reports what applies to it: no pool samples on SQLite, a WAL of 0 bytes on PostgreSQL.
+    new client.Gauge({
+      name: 'almanac_db_pool_connections',
+      help: "This process's PostgreSQL pool: open connections (total), idle ones, and requests waiting for one",
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const { pool } = await store.databaseStats();
+        if (pool) for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, pool[state]);
+      },
+    });
+    new client.Gauge({
+      name: 'almanac_sqlite_wal_bytes',
+      help: "Bytes in SQLite's write-ahead log file (a checkpoint truncates it)",
+      registers: [this.registry],
+      async collect() {
+        const { walBytes } = await store.databaseStats();
+        if (walBytes !== undefined) this.set(walBytes);
+      },
+    });
     const tasks = async () => store.listTasks({ limit: 1000 });
     new client.Gauge({
       name: 'almanac_truncation_tasks',

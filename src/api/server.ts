@@ -1,22 +1,13 @@
 import crypto from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
 import { fromFrameworkError, sendRestliError } from './errors.ts';
+import { GMS_ROUTES, ROOT_ROUTES } from './routes.ts';
 import { unstorableTextAt } from './storable-text.ts';
 import { authFailureReason } from './metrics.ts';
-import { configRoutes } from './restli/config-routes.ts';
-import { operatorRoutes } from './operator-routes.ts';
-import { aspectsRoutes } from './restli/aspects-routes.ts';
-import { entitiesRoutes } from './restli/entities-routes.ts';
-import { entitiesV2Routes } from './restli/entities-v2-routes.ts';
-import { openapiRoutes } from './openapi/entity-routes.ts';
-import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
-import { loginRoutes } from './login-routes.ts';
-import { identityRoutes } from './openapi/identity-routes.ts';
-import { consoleRoutes } from './console-routes.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -27,13 +18,8 @@ class RequestLogController extends LogController {
   }
 }
 
-/** Route plugins reachable both GMS-style (/x) and through the frontend proxy's /api/gms/x. */
-export const GMS_ROUTES: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync> = [configRoutes, aspectsRoutes, entitiesRoutes, entitiesV2Routes, openapiRoutes, openapiV2Routes, loginRoutes, identityRoutes];
-
 export interface ServerOptions {
   readonly logger: Logger;
-  /** Extra GMS route plugins (operations, GraphQL, ...), mounted under both path forms. */
-  readonly plugins?: ReadonlyArray<(ctx: AppContext) => FastifyPluginAsync>;
 }
 
 export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: ServerOptions): Promise<FastifyInstance> {
@@ -105,16 +91,14 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
 
   app.server.maxConnections = ctx.config.http.maxConnections;
 
-  const plugins = [...GMS_ROUTES, ...(options.plugins ?? [])];
   for (const prefix of ['', '/api/gms']) {
     await app.register(
       async (scope) => {
-        for (const plugin of plugins) await scope.register(plugin(context));
+        for (const plugin of GMS_ROUTES) await scope.register(plugin(context));
       },
       { prefix },
     );
   }
-  await app.register(operatorRoutes(context));
-  await app.register(consoleRoutes());
+  for (const plugin of ROOT_ROUTES) await app.register(plugin(context));
   return app;
 }

@@ -3,7 +3,6 @@ import type { Principal } from '../auth/principal.ts';
 import { badRequest, notFound } from '../catalog/errors.ts';
 import type { TaskRef, TaskState } from '../storage/store.ts';
 import { parseTaskId } from '../tasks/task-id.ts';
-import type { TimeseriesOperations } from '../tasks/timeseries-operations.ts';
 import type { AppContext } from './context.ts';
 import { acceptQuery } from './query-params.ts';
 import { intParam } from './restli/params.ts';
@@ -20,9 +19,9 @@ function taskRef(id: string): TaskRef {
 
 /** Plain JSON task routes for people and scripts: one task, recent tasks, and cancel. */
 export const tasksRoutes =
-  (ops: TimeseriesOperations) =>
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
+    const ops = ctx.operations;
     const canRead = (principal: Principal) =>
       ctx.authorizer.require(principal, ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'], 'User is unauthorized to get ES task status');
 

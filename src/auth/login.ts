@@ -63,6 +63,11 @@ export class LoginService {
     return this.session(actorUrn, now);
   }
 
+  /** Ends every session of the user: sessions are stateless, so one cannot end alone. Access tokens are revoked on their own. */
+  async endSessions(actorUrn: string): Promise<void> {
+    await this.store.endSessions(actorUrn);
+  }
+
   /** A new session for a user who has just proved who they are (sign-in or sign-up). */
   async session(actorUrn: string, now = this.clock()): Promise<SignedIn> {
     const session = await this.tokens.mintSession(actorUrn, now);

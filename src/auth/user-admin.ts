@@ -4,6 +4,7 @@ import { parseUrn } from '../catalog/urn.ts';
 import { UNAUTHORIZED_MESSAGE, type Authorizer } from './authorizer.ts';
 import { Invitations } from './invitations.ts';
 import { ADMIN_URN, type Principal } from './principal.ts';
+import type { Store } from '../storage/store.ts';
 import type { TokenService } from './token-service.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
@@ -31,12 +32,13 @@ export class UserAdmin {
   readonly invitations: Invitations;
 
   constructor(
+    store: Store,
     private readonly catalog: Catalog,
     tokens: TokenService,
     private readonly authorizer: Authorizer,
     private readonly clock: () => number = Date.now,
   ) {
-    this.invitations = new Invitations(catalog, catalog.store, tokens, clock);
+    this.invitations = new Invitations(catalog, store, tokens, clock);
   }
 
   private requireManage(principal: Principal): Promise<void> {

@@ -8,7 +8,8 @@ import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './regist
 import { timeseriesDocId } from './timeseries-doc-id.ts';
 import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
-import type { AspectWriteOutcome, Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
+import type { AspectWriteOutcome, DatasetSearchPage, DatasetSearchQuery, Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
+import { processRuns, type ProcessRuns } from './search/process-runs.ts';
 
 /** The run id clients send when a proposal belongs to no ingestion run. */
 export const DEFAULT_RUN_ID = 'no-run-id-provided';
@@ -68,10 +69,30 @@ export class Catalog {
   readonly search: EntitySearch;
 
   constructor(
-    readonly store: Store,
+    private readonly store: Store,
     private readonly clock: () => number = Date.now,
   ) {
     this.search = new EntitySearch(store);
+  }
+
+  /** Which adapter holds the catalog (`/config` reports it). */
+  get backend(): Store['backend'] {
+    return this.store.backend;
+  }
+
+  /** Latest versions of the named aspects of many entities in one round trip; only urns that exist have an entry. */
+  getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
+    return this.store.getEntities(urns, aspects);
+  }
+
+  /** A page of datasets by name and facets, with facet counts (the console's and `search`'s listing). */
+  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
+    return this.store.searchDatasets(query);
+  }
+
+  /** DataHub's `runs` of a data job or flow (see search/process-runs.ts). */
+  processRuns(templateUrn: string, start: number, count: number): Promise<ProcessRuns> {
+    return processRuns(this.search, this.store, templateUrn, start, count);
   }
 
   /**

@@ -11,6 +11,8 @@ export const ERROR_CODES = [
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
+  /** The database cannot be reached; retrying later may succeed. */
+  'UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

@@ -65,14 +65,11 @@ const summary = (runId: string, row: RunAspect): AspectRowSummary => ({
  * default, soft-deletes) the entities it created, one transaction per entity. Then its timeseries rows go.
  */
 export class IngestionRuns {
-  private readonly store: Store;
-
   constructor(
+    private readonly store: Store,
     private readonly catalog: Catalog,
     private readonly clock: () => number = Date.now,
-  ) {
-    this.store = catalog.store;
-  }
+  ) {}
 
   list(q: { readonly pageOffset: number; readonly pageSize: number; readonly includeSoft: boolean }): Promise<RunSummary[]> {
     return this.store.listRuns({ offset: q.pageOffset, limit: q.pageSize, includeSoftDeleted: q.includeSoft });

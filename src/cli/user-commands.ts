@@ -30,7 +30,7 @@ const createUser = async (opts: CreateOptions) => {
   if (password === undefined) throw badRequest('a password is required: --password-stdin (recommended) or --password');
   const role = opts.role === undefined ? undefined : parseRole(opts.role);
   await withServices(async (s) => {
-    const urn = await createLocalUser(s.catalog, { username: opts.username, password, role, actor: ADMIN_URN });
+    const urn = await createLocalUser(s, { username: opts.username, password, role, actor: ADMIN_URN });
     process.stdout.write(`${urn}${role ? ` (${ROLES[role].name})` : ''}\n`);
   });
 };
@@ -44,7 +44,7 @@ const listUsers = (opts: { query?: string; start: string; count: string; json?: 
     }
     for (const urn of page.urns) {
       const status = (await s.catalog.getAspect(urn, 'corpUserStatus'))?.value.status;
-      const role = await s.store.getRole(urn);
+      const role = await s.roles.roleOf(urn);
       process.stdout.write(`${urn}\t${typeof status === 'string' ? status : '-'}\t${role ?? '-'}\n`);
     }
     process.stderr.write(`${page.start + page.count} of ${page.total} users\n`);

@@ -1,8 +1,11 @@
 import { aspectIndexer } from '../catalog/relationships/aspect-indexer.ts';
 import type { DatabaseConfig } from '../config.ts';
+import { translatePostgresError } from './postgres/driver-errors.ts';
 import { PostgresStore } from './postgres/postgres-store.ts';
+import { translateSqliteError } from './sqlite/driver-errors.ts';
 import { SqliteStore } from './sqlite/sqlite-store.ts';
 import type { AspectIndexer, Store } from './store.ts';
+import { translatingErrors } from './store-error.ts';
 
 export interface OpenStoreOptions {
   /** Long-running servers move SQLite checkpoints to a worker thread; one-shot CLI commands do not. */
@@ -17,10 +20,11 @@ export interface OpenStoreOptions {
  */
 export async function openStore(config: DatabaseConfig, options: OpenStoreOptions = {}): Promise<Store> {
   const indexer = options.indexer ?? aspectIndexer;
+  // Each adapter's driver errors leave the store as StoreError (conflict, unavailable) or not at all.
   const store: Store =
     config.kind === 'sqlite'
-      ? new SqliteStore(config.path, indexer, { backgroundCheckpoints: options.background ?? false })
-      : new PostgresStore(config.url, indexer);
+      ? translatingErrors(new SqliteStore(config.path, indexer, { backgroundCheckpoints: options.background ?? false }), translateSqliteError)
+      : translatingErrors(new PostgresStore(config.url, indexer), translatePostgresError);
   try {
     await store.migrate();
   } catch (e) {

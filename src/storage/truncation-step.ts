@@ -1,7 +1,4 @@
-import type { TruncationStep } from './store.ts';
-
-/** A step that removed rows or partitions: only such a step counts as one of its task's batches. */
-export const changedSomething = (step: TruncationStep): boolean => step.rows > 0 || step.partitionsDropped > 0;
+export { changedSomething } from './ports/truncation.ts';
 
 /**
  * A WHERE condition on ts_retired, the same in both dialects: tables retired by

@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Store, TaskRecord, TaskState, TruncationStep } from '../storage/store.ts';
-import { changedSomething } from '../storage/truncation-step.ts';
+import { changedSomething } from '../storage/ports/truncation.ts';
 import { formatTaskId } from './task-id.ts';
 import type { BackgroundTask, StopReason } from './task-runner.ts';
 

@@ -64,6 +64,19 @@ for (const backend of await backends()) {
       assert.equal(sample(text, 'almanac_truncation_rows_deleted'), 2);
     });
 
+    it("reports the database's own gauges: the pool on PostgreSQL, the write-ahead log on SQLite", async () => {
+      await ingest(server, mcp(datasetUrn('metrics.gauges'), 'status', { removed: false }));
+      const text = await scrape();
+      if (backend.name === 'postgres') {
+        assert.ok(sample(text, 'almanac_db_pool_connections', { state: 'total' }) >= 1, 'a request has opened a connection');
+        assert.match(text, /almanac_db_pool_connections\{state="waiting"\} \d+/);
+        assert.equal(sample(text, 'almanac_sqlite_wal_bytes'), 0);
+      } else {
+        assert.ok(sample(text, 'almanac_sqlite_wal_bytes') > 0, 'a write has gone to the write-ahead log');
+        assert.doesNotMatch(text, /^almanac_db_pool_connections\{/m);
+      }
+    });
+
     it('answers /ready while the database answers', async () => {
       const res = await server.request('GET', '/ready', { auth: null });
       assert.equal(res.status, 200);

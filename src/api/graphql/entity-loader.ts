@@ -1,4 +1,5 @@
-import type { Json, Store } from '../../storage/store.ts';
+import type { Catalog } from '../../catalog/catalog.ts';
+import type { Json } from '../../storage/store.ts';
 
 /** The latest values of the aspects asked for, by aspect name. */
 export type EntityAspects = ReadonlyMap<string, Json>;
@@ -19,7 +20,7 @@ export class EntityLoader {
   private queue: Pending[] = [];
   private readonly answers = new Map<string, Promise<EntityAspects | undefined>>();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly catalog: Pick<Catalog, 'getEntities'>) {}
 
   /** The entity's named aspects, or undefined when the entity does not exist. */
   load(urn: string, aspects: readonly string[]): Promise<EntityAspects | undefined> {
@@ -41,7 +42,7 @@ export class EntityLoader {
     const urns = [...new Set(batch.map((p) => p.urn))];
     const aspects = [...new Set(batch.flatMap((p) => p.aspects))];
     try {
-      const found = await this.store.getEntities(urns, aspects);
+      const found = await this.catalog.getEntities(urns, aspects);
       for (const p of batch) {
         const stored = found.get(p.urn);
         p.resolve(stored && new Map(stored.filter((a) => p.aspects.includes(a.aspect)).map((a) => [a.aspect, a.value])));

@@ -4,7 +4,7 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { execute, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { CatalogError } from '../../catalog/errors.ts';
-import { GRAPHQL_CODE, UNKNOWN_ERROR_MESSAGE } from '../errors.ts';
+import { fromStoreError, GRAPHQL_CODE, UNKNOWN_ERROR_MESSAGE } from '../errors.ts';
 import type { GraphqlContext } from './schema.ts';
 
 export interface GraphqlRequest {
@@ -175,7 +175,7 @@ const OUTPUT_FAULT = /^(Cannot return null for non-nullable field |Expected a va
  */
 function formatError(e: GraphQLError, onUnexpected: (err: unknown, path: readonly (string | number)[]) => void): GraphqlErrorBody {
   const where = { ...(e.locations ? { locations: e.locations } : {}), ...(e.path ? { path: e.path } : {}) };
-  const original = e.originalError;
+  const original = fromStoreError(e.originalError) ?? e.originalError;
   if (original instanceof CatalogError) {
     if (original.code === 'INTERNAL') onUnexpected(original, e.path ?? []);
     return { message: original.message, ...where, extensions: GRAPHQL_CODE[original.code] };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { Deprecations } from '../../catalog/deprecation.ts';
 import { badRequest } from '../../catalog/errors.ts';
+import type { Config } from '../../config.ts';
 import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { accessTokensModule } from './access-tokens.ts';
@@ -32,22 +32,8 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   usersModule,
 ];
 
-interface Runtime {
-  readonly executor: GraphqlExecutor;
-  readonly deprecations: Deprecations;
-}
-
-// The plugin is mounted under two prefixes; both share one schema and one document cache.
-const runtimes = new WeakMap<AppContext, Runtime>();
-
-function runtimeFor(ctx: AppContext): Runtime {
-  let rt = runtimes.get(ctx);
-  if (!rt) {
-    rt = { executor: new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES), ctx.config.graphql), deprecations: new Deprecations(ctx.catalog.store) };
-    runtimes.set(ctx, rt);
-  }
-  return rt;
-}
+/** The one executor of the schema (built by the composition root, shared by every mount of the routes). */
+export const createGraphqlExecutor = (config: Config['graphql']): GraphqlExecutor => new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES), config);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -65,7 +51,7 @@ function parseBody(body: unknown): GraphqlRequest {
 export const graphqlRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    const { executor, deprecations } = runtimeFor(ctx);
+    const { graphql: executor, deprecations } = ctx;
 
     // Refusals before execution (bad JSON, no token) keep the GraphQL error shape.
     app.setErrorHandler((err, req, reply) => {
@@ -77,7 +63,7 @@ export const graphqlRoutes =
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const request = parseBody(req.body);
-      const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog.store) };
+      const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog) };
       const response = await executor.run(request, context, (err, path) => req.log.error({ err, path }, 'graphql field failed'));
       ctx.metrics.graphqlOperations.inc({ operation: ctx.metrics.operationLabel(request.operationName), outcome: response.errors ? 'error' : 'ok' });
       return reply.type('application/json; charset=utf-8').send(response);

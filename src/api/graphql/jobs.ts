@@ -1,7 +1,6 @@
 import { parseUrn } from '../../catalog/urn.ts';
 import { auditStamp, COMMON, deprecationField, existsField, fromAspect, keyField, named, platformFromKey, refField, refFromAspect, statusField, str, subTypesField } from './entity-fields.ts';
 import { badRequest } from '../../catalog/errors.ts';
-import { processRuns } from '../../catalog/search/process-runs.ts';
 import { entityRef, keyPart, type EntitySource } from './entity-refs.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
@@ -150,7 +149,7 @@ const runs = async (e: EntitySource, args: { start?: number | null; count?: numb
   const start = args.start ?? 0;
   const count = args.count ?? 20;
   if (start < 0 || count < 0 || count > MAX_RUNS) throw badRequest(`runs: start must not be negative and count must be from 0 to ${MAX_RUNS}`);
-  const page = await processRuns(ctx.app.catalog.search, ctx.app.catalog.store, e.urn, start, count);
+  const page = await ctx.app.catalog.processRuns(e.urn, start, count);
   return { start, count: page.urns.length, total: page.total, runs: await Promise.all(page.urns.map((urn) => entityRef(ctx, urn))) };
 };
 const MAX_RUNS = 10_000;

@@ -76,7 +76,7 @@ export const openapiV2Routes =
       );
       const withSystemMetadata = flag(req.query, 'systemMetadata');
       flag(req.query, 'skipCache');
-      const stored = await ctx.catalog.store.getEntities(page.hits.map((h) => h.urn), aspects);
+      const stored = await ctx.catalog.getEntities(page.hits.map((h) => h.urn), aspects);
       const results = page.hits.map((h) => entityV2(h.urn, stored.get(h.urn) ?? [], withSystemMetadata));
       // No scrollId once there is nothing more: datahub-gc stops on its absence.
       return page.nextScrollId ? { scrollId: page.nextScrollId, results } : { results };
@@ -86,7 +86,7 @@ export const openapiV2Routes =
       acceptParams(req.query, GET_PARAMS);
       const spec = entitySpec(req.params.entityName);
       if (entitySpec(parseUrn(req.params.urn).entityType).name !== spec.name) throw badRequest(`Urn ${req.params.urn} is not a ${spec.name} urn`);
-      const stored = await ctx.catalog.store.getEntities([req.params.urn], aspectNames(spec, req.query));
+      const stored = await ctx.catalog.getEntities([req.params.urn], aspectNames(spec, req.query));
       const aspects = stored.get(req.params.urn);
       if (!aspects) throw notFound(`Entity ${req.params.urn} not found`);
       return entityV2(req.params.urn, aspects, flag(req.query, 'systemMetadata'));

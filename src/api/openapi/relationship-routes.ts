@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../../catalog/errors.ts';
 import type { LineageDirection } from '../../catalog/relationships/lineage-registry.ts';
-import type { RelationshipService } from '../../catalog/relationships/relationship-service.ts';
 import type { RelationshipDirection } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { boolParam, intParam, MAX_INT, stringParam, type ActionBody } from '../restli/params.ts';
@@ -54,9 +53,9 @@ function bodyObject(body: unknown, fields: readonly string[]): Record<string, un
  * v3 relationship and lineage scrolls (DataHubGraph.scroll_relationships and scroll_lineage).
  */
 export const relationshipRoutes =
-  (relationships: RelationshipService) =>
-  (_ctx: AppContext): FastifyPluginAsync =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
+    const { relationships } = ctx;
     app.get<{ Querystring: Query }>('/openapi/relationships/v1', async (req) => {
       const q = req.query;
       refuseUnknown(q, ['urn', 'relationshipTypes', 'direction', 'start', 'count']);

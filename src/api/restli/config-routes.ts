@@ -22,7 +22,7 @@ export const configRoutes =
       versions: { 'acryldata/datahub': { version: 'v0.14.0', commit: 'almanac' }, almanac: { version: ALMANAC_VERSION } },
       almanac: {
         version: ALMANAC_VERSION,
-        backend: ctx.catalog.store.backend,
+        backend: ctx.catalog.backend,
         authEnabled: ctx.config.authEnabled,
         timeseriesIndices: timeseriesAspectPairs(),
       },

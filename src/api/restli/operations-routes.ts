@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../../catalog/errors.ts';
 import { parseTaskId } from '../../tasks/task-id.ts';
-import { DEFAULT_BATCH_SIZE, type TimeseriesOperations } from '../../tasks/timeseries-operations.ts';
+import { DEFAULT_BATCH_SIZE } from '../../tasks/timeseries-operations.ts';
 import type { AppContext } from '../context.ts';
 import { esTaskStatus } from '../task-views.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, stringParam, unknownAction, type ActionBody } from './params.ts';
@@ -32,9 +32,9 @@ const TRUNCATE_PARAMS = [
  * getEsTaskStatus, with DataHub's privileges, messages and response shapes.
  */
 export const operationsRoutes =
-  (ops: TimeseriesOperations) =>
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
+    const ops = ctx.operations;
     app.post<{ Querystring: { action?: string } }>('/operations', async (req) => {
       const body = actionBody(req.body);
       switch (req.query.action) {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../../catalog/errors.ts';
 import type { LineageDirection } from '../../catalog/relationships/lineage-registry.ts';
-import type { RelationshipService } from '../../catalog/relationships/relationship-service.ts';
 import type { RelationshipDirection } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { aspectList } from './aspect-list.ts';
@@ -27,9 +26,9 @@ function direction<T extends string>(v: string, allowed: readonly T[]): T {
  * getLineage action, a walk of several hops.
  */
 export const relationshipsRestliRoutes =
-  (relationships: RelationshipService) =>
-  (_ctx: AppContext): FastifyPluginAsync =>
+  (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
+    const { relationships } = ctx;
     app.get<{ Querystring: Record<string, unknown> }>('/relationships', async (req) => {
       const q = req.query as ActionBody;
       const extra = Object.keys(q).find((k) => !['urn', 'types', 'direction', 'start', 'count'].includes(k));

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { IngestionRuns } from '../../catalog/ingestion-runs.ts';
 import type { AppContext } from '../context.ts';
 import { requireManageIngestion, requireRollbackDeletes } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
@@ -11,7 +10,7 @@ import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, str
 export const runsRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    const runs = new IngestionRuns(ctx.catalog);
+    const { runs } = ctx;
     app.post<{ Querystring: { action?: string } }>('/runs', async (req) => {
       const body = actionBody(req.body);
       switch (req.query.action) {

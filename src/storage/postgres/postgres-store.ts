@@ -32,6 +32,7 @@ import type {
   RunAspectQuery,
   RunListQuery,
   RunSummary,
+  DatabaseStats,
 } from '../store.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
@@ -147,6 +148,10 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.tasks.close();
     await this.pool.end();
+  }
+
+  async databaseStats(): Promise<DatabaseStats> {
+    return { pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount } };
   }
 
   async getOrInitSetting(key: string, init: () => string): Promise<string> {

@@ -45,6 +45,7 @@ import type {
   RunAspectQuery,
   RunListQuery,
   RunSummary,
+  DatabaseStats,
 } from '../store.ts';
 import type { AspectWriteOutcome } from '../store.ts';
 
@@ -222,6 +223,12 @@ export class SqliteStore implements Store {
       await worker.terminate();
     }
     if (this.db.open) this.db.close();
+  }
+
+  async databaseStats(): Promise<DatabaseStats> {
+    // No WAL file yet (nothing written since the last checkpoint truncated it, or an in-memory database): 0 bytes.
+    const wal = await fs.promises.stat(`${this.file}-wal`).catch(() => undefined);
+    return { walBytes: wal?.size ?? 0 };
   }
 
   async getOrInitSetting(key: string, init: () => string): Promise<string> {

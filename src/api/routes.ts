@@ -1,0 +1,41 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { consoleRoutes } from './console-routes.ts';
+import type { AppContext } from './context.ts';
+import { graphqlRoutes } from './graphql/graphql-routes.ts';
+import { loginRoutes } from './login-routes.ts';
+import { openapiRoutes } from './openapi/entity-routes.ts';
+import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
+import { identityRoutes } from './openapi/identity-routes.ts';
+import { relationshipRoutes } from './openapi/relationship-routes.ts';
+import { operatorRoutes } from './operator-routes.ts';
+import { aspectsRoutes } from './restli/aspects-routes.ts';
+import { configRoutes } from './restli/config-routes.ts';
+import { entitiesRoutes } from './restli/entities-routes.ts';
+import { entitiesV2Routes } from './restli/entities-v2-routes.ts';
+import { operationsRoutes } from './restli/operations-routes.ts';
+import { relationshipsRestliRoutes } from './restli/relationships-routes.ts';
+import { runsRoutes } from './restli/runs-routes.ts';
+import { tasksRoutes } from './tasks-routes.ts';
+
+export type RoutePlugin = (ctx: AppContext) => FastifyPluginAsync;
+
+/** Every route plugin, in mount order: these under both path forms, GMS's /x and the frontend proxy's /api/gms/x. */
+export const GMS_ROUTES: readonly RoutePlugin[] = [
+  configRoutes,
+  aspectsRoutes,
+  entitiesRoutes,
+  entitiesV2Routes,
+  openapiRoutes,
+  openapiV2Routes,
+  loginRoutes,
+  identityRoutes,
+  graphqlRoutes,
+  operationsRoutes,
+  tasksRoutes,
+  runsRoutes,
+  relationshipRoutes,
+  relationshipsRestliRoutes,
+];
+
+/** Then these, at the root only: what operators poll, and the console's static files. */
+export const ROOT_ROUTES: readonly RoutePlugin[] = [operatorRoutes, () => consoleRoutes()];

@@ -1,0 +1,53 @@
+export interface AccessTokenRecord {
+  /** Base64(SHA-256(token + salt)): the token itself is never stored. */
+  readonly id: string;
+  readonly name: string;
+  readonly description: string | null;
+  readonly actorUrn: string;
+  readonly ownerUrn: string;
+  readonly createdAt: number;
+  /** null for NO_EXPIRY. */
+  readonly expiresAt: number | null;
+}
+
+/** Which tokens a listing returns; every field given must hold. A token without expiry matches no expiresAt bound. */
+export interface AccessTokenFilter {
+  readonly ownerUrn?: string;
+  readonly actorUrn?: string;
+  /** expiresAt >= this */
+  readonly expiresAtFrom?: number;
+  /** expiresAt < this */
+  readonly expiresAtBefore?: number;
+}
+
+export interface AccessTokenPage {
+  readonly total: number;
+  readonly tokens: readonly AccessTokenRecord[];
+}
+
+export interface LoginFailures {
+  readonly failures: number;
+  readonly lastFailureAt: number;
+}
+
+/** Access tokens, roles, passwords and sign-in failures. */
+export interface IdentityPort {
+  insertAccessToken(token: AccessTokenRecord): Promise<void>;
+  getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
+  /** The per-request token check in one read: the stored token, whether its actor exists and is suspended (corpUserStatus). */
+  findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean; readonly actorSuspended: boolean } | undefined>;
+  deleteAccessToken(id: string): Promise<boolean>;
+  /** Tokens newest expiry first (no expiry first of all) that match the filter. */
+  listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage>;
+  /** Deletes tokens that expired before `now`; returns how many. */
+  deleteExpiredAccessTokens(now: number): Promise<number>;
+  /** The role urn assigned to an actor, if any. */
+  getRole(actorUrn: string): Promise<string | undefined>;
+  /** Assigns one role to every actor, or removes their role when `roleUrn` is null; atomic. */
+  setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
+  getPasswordHash(userUrn: string): Promise<string | undefined>;
+  setPasswordHash(userUrn: string, hash: string, now: number): Promise<void>;
+  getLoginFailures(username: string): Promise<LoginFailures | undefined>;
+  recordLoginFailure(username: string, now: number): Promise<void>;
+  clearLoginFailures(username: string): Promise<void>;
+}

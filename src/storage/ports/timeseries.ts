@@ -1,0 +1,59 @@
+import type { Json } from './aspects.ts';
+
+/** Identifies a timeseries index: one per (entityType, aspect). */
+export interface TimeseriesIndexRef {
+  readonly entityType: string;
+  readonly aspect: string;
+}
+
+export interface TimeseriesEvent {
+  readonly urn: string;
+  readonly timestampMillis: number;
+  /** Stable id of the event: re-ingesting the same event overwrites it. */
+  readonly docId: string;
+  readonly event: Json;
+  readonly systemMetadata: Json | null;
+}
+
+/** Which timeseries rows of one urn a delete removes: those of every index, or of one, inside an inclusive time window. */
+export interface TimeseriesRowScope {
+  readonly index?: TimeseriesIndexRef;
+  /** Inclusive bounds on timestampMillis (DataHub's gte / lte); either may be omitted. */
+  readonly startMillis?: number;
+  readonly endMillis?: number;
+}
+
+export interface TimeseriesQuery extends TimeseriesIndexRef {
+  readonly urn: string;
+  readonly startTimeMillis?: number;
+  readonly endTimeMillis?: number;
+  readonly limit: number;
+  /** Only events it accepts count toward the limit (criteria on the event's fields). */
+  readonly match?: (event: TimeseriesEvent) => boolean;
+}
+
+/** One time partition of a timeseries index. */
+export interface TimeseriesPartition {
+  /** Inclusive start and exclusive end of the partition's time range. */
+  readonly startMillis: number;
+  readonly endMillis: number;
+  readonly rowCount: number;
+}
+
+export interface TimeseriesIndexStats extends TimeseriesIndexRef {
+  readonly rowCount: number;
+  readonly sizeBytes: number;
+  readonly oldestTimestampMillis: number | null;
+  readonly newestTimestampMillis: number | null;
+}
+
+/** Timeseries indices: one per (entityType, aspect), one partition per UTC day. */
+export interface TimeseriesPort {
+  /** Deletes the urn's timeseries rows in the scope, in one transaction; returns the rows removed. */
+  deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number>;
+  queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]>;
+  timeseriesIndexStats(): Promise<TimeseriesIndexStats[]>;
+  /** Rows strictly older than `before`, and all rows, without scanning the index row by row. */
+  countTimeseriesBefore(index: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }>;
+  listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]>;
+}

@@ -1,0 +1,18 @@
+import { StoreError } from '../store-error.ts';
+
+/** Socket-level failures of the connection itself (node's error codes). */
+const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** SQLSTATEs that mean the server went away or will not take the connection now (class 08, 57P01-57P03, 53300). */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
+
+/** pg's errors as the store's: a unique violation is a conflict, a lost or refused connection is unavailable. */
+export function translatePostgresError(e: unknown): unknown {
+  if (e instanceof StoreError || !(e instanceof Error)) return e;
+  const code = (e as { code?: unknown }).code;
+  if (code === '23505') return new StoreError('CONFLICT', 'a unique constraint refused the write', { cause: e });
+  const lost =
+    (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || SOCKET_CODES.has(code))) ||
+    (code === '55000' && /not currently accepting connections/.test(e.message)) ||
+    /^Connection terminated/.test(e.message);
+  return lost ? new StoreError('UNAVAILABLE', 'the PostgreSQL server cannot be reached', { cause: e }) : e;
+}
