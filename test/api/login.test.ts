@@ -76,7 +76,12 @@ for (const backend of await backends()) {
     });
 
     it('throttles by username and source address together, so a third party cannot lock a user out', async () => {
-      for (let i = 0; i < 5; i++) assert.equal(await loginFrom(server.url, '127.0.0.2', 'bob', `guess ${i}`), 401);
+      const store = server.app.services.store;
+      assert.equal(await loginFrom(server.url, '127.0.0.3', 'bob', 'a guess'), 401);
+      assert.equal((await store.getSignInFailures('bob', '127.0.0.3'))?.failures, 1, 'counted for the source address');
+      assert.equal(await store.getSignInFailures('bob', '127.0.0.1'), undefined);
+      // Ten failures from 127.0.0.2 (as recorded by earlier guesses): the next attempt from there waits 32 s.
+      for (let i = 0; i < 10; i++) await store.recordSignInFailure('bob', '127.0.0.2', Date.now());
       assert.equal(await loginFrom(server.url, '127.0.0.2', 'bob', PASSWORD), 429, 'the guesser is slowed down');
       assert.equal((await login('bob', PASSWORD)).status, 200, 'bob, from his own address, is not');
     });

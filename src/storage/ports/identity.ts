@@ -25,12 +25,7 @@ export interface AccessTokenPage {
   readonly tokens: readonly AccessTokenRecord[];
 }
 
-export interface LoginFailures {
-  readonly failures: number;
-  readonly lastFailureAt: number;
-}
-
-/** Access tokens, roles, passwords and sign-in failures. */
+/** Access tokens, roles and passwords (sign-in failures: user-access.ts). */
 export interface IdentityPort {
   insertAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
@@ -47,7 +42,4 @@ export interface IdentityPort {
   setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
   getPasswordHash(userUrn: string): Promise<string | undefined>;
   setPasswordHash(userUrn: string, hash: string, now: number): Promise<void>;
-  getLoginFailures(username: string): Promise<LoginFailures | undefined>;
-  recordLoginFailure(username: string, now: number): Promise<void>;
-  clearLoginFailures(username: string): Promise<void>;
 }

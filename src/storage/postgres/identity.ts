@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
+import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 import { named } from './named-query.ts';
 
-/** Access tokens, role assignments, password hashes and sign-in failures on PostgreSQL. */
+/** Access tokens, role assignments and password hashes on PostgreSQL. */
 export class PostgresIdentity {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -85,26 +85,5 @@ export class PostgresIdentity {
        ON CONFLICT (user_urn) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = EXCLUDED.updated_at`,
       [userUrn, hash, now],
     );
-  }
-
-  async getLoginFailures(username: string): Promise<LoginFailures | undefined> {
-    const r = await this.pool.query<{ failures: number; last_failure_at: number }>(
-      'SELECT failures, last_failure_at FROM login_failures WHERE username = $1',
-      [username],
-    );
-    const row = r.rows[0];
-    return row && { failures: row.failures, lastFailureAt: row.last_failure_at };
-  }
-
-  async recordLoginFailure(username: string, now: number): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO login_failures (username, failures, last_failure_at) VALUES ($1, 1, $2)
-       ON CONFLICT (username) DO UPDATE SET failures = login_failures.failures + 1, last_failure_at = EXCLUDED.last_failure_at`,
-      [username, now],
-    );
-  }
-
-  async clearLoginFailures(username: string): Promise<void> {
-    await this.pool.query('DELETE FROM login_failures WHERE username = $1', [username]);
   }
 }

@@ -8,7 +8,6 @@ import type {
   EntityUrnQuery,
   AspectMentionQuery,
   AccessTokenRecord,
-  LoginFailures,
   RelatedEntitiesPage,
   RelatedEntitiesQuery,
   RelationshipEdge,
@@ -546,18 +545,6 @@ export class PostgresStore implements Store {
 
   setPasswordHash(userUrn: string, hash: string, now: number): Promise<void> {
     return this.identity.setPasswordHash(userUrn, hash, now);
-  }
-
-  getLoginFailures(username: string): Promise<LoginFailures | undefined> {
-    return this.identity.getLoginFailures(username);
-  }
-
-  recordLoginFailure(username: string, now: number): Promise<void> {
-    return this.identity.recordLoginFailure(username, now);
-  }
-
-  clearLoginFailures(username: string): Promise<void> {
-    return this.identity.clearLoginFailures(username);
   }
 
   getSessionState(userUrn: string): Promise<SessionState> {

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
+import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 
-/** Access tokens, role assignments, password hashes and sign-in failures on SQLite. */
+/** Access tokens, role assignments and password hashes on SQLite. */
 export class SqliteIdentity {
   constructor(private readonly sql: (text: string) => Database.Statement) {}
 
@@ -77,23 +77,5 @@ export class SqliteIdentity {
       `INSERT INTO user_credentials (user_urn, password_hash, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (user_urn) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at`,
     ).run(userUrn, hash, now);
-  }
-
-  getLoginFailures(username: string): LoginFailures | undefined {
-    const row = this.sql('SELECT failures, last_failure_at FROM login_failures WHERE username = ?').get(username) as
-      | { failures: number; last_failure_at: number }
-      | undefined;
-    return row && { failures: row.failures, lastFailureAt: row.last_failure_at };
-  }
-
-  recordLoginFailure(username: string, now: number): void {
-    this.sql(
-      `INSERT INTO login_failures (username, failures, last_failure_at) VALUES (?, 1, ?)
-       ON CONFLICT (username) DO UPDATE SET failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at`,
-    ).run(username, now);
-  }
-
-  clearLoginFailures(username: string): void {
-    this.sql('DELETE FROM login_failures WHERE username = ?').run(username);
   }
 }

@@ -177,6 +177,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (username, address)
   );
   CREATE INDEX sign_in_failures_by_time ON sign_in_failures (last_failure_at);
+  -- Replaced by sign_in_failures.
+  DROP TABLE login_failures;
   `,
 ];
 

@@ -14,7 +14,6 @@ import type {
   EntityUrnQuery,
   AspectMentionQuery,
   AccessTokenRecord,
-  LoginFailures,
   RelatedEntitiesPage,
   RelatedEntitiesQuery,
   RelationshipEdge,
@@ -516,18 +515,6 @@ export class SqliteStore implements Store {
 
   async setPasswordHash(userUrn: string, hash: string, now: number): Promise<void> {
     this.identity.setPasswordHash(userUrn, hash, now);
-  }
-
-  async getLoginFailures(username: string): Promise<LoginFailures | undefined> {
-    return this.identity.getLoginFailures(username);
-  }
-
-  async recordLoginFailure(username: string, now: number): Promise<void> {
-    this.identity.recordLoginFailure(username, now);
-  }
-
-  async clearLoginFailures(username: string): Promise<void> {
-    this.identity.clearLoginFailures(username);
   }
 
   getSessionState(userUrn: string): Promise<SessionState> {
