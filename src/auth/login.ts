@@ -58,8 +58,8 @@ export class LoginService {
       throw unauthenticated(INVALID);
     }
     await this.store.clearSignInFailures(username, address);
-    // Only someone who knows the password learns that the account is suspended.
-    if (state.suspended) throw unauthenticated(`User ${actorUrn} is suspended. Please contact your DataHub administrator.`);
+    // Only someone who knows the password learns that the account is inactive.
+    if (state.inactive) throw unauthenticated(`User ${actorUrn} is not active (suspended or soft-deleted). Please contact your DataHub administrator.`);
     return this.session(actorUrn, now);
   }
 

@@ -28,7 +28,8 @@ export interface VerifiedToken {
   readonly actorExists?: boolean;
 }
 
-const suspendedMessage = (actorUrn: string): string => `Failed to validate DataHub token: actor ${actorUrn} is suspended.`;
+/** DataHub refuses inactive actors too ("Actor is not active"); Almanac says which states count. */
+const inactiveMessage = (actorUrn: string): string => `Failed to validate DataHub token: actor ${actorUrn} is not active (suspended or soft-deleted).`;
 
 const actorIdOf = (actorUrn: string): string => actorUrn.slice(actorUrn.lastIndexOf(':') + 1);
 
@@ -103,11 +104,11 @@ export class TokenService {
     return { token, expiresAt };
   }
 
-  /** A session is live while its user exists, is not suspended, and its epoch is the user's current one: one read. */
+  /** A session is live while its user exists, is active (not suspended or soft-deleted), and its epoch is the user's current one: one read. */
   private async verifySession(actorUrn: string, epoch: unknown): Promise<VerifiedToken> {
     const state = await this.store.getSessionState(actorUrn);
     if (!state.exists) throw unauthenticated(`Failed to validate DataHub token: actor ${actorUrn} does not exist.`);
-    if (state.suspended) throw unauthenticated(suspendedMessage(actorUrn));
+    if (state.inactive) throw unauthenticated(inactiveMessage(actorUrn));
     if (epoch !== state.sessionEpoch) throw unauthenticated('Failed to validate DataHub token: the session has ended. Sign in again.');
     return { actorUrn, tokenId: '', type: 'SESSION', actorExists: true };
   }
@@ -157,7 +158,7 @@ export class TokenService {
     if (payload.type !== 'PERSONAL' || payload.version !== '2') throw unauthenticated('Unable to verify the provided token.');
     const found = await this.store.findTokenWithActor(tokenId);
     if (!found) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');
-    if (found.actorSuspended) throw unauthenticated(suspendedMessage(found.token.actorUrn));
+    if (found.actorInactive) throw unauthenticated(inactiveMessage(found.token.actorUrn));
     return { actorUrn: found.token.actorUrn, tokenId, type: 'PERSONAL', actorExists: found.actorExists };
   }
 }

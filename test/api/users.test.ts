@@ -109,15 +109,25 @@ for (const backend of await backends()) {
       for (const auth of [token, session]) {
         const res = await whoAmI(auth);
         assert.equal(res.status, 401);
-        assert.match(res.json.message, /suspended/);
+        assert.match(res.json.message, /is not active \(suspended or soft-deleted\)/);
       }
       const login = await server.request('POST', '/logIn', { auth: null, body: { username: 'hal', password: 'hal password' } });
       assert.equal(login.status, 401);
-      assert.match(login.json.message, /suspended/);
+      assert.match(login.json.message, /is not active/);
       const listed = (await gqlData(server, LIST_USERS, { input: { query: 'hal' } })).listUsers.users;
       assert.deepEqual(listed.map((u: { status: string }) => u.status), ['SUSPENDED']);
       await gqlData(server, SET_STATUS, { urn: 'urn:li:corpuser:hal', status: 'ACTIVE' });
       for (const auth of [token, session]) assert.equal((await whoAmI(auth)).status, 200);
+    });
+
+    it("refuses a soft-deleted user's token, as DataHub refuses an inactive actor, until the user is restored", async () => {
+      const token = await actorWithRole(server, 'jo', 'Reader');
+      await ingest(server, mcp('urn:li:corpuser:jo', 'status', { removed: true }, 'corpuser'));
+      const res = await whoAmI(token);
+      assert.equal(res.status, 401);
+      assert.match(res.json.message, /is not active/);
+      await ingest(server, mcp('urn:li:corpuser:jo', 'status', { removed: false }, 'corpuser'));
+      assert.equal((await whoAmI(token)).status, 200);
     });
 
     it("removes a user: their tokens fail, what they owned stays (without them as owner), and re-creating them revives nothing", async () => {

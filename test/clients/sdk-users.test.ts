@@ -26,7 +26,7 @@ for (const backend of await clientBackends()) {
     it("answers 401 to a suspended user's token at once, and 200 again after reactivation", () => {
       assert.equal(run.result.suspend, URN);
       assert.equal(run.result.suspended.whoAmI, 401);
-      assert.match(run.result.suspended.graphql.message, /is suspended/);
+      assert.match(run.result.suspended.graphql.message, /is not active/);
       assert.equal(run.result.reactivate, URN);
       assert.deepEqual(run.result.reactivated, { whoAmI: 200, graphql: URN });
       assert.deepEqual(run.result.listed, [{ username: EMAIL, status: 'ACTIVE' }]);

@@ -22,13 +22,26 @@ for (const backend of await backends()) {
       });
 
     it('reads existence, suspension and the session epoch of a user in one call', async () => {
-      assert.deepEqual(await store.getSessionState(USER), { exists: false, suspended: false, sessionEpoch: 0 });
+      assert.deepEqual(await store.getSessionState(USER), { exists: false, inactive: false, sessionEpoch: 0 });
       await writeUser(USER, 'ACTIVE');
-      assert.deepEqual(await store.getSessionState(USER), { exists: true, suspended: false, sessionEpoch: 0 });
+      assert.deepEqual(await store.getSessionState(USER), { exists: true, inactive: false, sessionEpoch: 0 });
       await writeUser(USER, 'SUSPENDED');
-      assert.deepEqual(await store.getSessionState(USER), { exists: true, suspended: true, sessionEpoch: 0 });
+      assert.deepEqual(await store.getSessionState(USER), { exists: true, inactive: true, sessionEpoch: 0 });
       await writeUser(USER, 'ACTIVE');
-      assert.equal((await store.getSessionState(USER)).suspended, false);
+      assert.equal((await store.getSessionState(USER)).inactive, false);
+    });
+
+    it('counts a soft-deleted user as inactive, and a restored one as active', async () => {
+      const carl = 'urn:li:corpuser:ua-carl';
+      const setRemoved = (removed: boolean) =>
+        store.write({ ops: [{ kind: 'aspect', entityType: 'corpuser', urn: carl, aspect: 'status', value: { removed }, systemMetadata: null }], actor: USER, now: 2 });
+      await setRemoved(true);
+      await store.insertAccessToken({ id: 'ua-c', name: 'c', description: null, actorUrn: carl, ownerUrn: carl, createdAt: 1, expiresAt: null });
+      assert.equal((await store.getSessionState(carl)).inactive, true);
+      assert.equal((await store.findTokenWithActor('ua-c'))?.actorInactive, true);
+      await setRemoved(false);
+      assert.equal((await store.getSessionState(carl)).inactive, false);
+      assert.equal((await store.findTokenWithActor('ua-c'))?.actorInactive, false);
     });
 
     it('raises the epoch when sessions end and when the password is reset', async () => {
@@ -42,17 +55,17 @@ for (const backend of await backends()) {
     it('raises the epoch when the user is deleted, and the re-created user starts from it', async () => {
       const before = (await store.getSessionState(USER)).sessionEpoch;
       await store.deleteEntity(USER, { revokeIdentity: true });
-      assert.deepEqual(await store.getSessionState(USER), { exists: false, suspended: false, sessionEpoch: before + 1 });
+      assert.deepEqual(await store.getSessionState(USER), { exists: false, inactive: false, sessionEpoch: before + 1 });
       assert.equal(await store.getPasswordHash(USER), undefined);
       await writeUser(USER);
-      assert.deepEqual(await store.getSessionState(USER), { exists: true, suspended: false, sessionEpoch: before + 1 });
+      assert.deepEqual(await store.getSessionState(USER), { exists: true, inactive: false, sessionEpoch: before + 1 });
     });
 
     it('reports a suspended actor with its token', async () => {
       const bob = 'urn:li:corpuser:ua-bob';
       await writeUser(bob, 'SUSPENDED');
       await store.insertAccessToken({ id: 'ua-t', name: 't', description: null, actorUrn: bob, ownerUrn: bob, createdAt: 1, expiresAt: null });
-      assert.deepEqual(await store.findTokenWithActor('ua-t').then((f) => f && { exists: f.actorExists, suspended: f.actorSuspended }), { exists: true, suspended: true });
+      assert.deepEqual(await store.findTokenWithActor('ua-t').then((f) => f && { exists: f.actorExists, inactive: f.actorInactive }), { exists: true, inactive: true });
     });
 
     it('keeps one invite per role, replaced in place', async () => {

@@ -6,8 +6,8 @@
 /** What a session check needs to know of a user, read in one statement. */
 export interface SessionState {
   readonly exists: boolean;
-  /** The user's corpUserStatus aspect says SUSPENDED. */
-  readonly suspended: boolean;
+  /** Suspended (corpUserStatus SUSPENDED) or soft-deleted (status.removed): DataHub's ActorContext.isActive, negated. */
+  readonly inactive: boolean;
   /** Sessions minted under another epoch are over; 0 until sessions are first ended. */
   readonly sessionEpoch: number;
 }

@@ -22,18 +22,19 @@ export class PostgresIdentity {
     return r.rows[0] && toAccessToken(r.rows[0]);
   }
 
-  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorSuspended: boolean } | undefined> {
-    const r = await this.pool.query<AccessTokenRow & { actor_exists: boolean; actor_status: string | null }>(
+  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorInactive: boolean } | undefined> {
+    const r = await this.pool.query<AccessTokenRow & { actor_exists: boolean; actor_inactive: boolean }>(
       named(
         `SELECT t.id, t.name, t.description, t.actor_urn, t.owner_urn, t.created_at, t.expires_at,
                 EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists,
-                (SELECT a.metadata->>'status' FROM aspects a WHERE a.urn = t.actor_urn AND a.aspect = 'corpUserStatus' AND a.version = 0) AS actor_status
+                (COALESCE((SELECT metadata->>'status' = 'SUSPENDED' FROM aspects WHERE urn = t.actor_urn AND aspect = 'corpUserStatus' AND version = 0), false)
+                OR COALESCE((SELECT metadata->>'removed' = 'true' FROM aspects WHERE urn = t.actor_urn AND aspect = 'status' AND version = 0), false)) AS actor_inactive
            FROM access_tokens t WHERE t.id = $1`,
         [id],
       ),
     );
     const row = r.rows[0];
-    return row && { token: toAccessToken(row), actorExists: row.actor_exists, actorSuspended: row.actor_status === 'SUSPENDED' };
+    return row && { token: toAccessToken(row), actorExists: row.actor_exists, actorInactive: row.actor_inactive };
   }
 
   async deleteAccessToken(id: string): Promise<boolean> {

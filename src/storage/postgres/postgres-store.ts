@@ -515,7 +515,7 @@ export class PostgresStore implements Store {
     return this.identity.getAccessToken(id);
   }
 
-  findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorSuspended: boolean } | undefined> {
+  findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorInactive: boolean } | undefined> {
     return this.identity.findTokenWithActor(id);
   }
 

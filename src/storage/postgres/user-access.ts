@@ -11,16 +11,17 @@ export class PostgresUserAccess implements UserAccessStore {
   constructor(private readonly pool: pg.Pool) {}
 
   async getSessionState(userUrn: string): Promise<SessionState> {
-    const r = await this.pool.query<{ present: boolean; status: string | null; epoch: number | null }>(
+    const r = await this.pool.query<{ present: boolean; inactive: boolean; epoch: number | null }>(
       named(
         `SELECT EXISTS (SELECT 1 FROM entities WHERE urn = $1) AS present,
-                (SELECT metadata->>'status' FROM aspects WHERE urn = $1 AND aspect = 'corpUserStatus' AND version = 0) AS status,
+                (COALESCE((SELECT metadata->>'status' = 'SUSPENDED' FROM aspects WHERE urn = $1 AND aspect = 'corpUserStatus' AND version = 0), false)
+                OR COALESCE((SELECT metadata->>'removed' = 'true' FROM aspects WHERE urn = $1 AND aspect = 'status' AND version = 0), false)) AS inactive,
                 (SELECT session_epoch FROM user_access WHERE user_urn = $1) AS epoch`,
         [userUrn],
       ),
     );
     const row = r.rows[0]!;
-    return { exists: row.present, suspended: row.status === 'SUSPENDED', sessionEpoch: Number(row.epoch ?? 0) };
+    return { exists: row.present, inactive: row.inactive, sessionEpoch: Number(row.epoch ?? 0) };
   }
 
   async endSessions(userUrn: string): Promise<void> {

@@ -23,13 +23,14 @@ export class SqliteIdentity {
     return row && toAccessToken(row);
   }
 
-  findTokenWithActor(id: string): { token: AccessTokenRecord; actorExists: boolean; actorSuspended: boolean } | undefined {
+  findTokenWithActor(id: string): { token: AccessTokenRecord; actorExists: boolean; actorInactive: boolean } | undefined {
     const row = this.sql(
       `SELECT t.*, EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists,
-              (SELECT json_extract(a.metadata, '$.status') FROM aspects a WHERE a.urn = t.actor_urn AND a.aspect = 'corpUserStatus' AND a.version = 0) AS actor_status
+              ((SELECT json_extract(metadata, '$.status') = 'SUSPENDED' FROM aspects WHERE urn = t.actor_urn AND aspect = 'corpUserStatus' AND version = 0) IS 1
+              OR (SELECT json_extract(metadata, '$.removed') FROM aspects WHERE urn = t.actor_urn AND aspect = 'status' AND version = 0) IS 1) AS actor_inactive
          FROM access_tokens t WHERE t.id = ?`,
-    ).get(id) as (AccessTokenRow & { actor_exists: number; actor_status: string | null }) | undefined;
-    return row && { token: toAccessToken(row), actorExists: row.actor_exists === 1, actorSuspended: row.actor_status === 'SUSPENDED' };
+    ).get(id) as (AccessTokenRow & { actor_exists: number; actor_inactive: number }) | undefined;
+    return row && { token: toAccessToken(row), actorExists: row.actor_exists === 1, actorInactive: row.actor_inactive === 1 };
   }
 
   deleteAccessToken(id: string): boolean {

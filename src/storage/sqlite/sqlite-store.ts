@@ -485,7 +485,7 @@ export class SqliteStore implements Store {
     return this.identity.getAccessToken(id);
   }
 
-  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorSuspended: boolean } | undefined> {
+  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorInactive: boolean } | undefined> {
     return this.identity.findTokenWithActor(id);
   }
 

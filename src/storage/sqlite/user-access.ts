@@ -25,10 +25,11 @@ export class SqliteUserAccess implements UserAccessStore {
   async getSessionState(userUrn: string): Promise<SessionState> {
     const row = this.sql(
       `SELECT EXISTS (SELECT 1 FROM entities WHERE urn = @urn) AS present,
-              (SELECT json_extract(metadata, '$.status') FROM aspects WHERE urn = @urn AND aspect = 'corpUserStatus' AND version = 0) AS status,
+              ((SELECT json_extract(metadata, '$.status') = 'SUSPENDED' FROM aspects WHERE urn = @urn AND aspect = 'corpUserStatus' AND version = 0) IS 1
+              OR (SELECT json_extract(metadata, '$.removed') FROM aspects WHERE urn = @urn AND aspect = 'status' AND version = 0) IS 1) AS inactive,
               (SELECT session_epoch FROM user_access WHERE user_urn = @urn) AS epoch`,
-    ).get({ urn: userUrn }) as { present: number; status: string | null; epoch: number | null };
-    return { exists: row.present === 1, suspended: row.status === 'SUSPENDED', sessionEpoch: row.epoch ?? 0 };
+    ).get({ urn: userUrn }) as { present: number; inactive: number; epoch: number | null };
+    return { exists: row.present === 1, inactive: row.inactive === 1, sessionEpoch: row.epoch ?? 0 };
   }
 
   async endSessions(userUrn: string): Promise<void> {
