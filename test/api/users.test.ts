@@ -120,6 +120,22 @@ for (const backend of await backends()) {
       for (const auth of [token, session]) assert.equal((await whoAmI(auth)).status, 200);
     });
 
+    it("lets no Editor suspend or soft-delete a user by ingestion, and no one the built-in administrator", async () => {
+      const write = (auth: string | undefined, urn: string, aspect: string, value: unknown) =>
+        server.request('POST', '/aspects?action=ingestProposal', { ...(auth ? { auth } : {}), body: { proposal: mcp(urn, aspect, value, 'corpuser') } });
+      for (const [aspect, value] of [['corpUserStatus', { status: 'SUSPENDED' }], ['status', { removed: true }]] as const) {
+        const byEditor = await write(editor, 'urn:li:corpuser:frida@example.com', aspect, value);
+        assert.equal(byEditor.status, 403, byEditor.text);
+        const onAdmin = await write(undefined, 'urn:li:corpuser:datahub', aspect, value);
+        assert.equal(onAdmin.status, 403, onAdmin.text);
+        assert.match(onAdmin.json.message, /cannot be suspended or soft-deleted/);
+      }
+      assert.equal((await whoAmI(editor)).status, 200);
+      assert.equal((await server.request('GET', WHO_AM_I)).status, 200);
+      const info = await write(editor, 'urn:li:corpuser:frida@example.com', 'corpUserEditableInfo', { aboutMe: 'hi' });
+      assert.equal(info.status, 200, 'other user aspects stay EDIT_ENTITY');
+    });
+
     it("refuses a soft-deleted user's token, as DataHub refuses an inactive actor, until the user is restored", async () => {
       const token = await actorWithRole(server, 'jo', 'Reader');
       await ingest(server, mcp('urn:li:corpuser:jo', 'status', { removed: true }, 'corpuser'));
