@@ -13,7 +13,7 @@ function layer(files, groups, message, ignores = []) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'web/dist', 'coverage', '.venv-datahub*'] },
+  { ignores: ['node_modules', 'data', 'dist', 'dist.*', 'web/dist', 'coverage', '.venv-datahub*'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

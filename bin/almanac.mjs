@@ -1,7 +1,16 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly: no build step between `npm ci` and use.
-import { register } from 'tsx/esm/api';
+// Runs the compiled CLI in dist/ (built at `npm ci`, or `npm run build`) while it matches src/; otherwise runs the
+// TypeScript directly through tsx, slower to start, and says so: a stale build never runs.
+import { distState } from '../scripts/dist.mjs';
 
-register();
-const { run } = await import('../src/cli/main.ts');
-await run(process.argv);
+const state = distState();
+let cli;
+if (state === 'fresh') {
+  cli = await import('../dist/cli.js');
+} else {
+  process.stderr.write(`almanac: dist/ is ${state === 'missing' ? 'not built' : 'older than src/'}; running from TypeScript (slower start; \`npm run build\` compiles it)\n`);
+  const { register } = await import('tsx/esm/api');
+  register();
+  cli = await import('../src/cli/main.ts');
+}
+await cli.run(process.argv);

@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildDist } from './dist.mjs';
 
 const files = (dir) =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -15,5 +16,7 @@ if (selected.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+// The CLI tests run bin/almanac.mjs, which runs dist/ only while it matches src/: build it so they test this tree.
+await buildDist();
 const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...selected], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

@@ -20,6 +20,7 @@ import { TaskRunner } from './tasks/task-runner.ts';
 import { TimeseriesOperations } from './tasks/timeseries-operations.ts';
 import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
+import { TimelineService } from './catalog/timeline/timeline-service.ts';
 import { openStore } from './storage/open-store.ts';
 import type { Store } from './storage/store.ts';
 
@@ -29,6 +30,7 @@ export interface Services {
   readonly catalog: Catalog;
   readonly deprecations: Deprecations;
   readonly relationships: RelationshipService;
+  readonly timeline: TimelineService;
   readonly runs: IngestionRuns;
   readonly tokens: TokenService;
   readonly authorizer: Authorizer;
@@ -60,6 +62,7 @@ export async function openServices(config: Config, options: { background?: boole
       catalog,
       deprecations: new Deprecations(store),
       relationships: new RelationshipService(store),
+      timeline: new TimelineService(store),
       runs: new IngestionRuns(store, catalog),
       tokens,
       authorizer,
@@ -103,7 +106,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       authenticator,
       operations,
       metrics: new Metrics(store),
-      graphql: createGraphqlExecutor(config.graphql),
+      graphql: createGraphqlExecutor(config),
       accepting: () => accepting,
     },
     { logger },

@@ -29,6 +29,18 @@ export interface Config {
   readonly sessions: { readonly ttlMillis: number; readonly cookieSecure: boolean };
   /** Bounds on personal access tokens. */
   readonly tokens: { readonly maxPerUser: number; readonly maxNameLength: number; readonly maxDescriptionLength: number };
+  /** Per-principal budget of expensive operations (search, lineage, truncation, costly GraphQL). */
+  readonly rateLimit: RateLimits;
+  /** Aspect versions one request may write, summed over its proposals, entities and aliased mutations. */
+  readonly maxWritesPerRequest: number;
+}
+
+export interface RateLimits {
+  /** Expensive operations one principal may start per window; 0 turns the limit off. */
+  readonly max: number;
+  readonly windowMillis: number;
+  /** A GraphQL operation counts as expensive above this estimated cost (or when it searches or walks lineage). */
+  readonly graphqlCost: number;
 }
 
 export interface HttpLimits {
@@ -155,6 +167,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxNameLength: int('ALMANAC_TOKEN_NAME_MAX_LENGTH', 256, 1, 100_000),
     maxDescriptionLength: int('ALMANAC_TOKEN_DESCRIPTION_MAX_LENGTH', 2048, 0, 1_000_000),
   };
+  const rateLimit: RateLimits = {
+    // Generous: an interactive user or a scripted crawl stays far below it; a loop hammering search does not.
+    max: int('ALMANAC_RATE_LIMIT_MAX', 1_000, 0, 1_000_000),
+    windowMillis: int('ALMANAC_RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
+    graphqlCost: int('ALMANAC_RATE_LIMIT_GRAPHQL_COST', 5_000, 1, 100_000_000),
+  };
+  // The Python emitter sends 200 proposals per batch by default; a UI batch action at most 1,000 resources.
+  const maxWritesPerRequest = int('ALMANAC_MAX_WRITES_PER_REQUEST', 10_000, 1, 10_000_000);
   if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
     problems.push('ALMANAC_HEADERS_TIMEOUT_MS: must not exceed ALMANAC_REQUEST_TIMEOUT_MS');
   }
@@ -176,6 +196,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsAuth: bool('ALMANAC_METRICS_AUTH', false),
     sessions: Object.freeze(sessions),
     tokens: Object.freeze(tokens),
+    rateLimit: Object.freeze(rateLimit),
+    maxWritesPerRequest,
   });
 }
 

@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
+import { INSTALL_DIR } from '../config.ts';
 
-const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web');
+// From the installation, not this file: the same whether it runs from src/ or from the bundle in dist/.
+const WEB = path.join(INSTALL_DIR, 'web');
 const ASSETS: Record<string, string> = { 'app.js': 'text/javascript; charset=utf-8', 'app.css': 'text/css; charset=utf-8' };
 
 /** Builds the console bundle when `npm ci` did not (e.g. install scripts disabled). */

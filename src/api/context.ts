@@ -11,6 +11,7 @@ import type { Catalog } from '../catalog/catalog.ts';
 import type { Deprecations } from '../catalog/deprecation.ts';
 import type { IngestionRuns } from '../catalog/ingestion-runs.ts';
 import type { RelationshipService } from '../catalog/relationships/relationship-service.ts';
+import type { TimelineService } from '../catalog/timeline/timeline-service.ts';
 import type { Config } from '../config.ts';
 import type { TimeseriesOperations } from '../tasks/timeseries-operations.ts';
 import type { GraphqlExecutor } from './graphql/executor.ts';
@@ -22,6 +23,7 @@ export interface AppContext {
   readonly catalog: Catalog;
   readonly deprecations: Deprecations;
   readonly relationships: RelationshipService;
+  readonly timeline: TimelineService;
   readonly runs: IngestionRuns;
   readonly operations: TimeseriesOperations;
   readonly tokens: TokenService;

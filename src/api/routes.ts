@@ -7,6 +7,7 @@ import { openapiRoutes } from './openapi/entity-routes.ts';
 import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
 import { identityRoutes } from './openapi/identity-routes.ts';
 import { relationshipRoutes } from './openapi/relationship-routes.ts';
+import { timelineRoutes } from './openapi/timeline-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { configRoutes } from './restli/config-routes.ts';
@@ -35,6 +36,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   runsRoutes,
   relationshipRoutes,
   relationshipsRestliRoutes,
+  timelineRoutes,
 ];
 
 /** Then these, at the root only: what operators poll, and the console's static files. */

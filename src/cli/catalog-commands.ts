@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { CliError } from './client.ts';
+import { EXIT } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, isTty, printJson, red } from './output.ts';
 
@@ -78,7 +79,7 @@ async function ingest(file: string, _opts: unknown, cmd: Command): Promise<void>
     for (const f of failures) process.stderr.write(`${red('failed')} #${f.index} ${String(f.urn)}: ${f.message}\n`);
     process.stdout.write(`${bold(String(summary.succeeded))} of ${proposals.length} proposals ingested${failures.length ? `, ${failures.length} failed` : ''}\n`);
   }
-  if (failures.length) process.exitCode = 1;
+  if (failures.length) process.exitCode = EXIT.FAILURE;
 }
 
 async function get(urn: string, _opts: unknown, cmd: Command): Promise<void> {

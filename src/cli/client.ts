@@ -1,13 +1,16 @@
 import { CatalogError } from '../catalog/errors.ts';
 import { loadClientConfig } from '../config.ts';
+import { CliError, EXIT, exitForStatus } from './exit-codes.ts';
+import { httpRequest, type HttpAnswer } from './http-request.ts';
+
+export { CliError } from './exit-codes.ts';
 
 export interface ClientOptions {
   readonly server?: string;
   readonly token?: string;
 }
 
-/** A failure the CLI prints as one line and exits non-zero on. */
-export class CliError extends Error {}
+const ok = (res: HttpAnswer) => res.status >= 200 && res.status < 300;
 
 /**
  * The CLI's view of a running Almanac: the public REST and GraphQL APIs only,
@@ -24,31 +27,25 @@ export class GmsClient {
   }
 
   private async send(method: string, path: string, body?: unknown): Promise<unknown> {
-    let res: Response;
+    let res: HttpAnswer;
     try {
-      res = await fetch(this.server + path, {
-        method,
-        headers: {
-          'Content-Type': 'application/json',
-          'X-RestLi-Protocol-Version': '2.0.0',
-          ...(this.token ? { Authorization: `Bearer ${this.token}` } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' };
+      if (this.token) headers.Authorization = `Bearer ${this.token}`;
+      res = await httpRequest(new URL(this.server + path), method, headers, body === undefined ? undefined : JSON.stringify(body));
     } catch (e) {
-      throw new CliError(`cannot reach ${this.server}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`);
+      throw new CliError(`cannot reach ${this.server}: ${(e as Error).message}`, EXIT.UNAVAILABLE);
     }
-    const text = await res.text();
+    const { text } = res;
     let json: unknown;
     try {
       json = text ? JSON.parse(text) : undefined;
     } catch {
-      throw new CliError(`${method} ${path}: ${res.status} ${res.statusText} (not JSON)`);
+      throw new CliError(`${method} ${path}: ${res.status} ${res.statusText} (not JSON)`, ok(res) ? EXIT.UNAVAILABLE : exitForStatus(res.status));
     }
-    if (!res.ok) {
+    if (!ok(res)) {
       const message = (json as { message?: string } | undefined)?.message ?? res.statusText;
       const hint = res.status === 401 ? ' (set --token or DATAHUB_GMS_TOKEN)' : '';
-      throw new CliError(`${res.status}: ${message}${hint}`);
+      throw new CliError(`${res.status}: ${message}${hint}`, exitForStatus(res.status));
     }
     return json;
   }
@@ -66,8 +63,12 @@ export class GmsClient {
   }
 
   async graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    const res = (await this.send('POST', '/api/graphql', { query, variables })) as { data?: T; errors?: Array<{ message: string }> };
-    if (res.errors?.length) throw new CliError(res.errors.map((e) => e.message).join('; '));
+    const res = (await this.send('POST', '/api/graphql', { query, variables })) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: unknown } }> };
+    if (res.errors?.length) {
+      // GraphQL answers 200 either way: DataHub's numeric extensions.code carries the status.
+      const code = res.errors[0]!.extensions?.code;
+      throw new CliError(res.errors.map((e) => e.message).join('; '), typeof code === 'number' ? exitForStatus(code) : EXIT.FAILURE);
+    }
     return res.data as T;
   }
 }

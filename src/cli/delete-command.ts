@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { CliError } from './client.ts';
+import { usageError } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, printJson } from './output.ts';
 
@@ -15,7 +15,7 @@ interface DeleteOptions {
 function parseTime(value: string, flag: string): number {
   if (/^-?\d+$/.test(value)) return Number(value);
   const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (!Number.isFinite(t)) throw new CliError(`${flag} must be epoch milliseconds or a date like 2026-01-01, got "${value}"`);
+  if (!Number.isFinite(t)) throw usageError(`${flag} must be epoch milliseconds or a date like 2026-01-01, got "${value}"`);
   return t;
 }
 
@@ -27,9 +27,9 @@ function parseTime(value: string, flag: string): number {
 async function remove(opts: DeleteOptions, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
   const window = opts.startTime !== undefined || opts.endTime !== undefined;
-  if (window && opts.aspect === undefined) throw new CliError('--start-time and --end-time need --aspect (a timeseries aspect)');
+  if (window && opts.aspect === undefined) throw usageError('--start-time and --end-time need --aspect (a timeseries aspect)');
   if (!opts.hard) {
-    if (opts.aspect !== undefined) throw new CliError('an aspect cannot be soft-deleted: add --hard');
+    if (opts.aspect !== undefined) throw usageError('an aspect cannot be soft-deleted: add --hard');
     const entityType = opts.urn.split(':')[2] ?? '';
     const proposal = { entityType, entityUrn: opts.urn, changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed": true}', contentType: 'application/json' } };
     await client.action('aspects', 'ingestProposal', { proposal, async: 'false' });

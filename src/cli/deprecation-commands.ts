@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import { Command } from 'commander';
 import { CliError } from './client.ts';
+import { usageError } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, isoDate, isoTime, parseDate, printJson, printTable, yellow } from './output.ts';
 
@@ -25,7 +26,7 @@ async function collectUrns(urns: string[], file: string | undefined): Promise<st
         .filter((l) => l && !l.startsWith('#'))
     : [];
   const all = [...new Set([...urns, ...fromFile])];
-  if (all.length === 0) throw new CliError('give at least one urn, or --file');
+  if (all.length === 0) throw usageError('give at least one urn, or --file');
   return all;
 }
 

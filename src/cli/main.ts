@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.ts';
 import { cliMessage } from './client.ts';
+import { EXIT, exitCodeOf } from './exit-codes.ts';
+import pkg from '../../package.json' with { type: 'json' };
 import { tokenCommands } from './token-commands.ts';
 import { serveCommand } from './serve-command.ts';
 import { userCommands } from './user-commands.ts';
@@ -9,22 +11,32 @@ import { deleteCommand } from './delete-command.ts';
 import { deprecationCommands } from './deprecation-commands.ts';
 import { timeseriesCommands } from './timeseries-commands.ts';
 
-/** The `almanac` command line; every failure is one clear line on stderr and a non-zero exit. */
+/** Commander exits by itself unless told not to, and addCommand does not pass that on: tell every command. */
+function overrideExits(cmd: Command): void {
+  cmd.exitOverride();
+  for (const sub of cmd.commands) overrideExits(sub);
+}
+
+/** The `almanac` command line; every failure is one clear line on stderr and an exit status from exit-codes.ts. */
 export async function run(argv: readonly string[]): Promise<void> {
   const program = new Command('almanac')
     .description('Almanac metadata catalog: server and administration commands')
-    .showHelpAfterError()
-    .exitOverride();
+    .version(pkg.version, '-V, --version', 'print the version and exit')
+    .showHelpAfterError();
   program.addCommand(serveCommand());
   program.addCommand(tokenCommands());
   program.addCommand(userCommands());
   for (const cmd of [...catalogCommands(), deleteCommand(), ...timeseriesCommands(), ...deprecationCommands()]) program.addCommand(cmd);
+  overrideExits(program);
   try {
     await program.parseAsync(argv as string[]);
   } catch (e) {
-    if (e instanceof CommanderError) process.exit(e.exitCode);
-    const message = e instanceof ConfigError ? e.message : cliMessage(e);
-    process.stderr.write(`almanac: ${message}\n`);
-    process.exit(1);
+    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? EXIT.OK : EXIT.USAGE); // help and --version exit 0; the rest is a bad command line
+    if (e instanceof ConfigError) {
+      process.stderr.write(`almanac: ${e.message}\n`);
+      process.exit(EXIT.USAGE);
+    }
+    process.stderr.write(`almanac: ${cliMessage(e)}\n`);
+    process.exit(exitCodeOf(e));
   }
 }

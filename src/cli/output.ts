@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import { CliError } from './client.ts';
+import { usageError } from './exit-codes.ts';
 
 /** Colour and progress bars only on a terminal. */
 export const isTty = (): boolean => process.stdout.isTTY === true;
@@ -27,7 +27,7 @@ export const isoTime = (millis: number | null | undefined): string => (millis ==
 /** Parses `90d`, `12h`, `30m` into milliseconds. */
 export function parseAge(value: string): number {
   const m = /^(\d+)([dhm])$/.exec(value.trim());
-  if (!m) throw new CliError(`--older-than must look like 90d, 12h or 30m, got "${value}"`);
+  if (!m) throw usageError(`--older-than must look like 90d, 12h or 30m, got "${value}"`);
   const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm'];
   return Number(m[1]) * unit;
 }
@@ -35,6 +35,6 @@ export function parseAge(value: string): number {
 /** Parses an ISO date (2026-01-01) or date-time into epoch milliseconds, UTC. */
 export function parseDate(value: string, flag: string): number {
   const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value);
-  if (!Number.isFinite(t)) throw new CliError(`${flag} must be a date like 2026-01-01, got "${value}"`);
+  if (!Number.isFinite(t)) throw usageError(`${flag} must be a date like 2026-01-01, got "${value}"`);
   return t;
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { CliError, type GmsClient } from './client.ts';
+import type { GmsClient } from './client.ts';
+import { EXIT, usageError } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, green, isTty, isoDate, isoTime, parseAge, parseDate, printJson, printTable, red, yellow } from './output.ts';
 
@@ -33,7 +34,13 @@ export interface TaskView {
   sizeBytesAfter: number | null;
 }
 
-const mb = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1e6).toFixed(1)} MB`);
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
+
+/** The server's dry-run message is DataHub's, ending in DataHub's own instruction; the CLI gives its flag instead. */
+const DATAHUB_INSTRUCTION = /\s*This was a dry run\. Run with dryRun = false to execute\.\s*$/;
+
+/** The index's size is measured once the task's reclaim has dropped what it retired: wait that long, within reason. */
+const RECLAIM_WAIT_MILLIS = 10_000;
 
 async function indexSizes(_opts: unknown, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
@@ -60,7 +67,7 @@ interface TruncateOptions {
 const positive = (value: string | undefined, flag: string): number | undefined => {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new CliError(`${flag} must be a positive integer, got "${value}"`);
+  if (!Number.isSafeInteger(n) || n <= 0) throw usageError(`${flag} must be a positive integer, got "${value}"`);
   return n;
 };
 
@@ -111,18 +118,42 @@ async function askCancel(id: string): Promise<boolean> {
   }
 }
 
-function printTask(task: TaskView): void {
+/** A completed task's sizes appear when its reclaim ends; until then only the size the CLI saw before is known. */
+async function awaitReclaim(client: GmsClient, task: TaskView): Promise<TaskView> {
+  const until = Date.now() + RECLAIM_WAIT_MILLIS;
+  while (task.state === 'completed' && task.sizeBytesAfter === null && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    task = await client.get<TaskView>(`/api/tasks/${encodeURIComponent(task.id)}`);
+  }
+  return task;
+}
+
+function sizeClause(task: TaskView, sizeBefore: number | undefined): string {
+  if (task.sizeBytesBefore !== null && task.sizeBytesAfter !== null) return `; size ${mb(task.sizeBytesBefore)} -> ${mb(task.sizeBytesAfter)}`;
+  const before = task.sizeBytesBefore ?? sizeBefore;
+  if (before === undefined) return '';
+  return task.state === 'completed' ? `; size ${mb(before)} before, freed space still being reclaimed` : `; size ${mb(before)} before`;
+}
+
+function printTask(task: TaskView, sizeBefore?: number): void {
   const state = task.state === 'completed' ? green(task.state) : task.state === 'running' ? yellow(task.state) : red(task.state);
   process.stdout.write(
     `${bold(task.id)} ${state}: ${task.rowsDeleted.toLocaleString('en-US')} of ${task.rowsToDelete.toLocaleString('en-US')} rows deleted from ${task.index.indexName}` +
-      ` (before ${isoTime(task.cutoffMillis)}, ${task.strategy}, ${task.batches} batches, ${(task.runTimeMillis / 1000).toFixed(1)} s; size ${mb(task.sizeBytesBefore)} -> ${mb(task.sizeBytesAfter)})\n`,
+      ` (before ${isoTime(task.cutoffMillis)}, ${task.strategy}, ${task.batches} batches, ${(task.runTimeMillis / 1000).toFixed(1)} s${sizeClause(task, sizeBefore)})\n`,
   );
   if (task.error) process.stdout.write(`${red('error')}: ${task.error}\n`);
 }
 
+/** The index's size in bytes, from getIndexSizes (its sizeInMb is the engine's bytes / 1,000,000). */
+async function indexBytes(client: GmsClient, entityType: string, aspect: string): Promise<number | undefined> {
+  const { indexSizes } = await client.action<{ indexSizes: IndexSize[] }>('operations', 'getIndexSizes', {});
+  const found = indexSizes.find((i) => i.entityName.toLowerCase() === entityType.toLowerCase() && i.aspectName === aspect.toLowerCase());
+  return found === undefined ? undefined : found.sizeInMb * 1e6;
+}
+
 async function truncate(opts: TruncateOptions, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  if ((opts.olderThan === undefined) === (opts.before === undefined)) throw new CliError('give exactly one of --older-than or --before');
+  if ((opts.olderThan === undefined) === (opts.before === undefined)) throw usageError('give exactly one of --older-than or --before');
   const endTimeMillis = opts.olderThan !== undefined ? Date.now() - parseAge(opts.olderThan) : parseDate(opts.before!, '--before');
   const params = {
     entityType: opts.entityType,
@@ -133,16 +164,17 @@ async function truncate(opts: TruncateOptions, cmd: Command): Promise<void> {
     ...(opts.timeout !== undefined ? { timeoutSeconds: positive(opts.timeout, '--timeout') } : {}),
     ...(opts.forceDeleteByQuery ? { forceDeleteByQuery: true } : {}),
   };
+  const sizeBefore = opts.execute ? await indexBytes(client, opts.entityType, opts.aspect) : undefined;
   const value = await client.action<string>('operations', 'truncateTimeseriesAspect', params);
   if (!opts.execute) {
     if (json) return printJson({ dryRun: true, endTimeMillis, message: value });
-    process.stdout.write(`${yellow('DRY RUN')} (nothing was deleted) for rows before ${isoTime(endTimeMillis)}:\n${value}\nAdd --execute to delete them.\n`);
+    process.stdout.write(`${yellow('DRY RUN')} (nothing was deleted) for rows before ${isoTime(endTimeMillis)}:\n${value.replace(DATAHUB_INSTRUCTION, '')}\nAdd --execute to delete them.\n`);
     return;
   }
-  const task = await follow(client, value, json);
+  const task = await awaitReclaim(client, await follow(client, value, json));
   if (json) printJson(task);
-  else printTask(task);
-  if (task.completed && task.state !== 'completed') process.exitCode = 1;
+  else printTask(task, sizeBefore);
+  if (task.completed && task.state !== 'completed') process.exitCode = EXIT.FAILURE;
 }
 
 async function taskStatus(id: string, _opts: unknown, cmd: Command): Promise<void> {

@@ -1,10 +1,11 @@
 import { Command, Option } from 'commander';
-import { openServices, type Services } from '../app.ts';
+import type { Services } from '../app.ts';
 import { ADMIN_URN, type Principal } from '../auth/principal.ts';
 import { TOKEN_DURATIONS, parseTokenDuration } from '../auth/durations.ts';
 import fs from 'node:fs';
 import { describeDatabase, loadConfig } from '../config.ts';
 import { CliError } from './client.ts';
+import { EXIT } from './exit-codes.ts';
 
 /** Commands run against the database act as the operator who holds it: the administrator. */
 const OPERATOR: Principal = { actorUrn: ADMIN_URN, kind: 'system' };
@@ -21,11 +22,13 @@ export async function withServices<T>(fn: (s: Services) => Promise<T>, options: 
       `no database at ${config.database.path}: start the server once (npm start) to create it, or point ALMANAC_DATABASE_URL (or ALMANAC_HOME) at the server's`,
     );
   }
+  // Loaded on use, as the server is: most commands never open the database.
+  const { openServices } = await import('../app.ts');
   let services: Services;
   try {
     services = await openServices(config);
   } catch (e) {
-    throw new CliError(`cannot open ${describeDatabase(config.database)}: ${(e as Error).message}`);
+    throw new CliError(`cannot open ${describeDatabase(config.database)}: ${(e as Error).message}`, EXIT.UNAVAILABLE);
   }
   try {
     return await fn(services);
@@ -85,20 +88,20 @@ export function tokenCommands(): Command {
     .option('--name <name>', 'a name to recognise the token by')
     .option('--description <text>', 'what the token is for')
     .option('--init', 'create the database if it does not exist yet (a bootstrap before the first start)')
-    .addHelpText('after', '\nExamples:\n  $ npx almanac token create --actor urn:li:corpuser:datahub\n  $ TOKEN=$(npx almanac token create --actor urn:li:corpuser:datahub --duration NO_EXPIRY --name ci)')
+    .addHelpText('after', '\nExamples:\n  $ almanac token create --actor urn:li:corpuser:datahub\n  $ export DATAHUB_GMS_TOKEN=$(almanac token create --actor urn:li:corpuser:datahub --duration NO_EXPIRY --name ci)')
     .action(createToken);
   token
     .command('list')
     .description('List access tokens, newest expiry first (ids are what revoke takes)')
     .option('--owner <urn>', 'only tokens created by this user')
     .option('--json', 'machine-readable output')
-    .addHelpText('after', '\nExamples:\n  $ npx almanac token list\n  $ npx almanac token list --owner urn:li:corpuser:alice --json')
+    .addHelpText('after', '\nExamples:\n  $ almanac token list\n  $ almanac token list --owner urn:li:corpuser:alice --json')
     .action(listTokens);
   token
     .command('revoke')
     .description('Revoke an access token by its id; it stops working on the next request')
     .argument('<id>', 'the token id shown by `token list`')
-    .addHelpText('after', "\nExample:\n  $ npx almanac token revoke 'k3yH4sh...='")
+    .addHelpText('after', "\nExample:\n  $ almanac token revoke 'k3yH4sh...='")
     .action(revokeToken);
   return token;
 }

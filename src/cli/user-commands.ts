@@ -3,8 +3,10 @@ import { ADMIN_URN, corpUserUrn, type Principal } from '../auth/principal.ts';
 import { ROLES, parseRole } from '../auth/roles.ts';
 import { createLocalUser } from '../auth/users.ts';
 import { badRequest } from '../catalog/errors.ts';
+import { readSecret } from './read-secret.ts';
 import { withServices } from './token-commands.ts';
 
+<<<<<<< HEAD
 /** The CLI runs against the database as its operator, with the built-in administrator's rights. */
 const OPERATOR: Principal = { actorUrn: ADMIN_URN, kind: 'system' };
 
@@ -17,6 +19,8 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
 }
 
+=======
+>>>>>>> main
 interface CreateOptions {
   username: string;
   password?: string;
@@ -26,7 +30,7 @@ interface CreateOptions {
 
 const createUser = async (opts: CreateOptions) => {
   if (opts.password !== undefined && opts.passwordStdin) throw badRequest('give either --password or --password-stdin, not both');
-  const password = opts.passwordStdin ? await readStdin() : opts.password;
+  const password = opts.passwordStdin ? await readSecret('Password') : opts.password;
   if (password === undefined) throw badRequest('a password is required: --password-stdin (recommended) or --password');
   const role = opts.role === undefined ? undefined : parseRole(opts.role);
   await withServices(async (s) => {
@@ -76,9 +80,9 @@ export function userCommands(): Command {
     .description('Create a user, or reset their password, and optionally set their role')
     .requiredOption('--username <name>', 'the user name; the user is urn:li:corpuser:<name>')
     .option('--password <password>', 'the password (visible in shell history; prefer --password-stdin)')
-    .option('--password-stdin', 'read the password from standard input')
+    .option('--password-stdin', 'read the password from standard input; on a terminal, asks for it without echo')
     .option('--role <role>', `one of ${Object.values(ROLES).map((r) => r.name).join(', ')} (or its urn)`)
-    .addHelpText('after', "\nExamples:\n  $ printf '%s' \"$PASSWORD\" | npx almanac user create --username alice --password-stdin --role Editor\n  $ npx almanac user create --username bob --password 'correct horse' --role Reader")
+    .addHelpText('after', "\nExamples:\n  $ printf '%s' \"$PASSWORD\" | almanac user create --username alice --password-stdin --role Editor\n  $ almanac user create --username bob --password 'correct horse' --role Reader")
     .action(createUser);
   user
     .command('list')

@@ -101,10 +101,15 @@ export async function runClientScript<T = any>(server: TestServer, script: strin
   }
 }
 
-/** Runs the real `datahub` CLI against the server, configured as users do (DATAHUB_GMS_URL, DATAHUB_GMS_TOKEN); asserts it exits 0. */
-export async function runDatahubCli(server: TestServer, ...args: string[]): Promise<ProcessResult> {
+/** Runs the real `datahub` CLI against the server, configured as users do (DATAHUB_GMS_URL, DATAHUB_GMS_TOKEN), whatever its exit status. */
+export async function datahubCli(server: TestServer, ...args: string[]): Promise<ProcessResult> {
   const { datahub } = await datahubClientPaths();
-  const res = await run(datahub, args, { DATAHUB_GMS_URL: server.url, DATAHUB_GMS_TOKEN: server.adminToken });
+  return run(datahub, args, { DATAHUB_GMS_URL: server.url, DATAHUB_GMS_TOKEN: server.adminToken });
+}
+
+/** As datahubCli; asserts it exits 0. */
+export async function runDatahubCli(server: TestServer, ...args: string[]): Promise<ProcessResult> {
+  const res = await datahubCli(server, ...args);
   assert.equal(res.code, 0, `datahub ${args.join(' ')}:\n${res.stdout}\n${res.stderr}`);
   return res;
 }

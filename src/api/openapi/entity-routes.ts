@@ -48,6 +48,7 @@ export const openapiRoutes =
           if (aspect !== 'urn') proposals.push(toProposal(spec.name, item.urn, aspect, body, `[${i}].${aspect}`, changeType));
         }
       });
+      req.writes.take(proposals.length, 'body');
       await requireEdit(ctx, req.principal, urns);
       await requireAccessAspectWrites(ctx, req.principal, proposals);
       await ctx.catalog.ingest(proposals, req.principal.actorUrn);
@@ -80,6 +81,7 @@ export const openapiRoutes =
       acceptQuery(req.query, WRITE_QUERY);
       const spec = entitySpec(req.params.entityType);
       const proposal = toProposal(spec.name, req.params.urn, req.params.aspect, req.body, 'body');
+      req.writes.take(1, 'body');
       await requireEdit(ctx, req.principal, [req.params.urn]);
       await requireAccessAspectWrites(ctx, req.principal, [proposal]);
       const existed = await ctx.catalog.exists(req.params.urn);
