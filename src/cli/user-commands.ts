@@ -6,21 +6,12 @@ import { badRequest } from '../catalog/errors.ts';
 import { readSecret } from './read-secret.ts';
 import { withServices } from './token-commands.ts';
 
-<<<<<<< HEAD
 /** The CLI runs against the database as its operator, with the built-in administrator's rights. */
 const OPERATOR: Principal = { actorUrn: ADMIN_URN, kind: 'system' };
 
 /** A user given by name or by urn. */
 const userUrnOf = (user: string): string => (user.startsWith('urn:li:corpuser:') ? user : corpUserUrn(user));
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
-}
-
-=======
->>>>>>> main
 interface CreateOptions {
   username: string;
   password?: string;
