@@ -8,6 +8,7 @@ import { RoleAssignments } from './auth/role-assignments.ts';
 import { ADMIN_URN } from './auth/principal.ts';
 import { loadTokenSecrets } from './auth/secrets.ts';
 import { TokenService } from './auth/token-service.ts';
+import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import { Deprecations } from './catalog/deprecation.ts';
@@ -36,6 +37,7 @@ export interface Services {
   readonly roles: RoleAssignments;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
+  readonly users: UserAdmin;
 }
 
 /** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
@@ -53,7 +55,7 @@ export async function openServices(config: Config, options: { background?: boole
   try {
     const catalog = new Catalog(store);
     await bootstrapAdmin(store, catalog);
-    const tokens = new TokenService(store, await loadTokenSecrets(config, store));
+    const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis);
     const authorizer = new Authorizer(store);
     return {
       store,
@@ -65,8 +67,9 @@ export async function openServices(config: Config, options: { background?: boole
       tokens,
       authorizer,
       roles: new RoleAssignments(store),
-      accessTokens: new AccessTokens(store, tokens, authorizer),
+      accessTokens: new AccessTokens(store, tokens, authorizer, config.tokens),
       login: new LoginService(store, tokens),
+      users: new UserAdmin(store, catalog, tokens, authorizer),
     };
   } catch (e) {
     await store.close();

@@ -25,6 +25,10 @@ export interface Config {
   readonly graphql: { readonly maxDepth: number; readonly maxAliases: number; readonly maxCost: number };
   /** Whether GET /metrics needs a token (it is open like /health by default). */
   readonly metricsAuth: boolean;
+  /** Sign-in sessions: how long one lasts, and whether its cookies are marked Secure. */
+  readonly sessions: { readonly ttlMillis: number; readonly cookieSecure: boolean };
+  /** Bounds on personal access tokens. */
+  readonly tokens: { readonly maxPerUser: number; readonly maxNameLength: number; readonly maxDescriptionLength: number };
   /** Per-principal budget of expensive operations (search, lineage, truncation, costly GraphQL). */
   readonly rateLimit: RateLimits;
   /** Aspect versions one request may write, summed over its proposals, entities and aliased mutations. */
@@ -153,6 +157,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // DataHub's own UI fragments cost about 10,000 in graphql-armor's model (objects 2, scalars 1, times 1.5 per level).
     maxCost: int('ALMANAC_GRAPHQL_MAX_COST', 100_000, 1, 100_000_000),
   };
+  // DataHub's variable names and defaults (datahub-frontend's application.conf).
+  const sessions = {
+    ttlMillis: int('AUTH_SESSION_TTL_HOURS', 24, 1, 24 * 365) * 60 * 60 * 1000,
+    cookieSecure: bool('AUTH_COOKIE_SECURE', false),
+  };
+  const tokens = {
+    maxPerUser: int('ALMANAC_MAX_TOKENS_PER_USER', 100, 1, 1_000_000),
+    maxNameLength: int('ALMANAC_TOKEN_NAME_MAX_LENGTH', 256, 1, 100_000),
+    maxDescriptionLength: int('ALMANAC_TOKEN_DESCRIPTION_MAX_LENGTH', 2048, 0, 1_000_000),
+  };
   const rateLimit: RateLimits = {
     // Generous: an interactive user or a scripted crawl stays far below it; a loop hammering search does not.
     max: int('ALMANAC_RATE_LIMIT_MAX', 1_000, 0, 1_000_000),
@@ -180,6 +194,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: Object.freeze(http),
     graphql: Object.freeze(graphql),
     metricsAuth: bool('ALMANAC_METRICS_AUTH', false),
+    sessions: Object.freeze(sessions),
+    tokens: Object.freeze(tokens),
     rateLimit: Object.freeze(rateLimit),
     maxWritesPerRequest,
   });

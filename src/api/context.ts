@@ -5,6 +5,7 @@ import type { LoginService } from '../auth/login.ts';
 import type { Authorizer } from '../auth/authorizer.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
+import type { UserAdmin } from '../auth/user-admin.ts';
 import type { RoleAssignments } from '../auth/role-assignments.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Deprecations } from '../catalog/deprecation.ts';
@@ -31,6 +32,7 @@ export interface AppContext {
   readonly roles: RoleAssignments;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
+  readonly users: UserAdmin;
   readonly metrics: Metrics;
   /** One GraphQL schema and document cache, shared by every path the endpoint is mounted at. */
   readonly graphql: GraphqlExecutor;

@@ -2,6 +2,7 @@ import { UNAUTHORIZED_MESSAGE } from '../auth/authorizer.ts';
 import { ADMIN_URN, type Principal } from '../auth/principal.ts';
 import { isIdentityUrn } from '../catalog/deletion.ts';
 import { forbidden } from '../catalog/errors.ts';
+import { parseUrn } from '../catalog/urn.ts';
 import type { AppContext } from './context.ts';
 
 /** Ingestion needs EDIT_ENTITY; the message is DataHub's. */
@@ -18,6 +19,21 @@ export async function requireDelete(ctx: AppContext, principal: Principal, urn: 
   if (!isIdentityUrn(urn)) return ctx.authorizer.require(principal, ['EDIT_ENTITY'], message);
   await ctx.authorizer.require(principal, ['MANAGE_USERS_AND_GROUPS'], message);
   if (urn === ADMIN_URN) throw forbidden(`${ADMIN_URN} is the built-in administrator and cannot be deleted`);
+}
+
+/** The aspects that decide whether a user may act at all: suspension (corpUserStatus) and soft deletion (status). */
+const ACCESS_ASPECTS = new Set(['corpUserStatus', 'status']);
+
+/**
+ * Writing a user's suspension or soft deletion is managing users: it needs
+ * MANAGE_USERS_AND_GROUPS, and the built-in administrator's are never written,
+ * so no Editor can lock a user, or every admin, out by ingestion.
+ */
+export async function requireAccessAspectWrites(ctx: AppContext, principal: Principal, writes: ReadonlyArray<{ urn: string; aspectName: string }>): Promise<void> {
+  const touched = writes.filter((w) => ACCESS_ASPECTS.has(w.aspectName) && parseUrn(w.urn).entityType === 'corpuser');
+  if (touched.length === 0) return;
+  await ctx.authorizer.require(principal, ['MANAGE_USERS_AND_GROUPS'], `User ${principal.actorUrn} is unauthorized to modify entity: ${touched[0]!.urn}`);
+  if (touched.some((w) => w.urn === ADMIN_URN)) throw forbidden(`${ADMIN_URN} is the built-in administrator and cannot be suspended or soft-deleted`);
 }
 
 /** Deprecating (one entity or a batch) needs EDIT_ENTITY or EDIT_DEPRECATION_PRIVILEGE, as in DataHub. */

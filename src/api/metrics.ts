@@ -122,5 +122,7 @@ export function authFailureReason(message: string): string {
   if (/revoked/i.test(message)) return 'revoked';
   if (/actor .* does not exist|malformed or missing 'actor'/i.test(message)) return 'unknown_actor';
   if (/system client/i.test(message)) return 'bad_system_client';
+  if (/is not active/i.test(message)) return 'inactive';
+  if (/session has ended|session cookie/i.test(message)) return 'ended_session';
   return 'invalid_token';
 }

@@ -5,6 +5,7 @@ import { graphqlRoutes } from './graphql/graphql-routes.ts';
 import { loginRoutes } from './login-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
 import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
+import { identityRoutes } from './openapi/identity-routes.ts';
 import { relationshipRoutes } from './openapi/relationship-routes.ts';
 import { timelineRoutes } from './openapi/timeline-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
@@ -28,6 +29,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   openapiRoutes,
   openapiV2Routes,
   loginRoutes,
+  identityRoutes,
   graphqlRoutes,
   operationsRoutes,
   tasksRoutes,

@@ -93,7 +93,7 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     if (req.routeOptions.config?.public) return;
     // Every other path needs credentials, served or not: a stranger gets 401, never a map of the routes.
     try {
-      req.principal = await context.authenticator.authenticate(req.headers.authorization);
+      req.principal = await context.authenticator.authenticate(req.headers.authorization, req.headers.cookie);
     } catch (e) {
       // Close the connection after the 401 instead of reading the rest of a stranger's body.
       reply.header('Connection', 'close');

@@ -25,6 +25,12 @@ export interface ListTokensInput {
 
 export const MAX_TOKEN_PAGE = 1000;
 
+export interface TokenLimits {
+  readonly maxPerUser: number;
+  readonly maxNameLength: number;
+  readonly maxDescriptionLength: number;
+}
+
 /**
  * Personal access token management with DataHub's rules: a user creates tokens
  * for themself with GENERATE_PERSONAL_ACCESS_TOKENS; creating for others, and
@@ -36,6 +42,7 @@ export class AccessTokens {
     private readonly store: Store,
     private readonly tokens: TokenService,
     private readonly authorizer: Authorizer,
+    private readonly limits: TokenLimits,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -48,10 +55,23 @@ export class AccessTokens {
     const allowed = (await this.canManage(principal)) || (forSelf && (await this.authorizer.has(principal, ['GENERATE_PERSONAL_ACCESS_TOKENS'])));
     if (!allowed) throw forbidden(UNAUTHORIZED_MESSAGE);
     if (input.name.trim() === '') throw badRequest("Field 'name' must not be empty");
+    if (input.name.length > this.limits.maxNameLength) throw badRequest(`Field 'name' must be at most ${this.limits.maxNameLength} characters`);
+    if ((input.description?.length ?? 0) > this.limits.maxDescriptionLength) {
+      throw badRequest(`Field 'description' must be at most ${this.limits.maxDescriptionLength} characters`);
+    }
     if (!(await this.store.existing([input.actorUrn])).has(input.actorUrn)) {
       throw badRequest(`Failed to create access token: actor ${input.actorUrn} does not exist`);
     }
-    return this.tokens.mint({ ...input, ownerUrn: principal.actorUrn, now: this.clock() });
+    const now = this.clock();
+    await this.store.deleteExpiredAccessTokens(now);
+    // Counted before the insert, so concurrent creations may pass the limit by their number; it bounds growth, not exactly.
+    const held = (await this.store.listAccessTokens({ actorUrn: input.actorUrn }, 0, 0)).total;
+    if (held >= this.limits.maxPerUser) {
+      throw badRequest(
+        `Failed to create access token: ${input.actorUrn} already has ${held} tokens, the limit (ALMANAC_MAX_TOKENS_PER_USER) is ${this.limits.maxPerUser}; revoke one first`,
+      );
+    }
+    return this.tokens.mint({ ...input, ownerUrn: principal.actorUrn, now });
   }
 
   async list(principal: Principal, input: ListTokensInput): Promise<AccessTokenPage> {

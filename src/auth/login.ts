@@ -7,6 +7,8 @@ import type { TokenService } from './token-service.ts';
 /** Failures allowed before each further attempt must wait. */
 export const FREE_ATTEMPTS = 5;
 const MAX_DELAY_MILLIS = 15 * 60 * 1000;
+/** Failures older than this are forgotten (pruned whenever a new failure is recorded). */
+export const FAILURE_MEMORY_MILLIS = 24 * 60 * 60 * 1000;
 
 /** After the free attempts, the wait doubles with every failure: 1 s, 2 s, 4 s ... up to 15 minutes. */
 export const loginDelayMillis = (failures: number): number =>
@@ -14,10 +16,17 @@ export const loginDelayMillis = (failures: number): number =>
 
 const INVALID = 'Invalid username or password.';
 
+export interface SignedIn {
+  readonly token: string;
+  readonly actorUrn: string;
+  readonly expiresAt: number;
+}
+
 /**
- * Console sign-in with a local password. Unknown users and wrong passwords get
- * the same answer in about the same time; repeated failures for a username are
- * slowed down, with the counter in the database so every process agrees.
+ * Sign-in with a local password. Unknown users and wrong passwords get the same
+ * answer in about the same time. Repeated failures are slowed down per username
+ * AND source address, with the counter in the database so every process agrees:
+ * someone guessing from elsewhere slows only themself, never locks the user out.
  */
 export class LoginService {
   constructor(
@@ -26,11 +35,11 @@ export class LoginService {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  async login(username: string, password: string): Promise<{ token: string; actorUrn: string; expiresAt: number }> {
+  async login(username: string, password: string, address: string): Promise<SignedIn> {
     if (username === '' || username.length > 256) throw badRequest("Field 'username' must be a non-empty string of at most 256 characters");
     if (password === '' || password.length > 1024) throw badRequest("Field 'password' must be a non-empty string of at most 1024 characters");
     const now = this.clock();
-    const failures = await this.store.getLoginFailures(username);
+    const failures = await this.store.getSignInFailures(username, address);
     if (failures) {
       const wait = failures.lastFailureAt + loginDelayMillis(failures.failures) - now;
       if (wait > 0) {
@@ -42,11 +51,25 @@ export class LoginService {
     const actorUrn = corpUserUrn(username);
     const stored = await this.store.getPasswordHash(actorUrn);
     const ok = (await verifyPassword(password, stored ?? (await decoyHash()))) && stored !== undefined;
-    if (!ok || !(await this.store.existing([actorUrn])).has(actorUrn)) {
-      await this.store.recordLoginFailure(username, now);
+    const state = ok ? await this.store.getSessionState(actorUrn) : undefined;
+    if (!state?.exists) {
+      await this.store.recordSignInFailure(username, address, now);
+      await this.store.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
       throw unauthenticated(INVALID);
     }
-    await this.store.clearLoginFailures(username);
+    await this.store.clearSignInFailures(username, address);
+    // Only someone who knows the password learns that the account is inactive.
+    if (state.inactive) throw unauthenticated(`User ${actorUrn} is not active (suspended or soft-deleted). Please contact your DataHub administrator.`);
+    return this.session(actorUrn, now);
+  }
+
+  /** Ends every session of the user: sessions are stateless, so one cannot end alone. Access tokens are revoked on their own. */
+  async endSessions(actorUrn: string): Promise<void> {
+    await this.store.endSessions(actorUrn);
+  }
+
+  /** A new session for a user who has just proved who they are (sign-in or sign-up). */
+  async session(actorUrn: string, now = this.clock()): Promise<SignedIn> {
     const session = await this.tokens.mintSession(actorUrn, now);
     return { token: session.token, actorUrn, expiresAt: session.expiresAt };
   }

@@ -7,8 +7,8 @@ import type { TokenSecrets } from './secrets.ts';
 
 export const TOKEN_ISSUER = 'datahub-metadata-service';
 const VERIFIED_CACHE_SIZE = 10_000;
-/** Console sessions are short-lived, stateless JWTs (DataHub's SESSION type, version "1"). */
-export const SESSION_TTL_MILLIS = 8 * 60 * 60 * 1000;
+/** DataHub's default session length (auth.session.ttlInHours and play.http.session.maxAge: 24 hours). */
+export const DEFAULT_SESSION_TTL_MILLIS = 24 * 60 * 60 * 1000;
 
 export interface MintRequest {
   readonly actorUrn: string;
@@ -28,6 +28,9 @@ export interface VerifiedToken {
   readonly actorExists?: boolean;
 }
 
+/** DataHub refuses inactive actors too ("Actor is not active"); Almanac says which states count. */
+const inactiveMessage = (actorUrn: string): string => `Failed to validate DataHub token: actor ${actorUrn} is not active (suspended or soft-deleted).`;
+
 const actorIdOf = (actorUrn: string): string => actorUrn.slice(actorUrn.lastIndexOf(':') + 1);
 
 /**
@@ -41,8 +44,14 @@ export class TokenService {
   constructor(
     private readonly store: Store,
     private readonly secrets: TokenSecrets,
+    readonly sessionTtlMillis: number = DEFAULT_SESSION_TTL_MILLIS,
   ) {
     this.key = new TextEncoder().encode(secrets.signingKey);
+  }
+
+  /** An HMAC of `purpose` under the signing key: secrets derived from stored nonces, which alone reveal nothing. */
+  derive(purpose: string): string {
+    return crypto.createHmac('sha256', this.key).update(purpose).digest('base64url');
   }
 
   /** Base64(SHA-256(token + salt)): DataHub's stored token id. */
@@ -75,11 +84,16 @@ export class TokenService {
     return { token, record };
   }
 
-  /** A stateless session token for a signed-in console user; it is not stored. */
+  /**
+   * A session token for a signed-in user. It is not stored: it carries the
+   * user's session epoch, and ends when the epoch moves on (sign-out, password
+   * reset, removal) or when it expires.
+   */
   async mintSession(actorUrn: string, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
     const actorId = actorIdOf(actorUrn);
-    const expiresAt = now + SESSION_TTL_MILLIS;
-    const token = await new SignJWT({ actorType: 'USER', actorId, type: 'SESSION', version: '1' })
+    const expiresAt = now + this.sessionTtlMillis;
+    const { sessionEpoch } = await this.store.getSessionState(actorUrn);
+    const token = await new SignJWT({ actorType: 'USER', actorId, type: 'SESSION', version: '1', epoch: sessionEpoch })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(actorId)
       .setIssuer(TOKEN_ISSUER)
@@ -88,6 +102,15 @@ export class TokenService {
       .setExpirationTime(Math.floor(expiresAt / 1000))
       .sign(this.key);
     return { token, expiresAt };
+  }
+
+  /** A session is live while its user exists, is active (not suspended or soft-deleted), and its epoch is the user's current one: one read. */
+  private async verifySession(actorUrn: string, epoch: unknown): Promise<VerifiedToken> {
+    const state = await this.store.getSessionState(actorUrn);
+    if (!state.exists) throw unauthenticated(`Failed to validate DataHub token: actor ${actorUrn} does not exist.`);
+    if (state.inactive) throw unauthenticated(inactiveMessage(actorUrn));
+    if (epoch !== state.sessionEpoch) throw unauthenticated('Failed to validate DataHub token: the session has ended. Sign in again.');
+    return { actorUrn, tokenId: '', type: 'SESSION', actorExists: true };
   }
 
   /**
@@ -131,12 +154,11 @@ export class TokenService {
     if (typeof actorId !== 'string' || actorId === '' || payload.actorType !== 'USER') {
       throw unauthenticated("Failed to validate DataHub token: Found malformed or missing 'actor' claim.");
     }
-    if (payload.type === 'SESSION' && payload.version === '1') {
-      return { actorUrn: `urn:li:corpuser:${actorId}`, tokenId: '', type: 'SESSION' };
-    }
+    if (payload.type === 'SESSION' && payload.version === '1') return this.verifySession(`urn:li:corpuser:${actorId}`, payload.epoch);
     if (payload.type !== 'PERSONAL' || payload.version !== '2') throw unauthenticated('Unable to verify the provided token.');
     const found = await this.store.findTokenWithActor(tokenId);
     if (!found) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');
+    if (found.actorInactive) throw unauthenticated(inactiveMessage(found.token.actorUrn));
     return { actorUrn: found.token.actorUrn, tokenId, type: 'PERSONAL', actorExists: found.actorExists };
   }
 }

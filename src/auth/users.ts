@@ -6,8 +6,17 @@ import { corpUserUrn } from './principal.ts';
 import type { RoleUrn } from './roles.ts';
 
 export const MIN_PASSWORD_LENGTH = 8;
+/** The longest password sign-in accepts; scrypt's cost does not depend on it, but a bound keeps requests small. */
+export const MAX_PASSWORD_LENGTH = 1024;
 
-/** Creates (or updates) a local user with a password and an optional role, as `almanac user create` does. */
+/** Almanac's password rule, for every way a password is set. */
+export function checkPassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw badRequest(`Field 'password' must be from ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
+  }
+}
+
+/** Creates (or updates) a local user with a password and an optional role, as `almanac user create` does; a reset password ends the user's sessions. */
 export async function createLocalUser(
   { store, catalog }: { readonly store: Store; readonly catalog: Catalog },
   input: { username: string; password: string; role?: RoleUrn; actor: string },
@@ -15,11 +24,11 @@ export async function createLocalUser(
   if (!/^[A-Za-z0-9._@-]{1,128}$/.test(input.username)) {
     throw badRequest('username must be 1 to 128 characters of letters, digits, ".", "_", "@" or "-"');
   }
-  if (input.password.length < MIN_PASSWORD_LENGTH) throw badRequest(`password must be at least ${MIN_PASSWORD_LENGTH} characters`);
+  checkPassword(input.password);
   const urn = corpUserUrn(input.username);
   const now = Date.now();
   await catalog.ensureUser(urn, input.actor);
-  await store.setPasswordHash(urn, await hashPassword(input.password), now);
+  await store.resetPassword(urn, await hashPassword(input.password), now);
   if (input.role) await store.setRole([urn], input.role, input.actor, now);
   return urn;
 }

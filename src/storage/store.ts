@@ -12,6 +12,7 @@ import type { RunPort } from './ports/runs.ts';
 import type { TaskPort } from './ports/tasks.ts';
 import type { TimeseriesPort } from './ports/timeseries.ts';
 import type { TruncationPort } from './ports/truncation.ts';
+import type { UserAccessStore } from './ports/user-access.ts';
 
 export type * from './ports/aspects.ts';
 export type * from './ports/database.ts';
@@ -21,8 +22,9 @@ export type * from './ports/runs.ts';
 export type * from './ports/tasks.ts';
 export type * from './ports/timeseries.ts';
 export type * from './ports/truncation.ts';
+export type * from './ports/user-access.ts';
 
-export interface Store extends DatabasePort, AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort {
+export interface Store extends DatabasePort, AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort, UserAccessStore {
   readonly backend: 'sqlite' | 'postgres';
 
   /** Applies pending migrations; safe to call from several processes at once. */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import { describe, it } from 'node:test';
 import { actorWithRole } from '../support/actors.ts';
 import { backends } from '../support/databases.ts';
@@ -6,6 +7,19 @@ import { useServer } from '../support/lifecycle.ts';
 import type { TestServer } from '../support/server.ts';
 
 const PASSWORD = 'correct horse battery';
+
+/** POST /logIn from another loopback source address: Linux answers every 127.x address on lo. */
+function loginFrom(url: string, localAddress: string, username: string, password: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ username, password });
+    const req = http.request(`${url}/logIn`, { method: 'POST', localAddress, headers: { 'Content-Type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 for (const backend of await backends()) {
   describe(`console sign-in: ${backend.name}`, { skip: backend.skip }, () => {
@@ -15,6 +29,7 @@ for (const backend of await backends()) {
       server = s;
       await actorWithRole(server, 'alice', 'Editor', PASSWORD);
       await actorWithRole(server, 'mallory', 'Reader', PASSWORD);
+      await actorWithRole(server, 'bob', 'Reader', PASSWORD);
     });
 
     it('answers a session token that works as a bearer token', async () => {
@@ -24,7 +39,7 @@ for (const backend of await backends()) {
       assert.equal(res.json.type, 'SESSION');
       const payload = JSON.parse(Buffer.from(res.json.accessToken.split('.')[1], 'base64url').toString());
       assert.equal(payload.type, 'SESSION');
-      assert.ok(payload.exp * 1000 - Date.now() <= 8 * 60 * 60 * 1000);
+      assert.equal(payload.exp - payload.iat, 24 * 60 * 60, "DataHub's default session length");
       const exists = await server.request('POST', '/entities?action=exists', { body: { urn: 'urn:li:corpuser:alice' }, auth: `Bearer ${res.json.accessToken}` });
       assert.deepEqual(exists.json, { value: true });
     });
@@ -58,6 +73,26 @@ for (const backend of await backends()) {
       }
       assert.equal(res.status, 200);
       assert.equal((await login('mallory', 'another guess')).status, 401, 'a success resets the counter');
+    });
+
+    it('throttles by username and source address together, so a third party cannot lock a user out', async () => {
+      const store = server.app.services.store;
+      assert.equal(await loginFrom(server.url, '127.0.0.3', 'bob', 'a guess'), 401);
+      assert.equal((await store.getSignInFailures('bob', '127.0.0.3'))?.failures, 1, 'counted for the source address');
+      assert.equal(await store.getSignInFailures('bob', '127.0.0.1'), undefined);
+      // Ten failures from 127.0.0.2 (as recorded by earlier guesses): the next attempt from there waits 32 s.
+      for (let i = 0; i < 10; i++) await store.recordSignInFailure('bob', '127.0.0.2', Date.now());
+      assert.equal(await loginFrom(server.url, '127.0.0.2', 'bob', PASSWORD), 429, 'the guesser is slowed down');
+      assert.equal((await login('bob', PASSWORD)).status, 200, 'bob, from his own address, is not');
+    });
+
+    it('forgets failures older than a day when it records a new one', async () => {
+      const store = server.app.services.store;
+      await store.recordSignInFailure('carol', '192.0.2.1', Date.now() - 25 * 60 * 60 * 1000);
+      await store.recordSignInFailure('carol', '192.0.2.2', Date.now() - 60 * 60 * 1000);
+      assert.equal((await login('nobody', 'a wrong password')).status, 401);
+      assert.equal(await store.getSignInFailures('carol', '192.0.2.1'), undefined);
+      assert.equal((await store.getSignInFailures('carol', '192.0.2.2'))?.failures, 1);
     });
   });
 }

@@ -63,12 +63,5 @@ for (const backend of await backends()) {
       assert.equal(await store.getPasswordHash('urn:li:corpuser:x'), 'h2');
     });
 
-    it('counts and clears sign-in failures', async () => {
-      await store.recordLoginFailure('x', 10);
-      await store.recordLoginFailure('x', 20);
-      assert.deepEqual(await store.getLoginFailures('x'), { failures: 2, lastFailureAt: 20 });
-      await store.clearLoginFailures('x');
-      assert.equal(await store.getLoginFailures('x'), undefined);
-    });
   });
 }

@@ -202,9 +202,9 @@ for (const backend of await backends()) {
       const token = { id: 'h1', name: 'n', description: null, actorUrn: 'urn:li:corpuser:a', ownerUrn: 'urn:li:corpuser:a', createdAt: 1, expiresAt: null };
       await store.insertAccessToken(token);
       assert.deepEqual(await store.getAccessToken('h1'), token);
-      assert.deepEqual(await store.findTokenWithActor('h1'), { token, actorExists: false });
+      assert.deepEqual(await store.findTokenWithActor('h1'), { token, actorExists: false, actorInactive: false });
       await store.write({ ops: [{ kind: 'aspect', entityType: 'corpuser', urn: token.actorUrn, aspect: 'corpUserKey', value: { username: 'a' }, systemMetadata: null }], actor: 'test', now: 1 });
-      assert.deepEqual(await store.findTokenWithActor('h1'), { token, actorExists: true });
+      assert.deepEqual(await store.findTokenWithActor('h1'), { token, actorExists: true, actorInactive: false });
       assert.equal(await store.findTokenWithActor('h2'), undefined);
       assert.equal(await store.deleteAccessToken('h1'), true);
       assert.equal(await store.deleteAccessToken('h1'), false);

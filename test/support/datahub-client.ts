@@ -60,9 +60,12 @@ export interface ProcessResult {
   readonly stderr: string;
 }
 
-/** Runs a client process with a fresh HOME (no ~/.datahubenv leaks in), telemetry off and no __pycache__ in test/clients/py; never rejects. */
-function run(command: string, args: readonly string[], env: Record<string, string>, stdin = ''): Promise<ProcessResult> {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-datahub-home-'));
+/**
+ * Runs a client process with a fresh HOME (no ~/.datahubenv leaks in) unless one is given, telemetry off and no
+ * __pycache__ in test/clients/py; never rejects. A fresh HOME is removed afterwards; a given one is the caller's.
+ */
+function run(command: string, args: readonly string[], env: Record<string, string>, stdin = '', givenHome?: string): Promise<ProcessResult> {
+  const home = givenHome ?? fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-datahub-home-'));
   return new Promise((resolve) => {
     const child = spawn(command, args, {
       cwd: ROOT,
@@ -74,7 +77,7 @@ function run(command: string, args: readonly string[], env: Record<string, strin
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const done = (code: number | null, error = '') => {
-      fs.rmSync(home, { recursive: true, force: true });
+      if (givenHome === undefined) fs.rmSync(home, { recursive: true, force: true });
       resolve({ code, stdout, stderr: stderr + error });
     };
     child.on('error', (e) => done(null, e.message));
@@ -109,6 +112,15 @@ export async function runDatahubCli(server: TestServer, ...args: string[]): Prom
   const res = await datahubCli(server, ...args);
   assert.equal(res.code, 0, `datahub ${args.join(' ')}:\n${res.stdout}\n${res.stderr}`);
   return res;
+}
+
+/**
+ * Runs the real `datahub` CLI with only HOME set (no DATAHUB_GMS_* variables), so it reads the ~/.datahubenv a
+ * previous run in the same `home` wrote, as after `datahub init`; never rejects.
+ */
+export async function runDatahubCliAt(home: string, ...args: string[]): Promise<ProcessResult> {
+  const { datahub } = await datahubClientPaths();
+  return run(datahub, args, {}, '', home);
 }
 
 /** The latest value of one versioned aspect as stored (GET /aspects), or undefined when there is none. */

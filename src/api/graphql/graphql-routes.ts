@@ -16,6 +16,7 @@ import { registerGraphiql } from './graphiql.ts';
 import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
+import { usersModule } from './users.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
@@ -30,6 +31,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   searchAcrossModule,
   accessTokensModule,
   rolesModule,
+  usersModule,
 ];
 
 /** The one executor of the schema (built by the composition root, shared by every mount of the routes). */

@@ -5,7 +5,7 @@ import { parseSnapshot, toSnapshot } from '../../catalog/snapshot.ts';
 import type { Json } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { aspectList } from './aspect-list.ts';
-import { requireDelete, requireEdit } from '../guards.ts';
+import { requireAccessAspectWrites, requireDelete, requireEdit } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
 
 /** listUrns pages: DataHub leaves count unbounded; Almanac caps it. */
@@ -33,6 +33,7 @@ export const entitiesRoutes =
             value: a.value,
             systemMetadata,
           }));
+          await requireAccessAspectWrites(ctx, req.principal, proposals);
           await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `entity.aspects[${i}]`);
           return reply.code(200).send({});
         }

@@ -25,17 +25,12 @@ export interface AccessTokenPage {
   readonly tokens: readonly AccessTokenRecord[];
 }
 
-export interface LoginFailures {
-  readonly failures: number;
-  readonly lastFailureAt: number;
-}
-
-/** Access tokens, roles, passwords and sign-in failures. */
+/** Access tokens, roles and passwords (sign-in failures: user-access.ts). */
 export interface IdentityPort {
   insertAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
-  /** The per-request token check in one read: the stored token, and whether its actor exists. */
-  findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean } | undefined>;
+  /** The per-request token check in one read: the stored token, whether its actor exists and is inactive (see SessionState.inactive). */
+  findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean; readonly actorInactive: boolean } | undefined>;
   deleteAccessToken(id: string): Promise<boolean>;
   /** Tokens newest expiry first (no expiry first of all) that match the filter. */
   listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage>;
@@ -47,7 +42,4 @@ export interface IdentityPort {
   setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
   getPasswordHash(userUrn: string): Promise<string | undefined>;
   setPasswordHash(userUrn: string, hash: string, now: number): Promise<void>;
-  getLoginFailures(username: string): Promise<LoginFailures | undefined>;
-  recordLoginFailure(username: string, now: number): Promise<void>;
-  clearLoginFailures(username: string): Promise<void>;
 }

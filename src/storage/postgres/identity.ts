@@ -1,9 +1,9 @@
 import type pg from 'pg';
-import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
+import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 import { named } from './named-query.ts';
 
-/** Access tokens, role assignments, password hashes and sign-in failures on PostgreSQL. */
+/** Access tokens, role assignments and password hashes on PostgreSQL. */
 export class PostgresIdentity {
   constructor(private readonly pool: pg.Pool) {}
 
@@ -22,17 +22,19 @@ export class PostgresIdentity {
     return r.rows[0] && toAccessToken(r.rows[0]);
   }
 
-  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean } | undefined> {
-    const r = await this.pool.query<AccessTokenRow & { actor_exists: boolean }>(
+  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorInactive: boolean } | undefined> {
+    const r = await this.pool.query<AccessTokenRow & { actor_exists: boolean; actor_inactive: boolean }>(
       named(
         `SELECT t.id, t.name, t.description, t.actor_urn, t.owner_urn, t.created_at, t.expires_at,
-                EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists
+                EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists,
+                (COALESCE((SELECT metadata->>'status' = 'SUSPENDED' FROM aspects WHERE urn = t.actor_urn AND aspect = 'corpUserStatus' AND version = 0), false)
+                OR COALESCE((SELECT metadata->>'removed' = 'true' FROM aspects WHERE urn = t.actor_urn AND aspect = 'status' AND version = 0), false)) AS actor_inactive
            FROM access_tokens t WHERE t.id = $1`,
         [id],
       ),
     );
     const row = r.rows[0];
-    return row && { token: toAccessToken(row), actorExists: row.actor_exists };
+    return row && { token: toAccessToken(row), actorExists: row.actor_exists, actorInactive: row.actor_inactive };
   }
 
   async deleteAccessToken(id: string): Promise<boolean> {
@@ -84,26 +86,5 @@ export class PostgresIdentity {
        ON CONFLICT (user_urn) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = EXCLUDED.updated_at`,
       [userUrn, hash, now],
     );
-  }
-
-  async getLoginFailures(username: string): Promise<LoginFailures | undefined> {
-    const r = await this.pool.query<{ failures: number; last_failure_at: number }>(
-      'SELECT failures, last_failure_at FROM login_failures WHERE username = $1',
-      [username],
-    );
-    const row = r.rows[0];
-    return row && { failures: row.failures, lastFailureAt: row.last_failure_at };
-  }
-
-  async recordLoginFailure(username: string, now: number): Promise<void> {
-    await this.pool.query(
-      `INSERT INTO login_failures (username, failures, last_failure_at) VALUES ($1, 1, $2)
-       ON CONFLICT (username) DO UPDATE SET failures = login_failures.failures + 1, last_failure_at = EXCLUDED.last_failure_at`,
-      [username, now],
-    );
-  }
-
-  async clearLoginFailures(username: string): Promise<void> {
-    await this.pool.query('DELETE FROM login_failures WHERE username = $1', [username]);
   }
 }

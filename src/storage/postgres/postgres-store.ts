@@ -8,7 +8,6 @@ import type {
   EntityUrnQuery,
   AspectMentionQuery,
   AccessTokenRecord,
-  LoginFailures,
   RelatedEntitiesPage,
   RelatedEntitiesQuery,
   RelationshipEdge,
@@ -46,6 +45,8 @@ import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION } from './migrations.ts';
 import { PostgresRelationships } from './relationships.ts';
 import { named } from './named-query.ts';
 import { PostgresIdentity } from './identity.ts';
+import { PostgresUserAccess, END_SESSIONS_SQL } from './user-access.ts';
+import type { InviteRecord, SessionState, SignInFailures } from '../ports/user-access.ts';
 import { PostgresRuns } from './runs.ts';
 import { searchDatasets } from './search.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
@@ -91,6 +92,7 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly ts: PostgresTimeseries;
   private readonly identity: PostgresIdentity;
+  private readonly userAccess: PostgresUserAccess;
   private readonly truncation: PostgresTruncation;
   private readonly tasks: PostgresTasks;
   private readonly runs: PostgresRuns;
@@ -102,6 +104,7 @@ export class PostgresStore implements Store {
     this.pool.on('error', () => undefined);
     this.ts = new PostgresTimeseries(this.pool);
     this.identity = new PostgresIdentity(this.pool);
+    this.userAccess = new PostgresUserAccess(this.pool);
     this.truncation = new PostgresTruncation(this.pool, this.ts);
     this.tasks = new PostgresTasks(this.pool, () => new pg.Client({ connectionString: url, types }));
     this.runs = new PostgresRuns(this.pool, {
@@ -370,10 +373,10 @@ export class PostgresStore implements Store {
     await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
     await this.relationships.forgetEntity(c, urn);
     if (revokeIdentity) {
-      // Tokens acting as the user or group, its role and its password go with it.
+      // Tokens acting as the user or group, its role, its password and its sessions go with it.
       await c.query(
-        `WITH t AS (DELETE FROM access_tokens WHERE actor_urn = $1), r AS (DELETE FROM role_assignments WHERE actor_urn = $1)
-         DELETE FROM user_credentials WHERE user_urn = $1`,
+        `WITH t AS (DELETE FROM access_tokens WHERE actor_urn = $1), r AS (DELETE FROM role_assignments WHERE actor_urn = $1),
+         p AS (DELETE FROM user_credentials WHERE user_urn = $1) ${END_SESSIONS_SQL}`,
         [urn],
       );
     }
@@ -512,7 +515,7 @@ export class PostgresStore implements Store {
     return this.identity.getAccessToken(id);
   }
 
-  findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean } | undefined> {
+  findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorInactive: boolean } | undefined> {
     return this.identity.findTokenWithActor(id);
   }
 
@@ -544,15 +547,31 @@ export class PostgresStore implements Store {
     return this.identity.setPasswordHash(userUrn, hash, now);
   }
 
-  getLoginFailures(username: string): Promise<LoginFailures | undefined> {
-    return this.identity.getLoginFailures(username);
+  getSessionState(userUrn: string): Promise<SessionState> {
+    return this.userAccess.getSessionState(userUrn);
   }
-
-  recordLoginFailure(username: string, now: number): Promise<void> {
-    return this.identity.recordLoginFailure(username, now);
+  endSessions(userUrn: string): Promise<void> {
+    return this.userAccess.endSessions(userUrn);
   }
-
-  clearLoginFailures(username: string): Promise<void> {
-    return this.identity.clearLoginFailures(username);
+  resetPassword(userUrn: string, hash: string, now: number): Promise<void> {
+    return this.userAccess.resetPassword(userUrn, hash, now);
+  }
+  getInvite(roleKey: string): Promise<InviteRecord | undefined> {
+    return this.userAccess.getInvite(roleKey);
+  }
+  putInvite(invite: InviteRecord): Promise<void> {
+    return this.userAccess.putInvite(invite);
+  }
+  getSignInFailures(username: string, address: string): Promise<SignInFailures | undefined> {
+    return this.userAccess.getSignInFailures(username, address);
+  }
+  recordSignInFailure(username: string, address: string, now: number): Promise<void> {
+    return this.userAccess.recordSignInFailure(username, address, now);
+  }
+  clearSignInFailures(username: string, address: string): Promise<void> {
+    return this.userAccess.clearSignInFailures(username, address);
+  }
+  pruneSignInFailures(before: number): Promise<number> {
+    return this.userAccess.pruneSignInFailures(before);
   }
 }

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, LoginFailures } from '../store.ts';
+import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 
-/** Access tokens, role assignments, password hashes and sign-in failures on SQLite. */
+/** Access tokens, role assignments and password hashes on SQLite. */
 export class SqliteIdentity {
   constructor(private readonly sql: (text: string) => Database.Statement) {}
 
@@ -23,11 +23,14 @@ export class SqliteIdentity {
     return row && toAccessToken(row);
   }
 
-  findTokenWithActor(id: string): { token: AccessTokenRecord; actorExists: boolean } | undefined {
+  findTokenWithActor(id: string): { token: AccessTokenRecord; actorExists: boolean; actorInactive: boolean } | undefined {
     const row = this.sql(
-      'SELECT t.*, EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists FROM access_tokens t WHERE t.id = ?',
-    ).get(id) as (AccessTokenRow & { actor_exists: number }) | undefined;
-    return row && { token: toAccessToken(row), actorExists: row.actor_exists === 1 };
+      `SELECT t.*, EXISTS (SELECT 1 FROM entities e WHERE e.urn = t.actor_urn) AS actor_exists,
+              ((SELECT json_extract(metadata, '$.status') = 'SUSPENDED' FROM aspects WHERE urn = t.actor_urn AND aspect = 'corpUserStatus' AND version = 0) IS 1
+              OR (SELECT json_extract(metadata, '$.removed') FROM aspects WHERE urn = t.actor_urn AND aspect = 'status' AND version = 0) IS 1) AS actor_inactive
+         FROM access_tokens t WHERE t.id = ?`,
+    ).get(id) as (AccessTokenRow & { actor_exists: number; actor_inactive: number }) | undefined;
+    return row && { token: toAccessToken(row), actorExists: row.actor_exists === 1, actorInactive: row.actor_inactive === 1 };
   }
 
   deleteAccessToken(id: string): boolean {
@@ -75,23 +78,5 @@ export class SqliteIdentity {
       `INSERT INTO user_credentials (user_urn, password_hash, updated_at) VALUES (?, ?, ?)
        ON CONFLICT (user_urn) DO UPDATE SET password_hash = excluded.password_hash, updated_at = excluded.updated_at`,
     ).run(userUrn, hash, now);
-  }
-
-  getLoginFailures(username: string): LoginFailures | undefined {
-    const row = this.sql('SELECT failures, last_failure_at FROM login_failures WHERE username = ?').get(username) as
-      | { failures: number; last_failure_at: number }
-      | undefined;
-    return row && { failures: row.failures, lastFailureAt: row.last_failure_at };
-  }
-
-  recordLoginFailure(username: string, now: number): void {
-    this.sql(
-      `INSERT INTO login_failures (username, failures, last_failure_at) VALUES (?, 1, ?)
-       ON CONFLICT (username) DO UPDATE SET failures = login_failures.failures + 1, last_failure_at = excluded.last_failure_at`,
-    ).run(username, now);
-  }
-
-  clearLoginFailures(username: string): void {
-    this.sql('DELETE FROM login_failures WHERE username = ?').run(username);
   }
 }

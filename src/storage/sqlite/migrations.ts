@@ -155,6 +155,31 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (urn, aspect)
   ) WITHOUT ROWID;
   `,
+  // Users: a session epoch per user (ending sessions raises it; it outlives the user, so a re-created user revives no
+  // session), one invite token per role (only its nonce: the token is derived from it and the signing key), and
+  // sign-in failures counted per username and source address, so a third party cannot lock a user out.
+  `
+  CREATE TABLE user_access (
+    user_urn TEXT PRIMARY KEY,
+    session_epoch INTEGER NOT NULL
+  );
+  CREATE TABLE invite_tokens (
+    role_key TEXT PRIMARY KEY,
+    nonce TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    created_by TEXT NOT NULL
+  );
+  CREATE TABLE sign_in_failures (
+    username TEXT NOT NULL,
+    address TEXT NOT NULL,
+    failures INTEGER NOT NULL,
+    last_failure_at INTEGER NOT NULL,
+    PRIMARY KEY (username, address)
+  );
+  CREATE INDEX sign_in_failures_by_time ON sign_in_failures (last_failure_at);
+  -- Replaced by sign_in_failures.
+  DROP TABLE login_failures;
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */

@@ -14,7 +14,6 @@ import type {
   EntityUrnQuery,
   AspectMentionQuery,
   AccessTokenRecord,
-  LoginFailures,
   RelatedEntitiesPage,
   RelatedEntitiesQuery,
   RelationshipEdge,
@@ -51,15 +50,18 @@ import type { AspectWriteOutcome } from '../store.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 
-/** What deleting a user or group revokes with it: tokens acting as it, its role, its password. */
+/** What deleting a user or group revokes with it: tokens acting as it, its role, its password, its sessions. */
 const REVOKE_IDENTITY = [
   'DELETE FROM access_tokens WHERE actor_urn = ?',
   'DELETE FROM role_assignments WHERE actor_urn = ?',
   'DELETE FROM user_credentials WHERE user_urn = ?',
+  END_SESSIONS_SQL,
 ];
 import { RELATIONSHIPS_MIGRATION, SQLITE_MIGRATIONS } from './migrations.ts';
 import { SqliteRelationships } from './relationships.ts';
 import { SqliteIdentity } from './identity.ts';
+import { SqliteUserAccess, END_SESSIONS_SQL } from './user-access.ts';
+import type { InviteRecord, SessionState, SignInFailures } from '../ports/user-access.ts';
 import { SqliteRuns } from './runs.ts';
 import { searchDatasets } from './search.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
@@ -105,6 +107,7 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly ts: SqliteTimeseries;
   private readonly identity: SqliteIdentity;
+  private readonly userAccess: SqliteUserAccess;
   private readonly truncation: SqliteTruncation;
   private readonly tasks: SqliteTasks;
   private readonly runs: SqliteRuns;
@@ -136,6 +139,7 @@ export class SqliteStore implements Store {
     this.statements = new StatementCache(this.db);
     this.ts = new SqliteTimeseries(this.db);
     this.identity = new SqliteIdentity((text) => this.sql(text));
+    this.userAccess = new SqliteUserAccess(this.db, (text) => this.sql(text));
     this.tasks = new SqliteTasks(this.db, (text) => this.sql(text));
     this.truncation = new SqliteTruncation(this.db, this.ts, this.tasks, file);
     this.relationships = new SqliteRelationships(this.db, (text) => this.sql(text), indexer);
@@ -481,7 +485,7 @@ export class SqliteStore implements Store {
     return this.identity.getAccessToken(id);
   }
 
-  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean } | undefined> {
+  async findTokenWithActor(id: string): Promise<{ token: AccessTokenRecord; actorExists: boolean; actorInactive: boolean } | undefined> {
     return this.identity.findTokenWithActor(id);
   }
 
@@ -513,15 +517,31 @@ export class SqliteStore implements Store {
     this.identity.setPasswordHash(userUrn, hash, now);
   }
 
-  async getLoginFailures(username: string): Promise<LoginFailures | undefined> {
-    return this.identity.getLoginFailures(username);
+  getSessionState(userUrn: string): Promise<SessionState> {
+    return this.userAccess.getSessionState(userUrn);
   }
-
-  async recordLoginFailure(username: string, now: number): Promise<void> {
-    this.identity.recordLoginFailure(username, now);
+  endSessions(userUrn: string): Promise<void> {
+    return this.userAccess.endSessions(userUrn);
   }
-
-  async clearLoginFailures(username: string): Promise<void> {
-    this.identity.clearLoginFailures(username);
+  resetPassword(userUrn: string, hash: string, now: number): Promise<void> {
+    return this.userAccess.resetPassword(userUrn, hash, now);
+  }
+  getInvite(roleKey: string): Promise<InviteRecord | undefined> {
+    return this.userAccess.getInvite(roleKey);
+  }
+  putInvite(invite: InviteRecord): Promise<void> {
+    return this.userAccess.putInvite(invite);
+  }
+  getSignInFailures(username: string, address: string): Promise<SignInFailures | undefined> {
+    return this.userAccess.getSignInFailures(username, address);
+  }
+  recordSignInFailure(username: string, address: string, now: number): Promise<void> {
+    return this.userAccess.recordSignInFailure(username, address, now);
+  }
+  clearSignInFailures(username: string, address: string): Promise<void> {
+    return this.userAccess.clearSignInFailures(username, address);
+  }
+  pruneSignInFailures(before: number): Promise<number> {
+    return this.userAccess.pruneSignInFailures(before);
   }
 }
