@@ -1,4 +1,3 @@
-import { UNAUTHORIZED_MESSAGE } from '../../auth/authorizer.ts';
 import { isRoleUrn } from '../../auth/roles.ts';
 import { badRequest } from '../../catalog/errors.ts';
 import { parseUrn } from '../../catalog/urn.ts';
@@ -32,7 +31,7 @@ export const rolesModule: GraphqlModule = {
     },
     Mutation: {
       batchAssignRole: async (_s, { input }: { input: { roleUrn?: string | null; actors: string[] } }, ctx) => {
-        await ctx.app.authorizer.require(ctx.principal, ['MANAGE_POLICIES'], UNAUTHORIZED_MESSAGE);
+        await ctx.app.authorizer.require(ctx.principal, 'assignRoles');
         const role = input.roleUrn ?? null;
         if (role !== null && !isRoleUrn(role)) throw badRequest(`Role ${role} does not exist`);
         if (input.actors.length === 0 || input.actors.length > MAX_ROLE_ACTORS) {

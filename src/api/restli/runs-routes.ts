@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { IngestionRuns } from '../../catalog/ingestion-runs.ts';
 import type { AppContext } from '../context.ts';
-import { requireManageIngestion, requireRollbackDeletes } from '../guards.ts';
+import { requireRollbackDeletes } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
 
 /**
@@ -41,7 +41,7 @@ export const runsRoutes =
           const safe = boolParam(body, 'safe');
           // `safe` wins over the deprecated `hardDelete`, as in DataHub; neither means a soft rollback.
           const hardDelete = safe !== undefined ? !safe : (boolParam(body, 'hardDelete') ?? false);
-          await requireManageIngestion(ctx, req.principal);
+          await ctx.authorizer.require(req.principal, 'rollbackRun');
           const plan = await runs.plan(runId, hardDelete);
           await requireRollbackDeletes(ctx, req.principal, [...plan.entities.keys()], plan.created);
           if (dryRun) return { value: runs.dryRun(plan) };
