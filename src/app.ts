@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
 import { Authorizer } from './auth/authorizer.ts';
+import { installDefaultPolicies } from './auth/default-policies.ts';
+import { PolicyService } from './auth/policy-service.ts';
 import { LoginService } from './auth/login.ts';
 import { ADMIN_URN } from './auth/principal.ts';
 import { loadTokenSecrets } from './auth/secrets.ts';
@@ -31,6 +33,7 @@ export interface Services {
   readonly authorizer: Authorizer;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
+  readonly policies: PolicyService;
 }
 
 /** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
@@ -48,9 +51,10 @@ export async function openServices(config: Config, options: { background?: boole
   try {
     const catalog = new Catalog(store);
     await bootstrapAdmin(store, catalog);
+    await installDefaultPolicies(store, catalog, Date.now());
     const tokens = new TokenService(store, await loadTokenSecrets(config, store));
     const authorizer = new Authorizer(store);
-    return { store, catalog, tokens, authorizer, accessTokens: new AccessTokens(store, tokens, authorizer), login: new LoginService(store, tokens) };
+    return { store, catalog, tokens, authorizer, accessTokens: new AccessTokens(store, tokens, authorizer), login: new LoginService(store, tokens), policies: new PolicyService(catalog, authorizer) };
   } catch (e) {
     await store.close();
     throw e;
@@ -90,6 +94,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       authorizer: services.authorizer,
       accessTokens: services.accessTokens,
       login: services.login,
+      policies: services.policies,
     },
     {
       logger,

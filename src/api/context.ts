@@ -3,6 +3,7 @@ import type { AccessTokens } from '../auth/access-tokens.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { LoginService } from '../auth/login.ts';
 import type { Authorizer } from '../auth/authorizer.ts';
+import type { PolicyService } from '../auth/policy-service.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { Catalog } from '../catalog/catalog.ts';
@@ -18,6 +19,7 @@ export interface AppContext {
   readonly authorizer: Authorizer;
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
+  readonly policies: PolicyService;
   readonly metrics: Metrics;
   /** False while the process shuts down: /ready answers 503 then. */
   readonly accepting: () => boolean;

@@ -1,27 +1,12 @@
 import { parseUrn } from '../catalog/urn.ts';
-import type { Json, Store, StoredAspect } from '../storage/store.ts';
-import { POLICY_ASPECT, POLICY_ENTITY, readPolicyInfo, type Policy } from './policy.ts';
+import type { Json, Store } from '../storage/store.ts';
+import type { Policy } from './policy.ts';
+import { loadPolicies } from './policy-reads.ts';
 import type { ActorSpec, ResourceFacts, ResourceSpec } from './policy-engine.ts';
 
-const PAGE = 1000;
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
 const urnsAt = (v: unknown, key: string): string[] => (isRecord(v) && Array.isArray(v[key]) ? v[key].filter((s): s is string => typeof s === 'string') : []);
-
-/** Every policy stored (soft-deleted ones excepted), unreadable values skipped. */
-export async function loadPolicies(store: Store): Promise<Policy[]> {
-  const policies: Policy[] = [];
-  for (let afterUrn: string | undefined; ; ) {
-    const urns = await store.listEntityUrns({ entityType: POLICY_ENTITY, limit: PAGE, removed: false, ...(afterUrn ? { afterUrn } : {}) });
-    const stored = urns.length > 0 ? await store.getEntities(urns, [POLICY_ASPECT]) : new Map<string, StoredAspect[]>();
-    for (const urn of urns) {
-      const info = readPolicyInfo(stored.get(urn)?.find((a) => a.aspect === POLICY_ASPECT)?.value);
-      if (info) policies.push({ urn, info });
-    }
-    if (urns.length < PAGE) return policies;
-    afterUrn = urns[urns.length - 1];
-  }
-}
 
 function factsOf(aspects: ReadonlyMap<string, Json>): ResourceFacts {
   return {

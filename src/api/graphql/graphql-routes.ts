@@ -12,6 +12,7 @@ import { jobsModule } from './jobs.ts';
 import { EntityLoader } from './entity-loader.ts';
 import { GraphqlExecutor, type GraphqlRequest } from './executor.ts';
 import { registerGraphiql } from './graphiql.ts';
+import { policiesModule } from './policies.ts';
 import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
@@ -28,6 +29,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   searchAcrossModule,
   accessTokensModule,
   rolesModule,
+  policiesModule,
 ];
 
 interface Runtime {
