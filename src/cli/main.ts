@@ -7,6 +7,7 @@ import { userCommands } from './user-commands.ts';
 import { catalogCommands } from './catalog-commands.ts';
 import { deleteCommand } from './delete-command.ts';
 import { deprecationCommands } from './deprecation-commands.ts';
+import { policyCommands } from './policy-commands.ts';
 import { timeseriesCommands } from './timeseries-commands.ts';
 
 /** The `almanac` command line; every failure is one clear line on stderr and a non-zero exit. */
@@ -18,6 +19,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   program.addCommand(serveCommand());
   program.addCommand(tokenCommands());
   program.addCommand(userCommands());
+  program.addCommand(policyCommands());
   for (const cmd of [...catalogCommands(), deleteCommand(), ...timeseriesCommands(), ...deprecationCommands()]) program.addCommand(cmd);
   try {
     await program.parseAsync(argv as string[]);
