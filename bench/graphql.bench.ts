@@ -10,7 +10,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Store, WriteOp } from '../src/storage/store.ts';
 import type { TestDatabase } from '../test/support/databases.ts';
-import { startTestServer } from '../test/support/server.ts';
+import { actorWithRole } from '../test/support/actors.ts';
+import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { benchUrn, bodyOf, type LoadJob, type LoadResult } from './graphql-workload.ts';
 import { benchBackends, fmt, intFlag, printTable, timed } from './support.ts';
 
@@ -101,6 +102,26 @@ async function rawPostgresTx(db: TestDatabase, seconds: number, rows: number, co
   return n / took;
 }
 
+/**
+ * A Reader whose only way to deprecate is a policy on the benchmark's datasets (a urn-prefix criterion), so each of its
+ * writes is decided by reading and evaluating the policies; returns its raw token.
+ */
+async function policyWriter(server: TestServer): Promise<string> {
+  const auth = await actorWithRole(server, 'bench-reader', 'Reader');
+  await server.app.services.policies.create(
+    { actorUrn: ADMIN, kind: 'user' },
+    {
+      type: 'METADATA',
+      name: 'bench: the Reader deprecates the benchmark datasets',
+      state: 'ACTIVE',
+      privileges: ['EDIT_DEPRECATION_PRIVILEGE'],
+      actors: { users: ['urn:li:corpuser:bench-reader'], resourceOwners: false, allUsers: false, allGroups: false },
+      resources: { filter: { criteria: [{ field: 'URN', values: [benchUrn(0).slice(0, benchUrn(0).indexOf('table_'))], condition: 'STARTS_WITH' }] } },
+    },
+  );
+  return auth.slice('Bearer '.length);
+}
+
 /** One request of each kind through the real server, so a broken setup fails loudly instead of measuring errors. */
 async function verify(url: string, token: string, datasets: number): Promise<void> {
   for (const kind of ['query', 'update'] as const) {
@@ -130,6 +151,8 @@ export default async function graphqlBench(args: string[]): Promise<void> {
       console.log(`${db.name}: ${fmt(datasets)} datasets written in ${fmt(seeded.seconds, 1)} s`);
       const url = `${server.url}/api/graphql`;
       await verify(url, server.adminToken, datasets);
+      const readerToken = await policyWriter(server);
+      await verify(url, readerToken, datasets);
       const job = (target: string, kind: LoadJob['body']['kind'], secs = seconds): LoadJob => ({ url: target, token: server.adminToken, connections, seconds: secs, body: { kind, datasets } });
       // Warm-ups (JIT, document cache, connection pools) are not measured.
       await load(job(bare.url, 'query', 2));
@@ -137,20 +160,21 @@ export default async function graphqlBench(args: string[]): Promise<void> {
       // Rounds interleave the ceiling with what it bounds, and the median round of each is reported:
       // on a shared 2-core machine one run of 10 s can be off by a third.
       type Run = Awaited<ReturnType<typeof load>>;
-      const runs: Record<'ceiling' | 'floor' | 'query' | 'writes', Run[]> = { ceiling: [], floor: [], query: [], writes: [] };
+      const runs: Record<'ceiling' | 'floor' | 'query' | 'writes' | 'policyWrites', Run[]> = { ceiling: [], floor: [], query: [], writes: [], policyWrites: [] };
       const rawRuns: number[] = [];
       for (let r = 0; r < rounds; r++) {
         runs.ceiling.push(await load(job(bare.url, 'query')));
         runs.floor.push(await load(job(url, 'floor')));
         runs.query.push(await load(job(url, 'query')));
         runs.writes.push(await load(job(url, 'update')));
+        runs.policyWrites.push(await load({ ...job(url, 'update'), token: readerToken }));
         rawRuns.push(db.name === 'sqlite' ? await rawSqliteTx(db, seconds, datasets) : await rawPostgresTx(db, seconds, datasets, connections));
       }
       const median = <T>(xs: T[], rate: (x: T) => number): T => [...xs].sort((a, b) => rate(a) - rate(b))[Math.floor(xs.length / 2)]!;
-      const [ceiling, floor, query, writes] = [runs.ceiling, runs.floor, runs.query, runs.writes].map((xs) => median(xs, (x) => x.perSecond)) as [Run, Run, Run, Run];
+      const [ceiling, floor, query, writes, policyWrites] = [runs.ceiling, runs.floor, runs.query, runs.writes, runs.policyWrites].map((xs) => median(xs, (x) => x.perSecond)) as [Run, Run, Run, Run, Run];
       const rawTx = median(rawRuns, (x) => x);
       const spread = (k: keyof typeof runs) => runs[k].map((x) => fmt(x.perSecond)).join(' / ');
-      console.log(`${db.name} rounds, req/s: node:http ${spread('ceiling')}; query ${spread('query')}; updateDeprecation ${spread('writes')}`);
+      console.log(`${db.name} rounds, req/s: node:http ${spread('ceiling')}; query ${spread('query')}; updateDeprecation ${spread('writes')}; by policy ${spread('policyWrites')}`);
       const name = db.name === 'sqlite' ? 'SQLite' : 'PostgreSQL';
       const row = (what: string, r: Run, ratio: string) => [name, what, fmt(r.perSecond), ms(r.p50), ms(r.p99), fmt(r.cpuMicros), ratio];
       rows.push(row('bare node:http, small JSON (ceiling)', ceiling, '100%'));
@@ -158,6 +182,7 @@ export default async function graphqlBench(args: string[]): Promise<void> {
       rows.push(row('dataset deprecation query, variables', query, `${pct(query.perSecond, ceiling.perSecond)} of node:http`));
       rows.push([name, 'raw single-row transaction (ceiling)', fmt(rawTx), '', '', '', '100%']);
       rows.push(row('updateDeprecation (each a new version)', writes, `${pct(writes.perSecond, rawTx)} of raw tx`));
+      rows.push(row('updateDeprecation by a Reader a policy allows', policyWrites, `${pct(policyWrites.perSecond, writes.perSecond)} of an Admin's`));
     } finally {
       await bare.close();
       await server.close();

@@ -37,10 +37,12 @@ for (const backend of await clientBackends()) {
     });
 
     it('lets a Reader deprecate the one dataset a policy names, no other, and not after the policy is deleted', () => {
-      assert.match(run.result.before.message, new RegExp(DENIED.replace(/\./g, '\\.')));
+      // execute_graphql raises with the server's errors in its text: DataHub's message and code.
+      const refused = (r: { message: string }) => r.message.includes(DENIED) && r.message.includes("'code': 403");
+      assert.ok(refused(run.result.before), run.result.before.message);
       assert.deepEqual(run.result.granted, { updateDeprecation: true });
-      assert.match(run.result.other.message, /Unauthorized to perform this action/);
-      assert.match(run.result.revoked.message, /Unauthorized to perform this action/);
+      assert.ok(refused(run.result.other), run.result.other.message);
+      assert.ok(refused(run.result.revoked), run.result.revoked.message);
     });
 
     it('stored the deprecation the Reader made', async () => {
