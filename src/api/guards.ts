@@ -1,11 +1,14 @@
 import { ADMIN_URN, type Principal } from '../auth/principal.ts';
-import { POLICY_ENTITY } from '../auth/policy.ts';
+import { POLICY_URN_PREFIX } from '../auth/policy.ts';
 import { isIdentityUrn } from '../catalog/deletion.ts';
 import { forbidden } from '../catalog/errors.ts';
-import { parseUrn } from '../catalog/urn.ts';
 import type { AppContext } from './context.ts';
 
-const isPolicyUrn = (urn: string): boolean => parseUrn(urn).entityType === POLICY_ENTITY;
+/**
+ * By prefix, not by parsing: a malformed urn is reported by the write's own validation, naming the item. Ingestion
+ * matches entity types case-insensitively, so this does too.
+ */
+const isPolicyUrn = (urn: string): boolean => urn.toLowerCase().startsWith(POLICY_URN_PREFIX.toLowerCase());
 
 /**
  * Ingestion needs EDIT_ENTITY on each entity written; a policy's aspects need

@@ -8,6 +8,15 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
 const urnsAt = (v: unknown, key: string): string[] => (isRecord(v) && Array.isArray(v[key]) ? v[key].filter((s): s is string => typeof s === 'string') : []);
 
+/** A malformed urn matches no type criterion; the operation's own validation reports it. */
+function entityTypeOf(urn: string): string {
+  try {
+    return parseUrn(urn).entityType;
+  } catch {
+    return '';
+  }
+}
+
 function factsOf(aspects: ReadonlyMap<string, Json>): ResourceFacts {
   return {
     owners: records((aspects.get('ownership') as Record<string, unknown> | undefined)?.['owners']).flatMap((o) =>
@@ -64,6 +73,6 @@ export class RequestGrants {
       }
       return facts;
     };
-    return { urn, entityType: parseUrn(urn).entityType, facts: load };
+    return { urn, entityType: entityTypeOf(urn), facts: load };
   }
 }

@@ -210,9 +210,15 @@ for (const backend of await backends()) {
         editable: true,
       };
       const proposal = mcp(policyUrn, 'dataHubPolicyInfo', info, 'dataHubPolicy');
-      const editor = await actorWithRole(server, userName('Editor'), 'Editor');
+      const editorName = userName('Editor');
+      const editor = await actorWithRole(server, editorName, 'Editor');
       const refused = await server.request('POST', '/aspects?action=ingestProposal', { body: { proposal }, auth: editor });
       assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.json.message, `User urn:li:corpuser:${editorName} is unauthorized to modify entity: ${policyUrn}`);
+      // Entity types are matched case-insensitively on ingestion, so another spelling is no way around the check.
+      const respelt = mcp(policyUrn.replace('dataHubPolicy', 'datahubpolicy'), 'dataHubPolicyInfo', info, 'dataHubPolicy');
+      const alsoRefused = await server.request('POST', '/aspects?action=ingestProposal', { body: { proposal: respelt }, auth: editor });
+      assert.equal(alsoRefused.status, 403, alsoRefused.text);
       await assertRefused(me.auth, urn);
       await ingest(server, proposal);
       // The deprecated type/resources form still scopes the policy, as in DataHub.
