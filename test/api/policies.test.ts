@@ -161,6 +161,27 @@ for (const backend of await backends()) {
       }
     });
 
+    it('matches resources by tag and domain criteria, all of which must hold (NOT_EQUALS excludes)', async () => {
+      const [tagged, taggedSecret, untagged] = [datasetUrn(), datasetUrn(), datasetUrn()];
+      const pii = { tags: [{ tag: 'urn:li:tag:pii' }] };
+      await ingest(
+        server,
+        mcp(tagged, 'globalTags', pii),
+        mcp(taggedSecret, 'globalTags', pii),
+        mcp(taggedSecret, 'domains', { domains: ['urn:li:domain:secret'] }),
+        mcp(untagged, 'status', { removed: false }),
+      );
+      const me = await reader();
+      const criteria = [
+        { field: 'TAG', values: ['urn:li:tag:pii'], condition: 'EQUALS' },
+        { field: 'DOMAIN', values: ['urn:li:domain:secret'], condition: 'NOT_EQUALS' },
+      ];
+      await create(policy({ actors: { ...NO_ACTORS, users: [me.urn] }, resources: { filter: { criteria } } }));
+      await assertAllowed(me.auth, tagged);
+      await assertRefused(me.auth, taggedSecret);
+      await assertRefused(me.auth, untagged);
+    });
+
     it('ignores an inactive policy until it is made active', async () => {
       const urn = datasetUrn();
       await createDataset(server, urn);
