@@ -1,6 +1,7 @@
 import { CatalogError } from '../catalog/errors.ts';
 import type { Store } from '../storage/store.ts';
 import { OPERATIONS, refusalMessage, type Operation } from './operations.ts';
+import type { PolicyInfo } from './policy.ts';
 import { policyGrants } from './policy-engine.ts';
 import type { Principal } from './principal.ts';
 import { isPrivilege, type Privilege } from './privileges.ts';
@@ -8,6 +9,9 @@ import { RequestGrants } from './request-grants.ts';
 import { privilegesOf } from './roles.ts';
 
 export { UNAUTHORIZED_MESSAGE } from './operations.ts';
+
+/** Whether deciding a policy may read the caller's groups or the resource's owners. */
+const needsLookups = ({ actors }: PolicyInfo): boolean => actors.resourceOwners || actors.allGroups || (actors.groups ?? []).length > 0;
 
 /**
  * The one place that decides who may do what: an operation (see OPERATIONS) is
@@ -53,7 +57,11 @@ export class Authorizer {
     if (rule.anyOf.some((p) => privilegesOf(role).includes(p))) return true;
     const actor = await grants.actor();
     const resource = rule.on === 'resource' && resourceUrn !== undefined ? grants.resource(resourceUrn) : undefined;
-    for (const { info } of await grants.policies()) if (await policyGrants(info, rule.anyOf, actor, resource)) return true;
+    const policies = await grants.policies();
+    // Any one grant suffices, so policies decided without reading groups or ownership go first.
+    for (const later of [false, true]) {
+      for (const { info } of policies) if (needsLookups(info) === later && (await policyGrants(info, rule.anyOf, actor, resource))) return true;
+    }
     return false;
   }
 
