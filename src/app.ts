@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
 import { Authorizer } from './auth/authorizer.ts';
+import { installDefaultPolicies } from './auth/default-policies.ts';
+import { PolicyService } from './auth/policy-service.ts';
 import { LoginService } from './auth/login.ts';
 import { RoleAssignments } from './auth/role-assignments.ts';
 import { ADMIN_URN } from './auth/principal.ts';
@@ -38,6 +40,7 @@ export interface Services {
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
   readonly users: UserAdmin;
+  readonly policies: PolicyService;
 }
 
 /** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
@@ -55,6 +58,7 @@ export async function openServices(config: Config, options: { background?: boole
   try {
     const catalog = new Catalog(store);
     await bootstrapAdmin(store, catalog);
+    await installDefaultPolicies(store, catalog, Date.now());
     const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis);
     const authorizer = new Authorizer(store);
     return {
@@ -70,6 +74,7 @@ export async function openServices(config: Config, options: { background?: boole
       accessTokens: new AccessTokens(store, tokens, authorizer, config.tokens),
       login: new LoginService(store, tokens),
       users: new UserAdmin(store, catalog, tokens, authorizer),
+      policies: new PolicyService(catalog, authorizer),
     };
   } catch (e) {
     await store.close();

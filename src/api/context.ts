@@ -3,6 +3,7 @@ import type { AccessTokens } from '../auth/access-tokens.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { LoginService } from '../auth/login.ts';
 import type { Authorizer } from '../auth/authorizer.ts';
+import type { PolicyService } from '../auth/policy-service.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { TokenService } from '../auth/token-service.ts';
 import type { UserAdmin } from '../auth/user-admin.ts';
@@ -33,6 +34,7 @@ export interface AppContext {
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
   readonly users: UserAdmin;
+  readonly policies: PolicyService;
   readonly metrics: Metrics;
   /** One GraphQL schema and document cache, shared by every path the endpoint is mounted at. */
   readonly graphql: GraphqlExecutor;

@@ -1,23 +1,33 @@
-import { UNAUTHORIZED_MESSAGE } from '../auth/authorizer.ts';
 import { ADMIN_URN, type Principal } from '../auth/principal.ts';
+import { POLICY_URN_PREFIX } from '../auth/policy.ts';
 import { isIdentityUrn } from '../catalog/deletion.ts';
 import { forbidden } from '../catalog/errors.ts';
 import { parseUrn } from '../catalog/urn.ts';
 import type { AppContext } from './context.ts';
 
-/** Ingestion needs EDIT_ENTITY; the message is DataHub's. */
-export const requireEdit = (ctx: AppContext, principal: Principal, urns: readonly string[]): Promise<void> =>
-  ctx.authorizer.require(principal, ['EDIT_ENTITY'], `User ${principal.actorUrn} is unauthorized to modify entity: ${urns[0] ?? ''}`);
+/**
+ * By prefix, not by parsing: a malformed urn is reported by the write's own validation, naming the item. Ingestion
+ * matches entity types case-insensitively, so this does too.
+ */
+const isPolicyUrn = (urn: string): boolean => urn.toLowerCase().startsWith(POLICY_URN_PREFIX.toLowerCase());
 
 /**
- * Deleting an entity needs EDIT_ENTITY; deleting (any part of) a user or group
- * needs MANAGE_USERS_AND_GROUPS, and the built-in administrator is never deleted,
- * so no Editor can lock the admins out.
+ * Ingestion needs EDIT_ENTITY on each entity written; a policy's aspects need
+ * MANAGE_POLICIES, since writing a policy grants privileges.
+ */
+export async function requireEdit(ctx: AppContext, principal: Principal, urns: readonly string[]): Promise<void> {
+  for (const urn of new Set(urns)) await ctx.authorizer.require(principal, isPolicyUrn(urn) ? 'writePolicyEntity' : 'writeEntity', urn);
+}
+
+/**
+ * Deleting an entity needs EDIT_ENTITY on it; deleting (any part of) a user or group
+ * needs MANAGE_USERS_AND_GROUPS, a policy MANAGE_POLICIES, and the built-in
+ * administrator is never deleted, so no Editor can lock the admins out.
  */
 export async function requireDelete(ctx: AppContext, principal: Principal, urn: string): Promise<void> {
-  const message = `User ${principal.actorUrn} is unauthorized to delete entity: ${urn}`;
-  if (!isIdentityUrn(urn)) return ctx.authorizer.require(principal, ['EDIT_ENTITY'], message);
-  await ctx.authorizer.require(principal, ['MANAGE_USERS_AND_GROUPS'], message);
+  if (isPolicyUrn(urn)) return ctx.authorizer.require(principal, 'deletePolicyEntity', urn);
+  if (!isIdentityUrn(urn)) return ctx.authorizer.require(principal, 'deleteEntity', urn);
+  await ctx.authorizer.require(principal, 'deleteIdentity', urn);
   if (urn === ADMIN_URN) throw forbidden(`${ADMIN_URN} is the built-in administrator and cannot be deleted`);
 }
 
@@ -32,25 +42,16 @@ const ACCESS_ASPECTS = new Set(['corpUserStatus', 'status']);
 export async function requireAccessAspectWrites(ctx: AppContext, principal: Principal, writes: ReadonlyArray<{ urn: string; aspectName: string }>): Promise<void> {
   const touched = writes.filter((w) => ACCESS_ASPECTS.has(w.aspectName) && parseUrn(w.urn).entityType === 'corpuser');
   if (touched.length === 0) return;
-  await ctx.authorizer.require(principal, ['MANAGE_USERS_AND_GROUPS'], `User ${principal.actorUrn} is unauthorized to modify entity: ${touched[0]!.urn}`);
+  await ctx.authorizer.require(principal, 'writeIdentityAccess', touched[0]!.urn);
   if (touched.some((w) => w.urn === ADMIN_URN)) throw forbidden(`${ADMIN_URN} is the built-in administrator and cannot be suspended or soft-deleted`);
 }
 
-/** Deprecating (one entity or a batch) needs EDIT_ENTITY or EDIT_DEPRECATION_PRIVILEGE, as in DataHub. */
-export const requireDeprecationEdit = (ctx: AppContext, principal: Principal): Promise<void> =>
-  ctx.authorizer.require(principal, ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE'], UNAUTHORIZED_MESSAGE);
-
-/** Rolling back an ingestion run needs MANAGE_INGESTION, as DataHub's MANAGE on ingestion sources; the message is DataHub's. */
-export const requireManageIngestion = (ctx: AppContext, principal: Principal): Promise<void> =>
-  ctx.authorizer.require(principal, ['MANAGE_INGESTION'], 'User is unauthorized to update entity');
-
 /**
- * What a rollback deletes follows the delete rules: EDIT_ENTITY, MANAGE_USERS_AND_GROUPS when the run wrote to a user
- * or group, and never the built-in administrator. The message is DataHub's, its typo included.
+ * What a rollback deletes follows the delete rules: EDIT_ENTITY on each entity, MANAGE_USERS_AND_GROUPS when
+ * the run wrote to a user or group, and never the built-in administrator.
  */
 export async function requireRollbackDeletes(ctx: AppContext, principal: Principal, urns: readonly string[], created: readonly string[]): Promise<void> {
-  const message = 'User is NOT unauthorized to delete entities.';
-  await ctx.authorizer.require(principal, ['EDIT_ENTITY'], message);
-  if (urns.some(isIdentityUrn)) await ctx.authorizer.require(principal, ['MANAGE_USERS_AND_GROUPS'], message);
+  await ctx.authorizer.requireEach(principal, 'rollbackDeletes', urns);
+  if (urns.some(isIdentityUrn)) await ctx.authorizer.require(principal, 'rollbackIdentityDeletes');
   if (created.includes(ADMIN_URN)) throw forbidden(`${ADMIN_URN} is the built-in administrator and cannot be deleted`);
 }

@@ -23,7 +23,7 @@ export const tasksRoutes =
   async (app) => {
     const ops = ctx.operations;
     const canRead = (principal: Principal) =>
-      ctx.authorizer.require(principal, ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'], 'User is unauthorized to get ES task status');
+      ctx.authorizer.require(principal, 'getTaskStatus');
 
     app.get<{ Querystring: { limit?: string; state?: string } }>('/api/tasks', async (req) => {
       await canRead(req.principal);
@@ -54,7 +54,7 @@ export const tasksRoutes =
       if (req.body !== undefined && req.body !== null && (typeof req.body !== 'object' || Object.keys(req.body).length > 0)) {
         throw badRequest('Cancel takes no body; the task is named in the path');
       }
-      await ctx.authorizer.require(req.principal, ['TRUNCATE_TIMESERIES_INDEX_PRIVILEGE'], 'User is unauthorized to truncate timeseries index');
+      await ctx.authorizer.require(req.principal, 'truncateTimeseries');
       return taskView(await ops.cancel(taskRef(req.params.id)), Date.now());
     });
   };

@@ -47,12 +47,12 @@ export class AccessTokens {
   ) {}
 
   private async canManage(principal: Principal): Promise<boolean> {
-    return this.authorizer.has(principal, ['MANAGE_ACCESS_TOKENS']);
+    return this.authorizer.allows(principal, 'manageAccessTokens');
   }
 
   async create(principal: Principal, input: CreateTokenInput): Promise<{ token: string; record: AccessTokenRecord }> {
     const forSelf = input.actorUrn === principal.actorUrn;
-    const allowed = (await this.canManage(principal)) || (forSelf && (await this.authorizer.has(principal, ['GENERATE_PERSONAL_ACCESS_TOKENS'])));
+    const allowed = (await this.canManage(principal)) || (forSelf && (await this.authorizer.allows(principal, 'generatePersonalAccessToken')));
     if (!allowed) throw forbidden(UNAUTHORIZED_MESSAGE);
     if (input.name.trim() === '') throw badRequest("Field 'name' must not be empty");
     if (input.name.length > this.limits.maxNameLength) throw badRequest(`Field 'name' must be at most ${this.limits.maxNameLength} characters`);

@@ -15,3 +15,8 @@ export const PRIVILEGES = [
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];
+
+/** The privileges DataHub grants on a resource (an entity) rather than on the platform. */
+export const METADATA_PRIVILEGES: readonly Privilege[] = ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE'];
+
+export const isPrivilege = (name: string): name is Privilege => (PRIVILEGES as readonly string[]).includes(name);

@@ -1,7 +1,7 @@
 import { badRequest, forbidden, notFound } from '../catalog/errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { parseUrn } from '../catalog/urn.ts';
-import { UNAUTHORIZED_MESSAGE, type Authorizer } from './authorizer.ts';
+import type { Authorizer } from './authorizer.ts';
 import { Invitations } from './invitations.ts';
 import { ADMIN_URN, type Principal } from './principal.ts';
 import type { Store } from '../storage/store.ts';
@@ -42,7 +42,7 @@ export class UserAdmin {
   }
 
   private requireManage(principal: Principal): Promise<void> {
-    return this.authorizer.require(principal, ['MANAGE_USERS_AND_GROUPS'], UNAUTHORIZED_MESSAGE);
+    return this.authorizer.require(principal, 'manageUsers');
   }
 
   private userUrn(field: string, urn: string): string {

@@ -9,6 +9,7 @@ import { userCommands } from './user-commands.ts';
 import { catalogCommands } from './catalog-commands.ts';
 import { deleteCommand } from './delete-command.ts';
 import { deprecationCommands } from './deprecation-commands.ts';
+import { policyCommands } from './policy-commands.ts';
 import { timeseriesCommands } from './timeseries-commands.ts';
 
 /** Commander exits by itself unless told not to, and addCommand does not pass that on: tell every command. */
@@ -26,6 +27,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   program.addCommand(serveCommand());
   program.addCommand(tokenCommands());
   program.addCommand(userCommands());
+  program.addCommand(policyCommands());
   for (const cmd of [...catalogCommands(), deleteCommand(), ...timeseriesCommands(), ...deprecationCommands()]) program.addCommand(cmd);
   overrideExits(program);
   try {

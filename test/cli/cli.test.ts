@@ -196,8 +196,30 @@ describe('the almanac command line against a real server', () => {
     assert.deepEqual((await server.request('POST', '/entities?action=exists', { body: { urn } })).json, { value: false });
   });
 
+  it('creates, lists and deletes a policy', async () => {
+    const created = await cli(['policy', 'create', '--name', 'cli policy', '--privilege', 'EDIT_DEPRECATION_PRIVILEGE', '--user', 'urn:li:corpuser:alice', '--resource', URN]);
+    assert.equal(created.code, 0, created.stderr);
+    const urn = created.stdout.trim();
+    assert.match(urn, /^urn:li:dataHubPolicy:[0-9a-f-]{36}$/);
+    const listed = JSON.parse((await cli(['policy', 'list', '--query', 'cli policy', '--json'])).stdout);
+    assert.deepEqual(
+      listed.policies.map((p: { urn: string; privileges: string[]; actors: { users: string[] } }) => [p.urn, p.privileges, p.actors.users]),
+      [[urn, ['EDIT_DEPRECATION_PRIVILEGE'], ['urn:li:corpuser:alice']]],
+    );
+    assert.match((await cli(['policy', 'list'])).stdout, new RegExp(`URN EQUALS ${URN.replace(/[()]/g, '\\$&')}`));
+    assert.equal((await cli(['policy', 'delete', urn])).stdout, `deleted ${urn}\n`);
+    assert.deepEqual(JSON.parse((await cli(['policy', 'list', '--query', 'cli policy', '--json'])).stdout).policies, []);
+  });
+
+  it('refuses a policy without a privilege, and one naming a group as a user', async () => {
+    assert.match((await cli(['policy', 'create', '--name', 'x'])).stderr, /^almanac: give at least one --privilege\n$/);
+    const bad = await cli(['policy', 'create', '--name', 'x', '--privilege', 'EDIT_ENTITY', '--user', 'urn:li:corpGroup:g']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /input\.actors\.users\[0\]/);
+  });
+
   it('has --help with examples on every command', async () => {
-    for (const args of [['truncate'], ['ingest'], ['delete'], ['deprecate'], ['task', 'status'], ['index-sizes'], ['token', 'create'], ['user', 'create']]) {
+    for (const args of [['truncate'], ['ingest'], ['delete'], ['deprecate'], ['task', 'status'], ['index-sizes'], ['token', 'create'], ['user', 'create'], ['policy', 'create']]) {
       const res = await cli([...args, '--help']);
       assert.equal(res.code, 0);
       assert.match(res.stdout, /Examples?:/, args.join(' '));

@@ -1,7 +1,6 @@
 import { badRequest } from '../../catalog/errors.ts';
 import type { DeprecationChange, DeprecationVersion, DeprecationView, ResourceRef } from '../../catalog/deprecation.ts';
 import { entityRef } from './entity-refs.ts';
-import { requireDeprecationEdit } from '../guards.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
 const typeDefs = /* GraphQL */ `
@@ -93,11 +92,11 @@ const changeOf = (input: ChangeInput): DeprecationChange => ({
 
 /**
  * Every deprecation change goes through here, so the privilege check has one
- * call site. It runs before any urn is looked at: a caller without the
- * privilege learns nothing about which entities exist.
+ * call site. It runs before any entity is read: the answer for an urn the caller
+ * may not edit is the same whether or not the entity exists.
  */
-async function changeDeprecation(ctx: GraphqlContext, writes: { n: number; field: string }, apply: () => Promise<void>): Promise<true> {
-  await requireDeprecationEdit(ctx.app, ctx.principal);
+async function changeDeprecation(ctx: GraphqlContext, urns: readonly string[], writes: { n: number; field: string }, apply: () => Promise<void>): Promise<true> {
+  await ctx.app.authorizer.requireEach(ctx.principal, 'updateDeprecation', urns);
   ctx.writes.take(writes.n, writes.field);
   await apply();
   return true;
@@ -122,14 +121,14 @@ export const deprecationsModule: GraphqlModule = {
     },
     Mutation: {
       updateDeprecation: (_s, { input }: { input: ChangeInput & ResourceRef & { urn: string } }, ctx) =>
-        changeDeprecation(ctx, { n: 1, field: 'input' }, () => {
+        changeDeprecation(ctx, [input.urn], { n: 1, field: 'input' }, () => {
           const field = (input.subResource ?? '') !== '' || input.subResourceType != null;
           // A field is deprecated as batchUpdateDeprecation does it, with the same checks.
           if (field) return ctx.deprecations.batchUpdate([{ ...input, resourceUrn: input.urn }], changeOf(input), ctx.principal.actorUrn);
           return ctx.deprecations.update(input.urn, changeOf(input), ctx.principal.actorUrn);
         }),
       batchUpdateDeprecation: (_s, { input }: { input: ChangeInput & { resources: ReadonlyArray<ResourceRef | null> } }, ctx) =>
-        changeDeprecation(ctx, { n: input.resources.length, field: 'input.resources' }, () => {
+        changeDeprecation(ctx, input.resources.flatMap((r) => (r === null ? [] : [r.resourceUrn])), { n: input.resources.length, field: 'input.resources' }, () => {
           // The list type is [ResourceRefInput]! as in DataHub, so an element may be null.
           const resources = input.resources.map((r, i) => {
             if (r === null) throw badRequest(`resources[${i}] must not be null`);

@@ -1,3 +1,4 @@
+import type { SearchFilter } from '../../catalog/search/search-filter.ts';
 import type { GraphqlModule } from './schema.ts';
 
 /** DataHub's filter and sort inputs (search.graphql), shared by search, scroll, token lists and profiles. */
@@ -67,5 +68,11 @@ export interface SortInput {
   readonly sortCriterion?: { readonly field: string; readonly sortOrder: 'ASCENDING' | 'DESCENDING' } | null;
   readonly sortCriteria?: ReadonlyArray<{ readonly field: string; readonly sortOrder: 'ASCENDING' | 'DESCENDING' }> | null;
 }
+
+/** orFilters in the catalog's terms: a disjunction of conjunctions of criteria. */
+export const searchFilterOf = (orFilters: readonly AndFilter[]): SearchFilter =>
+  orFilters.map((g) =>
+    (g.and ?? []).map((f) => ({ field: f.field, values: f.values ?? [], ...(f.condition ? { condition: f.condition } : {}), ...(f.negated ? { negated: true } : {}) })),
+  );
 
 export const filtersModule: GraphqlModule = { typeDefs, resolvers: {} };

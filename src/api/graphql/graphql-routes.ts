@@ -13,6 +13,7 @@ import { jobsModule } from './jobs.ts';
 import { EntityLoader } from './entity-loader.ts';
 import { GraphqlExecutor, type GraphqlRequest } from './executor.ts';
 import { registerGraphiql } from './graphiql.ts';
+import { policiesModule } from './policies.ts';
 import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
@@ -32,6 +33,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   accessTokensModule,
   rolesModule,
   usersModule,
+  policiesModule,
 ];
 
 /** The one executor of the schema (built by the composition root, shared by every mount of the routes). */

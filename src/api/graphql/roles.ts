@@ -1,4 +1,3 @@
-import { UNAUTHORIZED_MESSAGE } from '../../auth/authorizer.ts';
 import type { GraphqlModule } from './schema.ts';
 
 const typeDefs = /* GraphQL */ `
@@ -27,7 +26,7 @@ export const rolesModule: GraphqlModule = {
     },
     Mutation: {
       batchAssignRole: async (_s, { input }: { input: { roleUrn?: string | null; actors: string[] } }, ctx) => {
-        await ctx.app.authorizer.require(ctx.principal, ['MANAGE_POLICIES'], UNAUTHORIZED_MESSAGE);
+        await ctx.app.authorizer.require(ctx.principal, 'assignRoles');
         await ctx.app.roles.assign(input.actors, input.roleUrn ?? null, ctx.principal.actorUrn);
         return true;
       },

@@ -58,7 +58,7 @@ const BASE_TYPE_DEFS = /* GraphQL */ `
 
   type AuthenticatedUser {
     corpUser: CorpUser!
-    "The DataHub privileges the caller holds through its role (Almanac addition)."
+    "The DataHub privileges the caller holds through its role and the policies that need no resource (Almanac addition)."
     privileges: [String!]!
   }
 

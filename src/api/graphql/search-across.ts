@@ -3,7 +3,7 @@ import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entit
 import { fullTextQuery, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
 import { entityRef } from './entity-refs.ts';
 import { DEFAULT_SEARCH_TYPES, entityOfType, typenameOfEntity } from './entity-types.ts';
-import type { AndFilter, FacetFilter, SortInput } from './filters.ts';
+import { searchFilterOf, type AndFilter, type FacetFilter, type SortInput } from './filters.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
 export const MAX_SEARCH_ACROSS_COUNT = 10_000;
@@ -101,9 +101,6 @@ interface CommonInput {
   sortInput?: SortInput | null;
 }
 
-const criteria = (filters: readonly FacetFilter[]) =>
-  filters.map((f) => ({ field: f.field, values: f.values ?? [], ...(f.condition ? { condition: f.condition } : {}), ...(f.negated ? { negated: true } : {}) }));
-
 /** DataHub's rules: orFilters when given, else the deprecated filters as one conjunction; the default types when none. */
 function searchRequest(input: CommonInput): EntitySearchRequest {
   if (input.viewUrn) throw badRequest('viewUrn: views are not supported by Almanac');
@@ -115,9 +112,9 @@ function searchRequest(input: CommonInput): EntitySearchRequest {
   });
   const filter: SearchFilter =
     input.orFilters && input.orFilters.length > 0
-      ? input.orFilters.map((g) => criteria(g.and ?? []))
+      ? searchFilterOf(input.orFilters)
       : input.filters && input.filters.length > 0
-        ? [criteria(input.filters)]
+        ? searchFilterOf([{ and: input.filters }])
         : [];
   const sortInput = input.sortInput;
   const sort: SortCriterion[] = (sortInput?.sortCriteria ?? (sortInput?.sortCriterion ? [sortInput.sortCriterion] : [])).map((c) => ({ field: c.field, order: c.sortOrder }));

@@ -61,15 +61,11 @@ export const operationsRoutes =
             forceReindex: boolParam(body, 'forceReindex'),
             requestsPerSecond: rateParam(body, 'requestsPerSecond'),
           };
-          await ctx.authorizer.require(req.principal, ['TRUNCATE_TIMESERIES_INDEX_PRIVILEGE'], 'User is unauthorized to truncate timeseries index');
+          await ctx.authorizer.require(req.principal, 'truncateTimeseries');
           return { value: await ops.truncate(request, req.principal.actorUrn) };
         }
         case 'getIndexSizes': {
-          await ctx.authorizer.require(
-            req.principal,
-            ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
-            'User is unauthorized to get index sizes.',
-          );
+          await ctx.authorizer.require(req.principal, 'getIndexSizes');
           const sizes = await ops.indexSizes();
           return {
             value: {
@@ -92,11 +88,7 @@ export const operationsRoutes =
           const nodeId = stringParam(body, 'nodeId');
           const taskId = intParam(body, 'taskId') ?? 0;
           const task = stringParam(body, 'task');
-          await ctx.authorizer.require(
-            req.principal,
-            ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
-            'User is unauthorized to get ES task status',
-          );
+          await ctx.authorizer.require(req.principal, 'getTaskStatus');
           const byParts = nodeId !== undefined && taskId > 0;
           if (task === undefined && !byParts) throw badRequest('Please specify either Node ID + task ID OR composite task parameters');
           if (task !== undefined && byParts && task !== `${nodeId}:${taskId}`) {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { requireManageIngestion, requireRollbackDeletes } from '../guards.ts';
+import { requireRollbackDeletes } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
 
 /** DataHub sets no bound of its own (Elasticsearch's bucket limit stops it); the other lists' 10,000 serves. */
@@ -43,7 +43,7 @@ export const runsRoutes =
           const safe = boolParam(body, 'safe');
           // `safe` wins over the deprecated `hardDelete`, as in DataHub; neither means a soft rollback.
           const hardDelete = safe !== undefined ? !safe : (boolParam(body, 'hardDelete') ?? false);
-          await requireManageIngestion(ctx, req.principal);
+          await ctx.authorizer.require(req.principal, 'rollbackRun');
           const plan = await runs.plan(runId, hardDelete);
           await requireRollbackDeletes(ctx, req.principal, [...plan.entities.keys()], plan.created);
           if (dryRun) return { value: runs.dryRun(plan) };

@@ -1,0 +1,67 @@
+import type { Privilege } from './privileges.ts';
+
+/** DataHub's message for a GraphQL operation the caller may not perform. */
+export const UNAUTHORIZED_MESSAGE = 'Unauthorized to perform this action. Please contact your DataHub administrator.';
+
+/** What a refusal message may name. */
+export interface RefusalSubject {
+  readonly actor: string;
+  /** The resource refused, for operations on an entity. */
+  readonly urn: string;
+}
+
+export interface OperationRule {
+  /** Any one of these allows the operation. */
+  readonly anyOf: readonly Privilege[];
+  /**
+   * 'resource': the privilege is checked on the entity the operation touches, so a
+   * metadata policy scoped to that entity (by urn, type, owner, tag, domain) can grant it.
+   * 'platform': no entity; only roles and policies that need no resource grant it.
+   */
+  readonly on: 'resource' | 'platform';
+  /** DataHub's refusal message, word for word (typos included) where DataHub has one. */
+  readonly message: string | ((s: RefusalSubject) => string);
+}
+
+/**
+ * Every operation Almanac guards, with the privileges that allow it and DataHub's
+ * refusal message. Call sites name the operation, so a new one needs an entry here
+ * before it compiles, and the privilege and message are written once.
+ */
+export const OPERATIONS = {
+  /** Ingesting aspects (Rest.li ingestProposal, OpenAPI writes): DataHub's AuthUtil check. */
+  writeEntity: { anyOf: ['EDIT_ENTITY'], on: 'resource', message: (s) => `User ${s.actor} is unauthorized to modify entity: ${s.urn}` },
+  /** Writing a policy's aspects through the aspect APIs: a policy grants privileges, so only policy managers write one. */
+  writePolicyEntity: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to modify entity: ${s.urn}` },
+  deleteEntity: { anyOf: ['EDIT_ENTITY'], on: 'resource', message: (s) => `User ${s.actor} is unauthorized to delete entity: ${s.urn}` },
+  /** Deleting (part of) a user or group: never an Editor's call, so nobody locks the admins out. */
+  deleteIdentity: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to delete entity: ${s.urn}` },
+  deletePolicyEntity: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to delete entity: ${s.urn}` },
+  /** updateDeprecation / batchUpdateDeprecation: DataHub's DeprecationUtils accepts either privilege on the entity. */
+  updateDeprecation: { anyOf: ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /** /runs?action=rollback: DataHub asks for MANAGE on ingestion sources. */
+  rollbackRun: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: 'User is unauthorized to update entity' },
+  rollbackDeletes: { anyOf: ['EDIT_ENTITY'], on: 'resource', message: 'User is NOT unauthorized to delete entities.' },
+  rollbackIdentityDeletes: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: 'User is NOT unauthorized to delete entities.' },
+  truncateTimeseries: { anyOf: ['TRUNCATE_TIMESERIES_INDEX_PRIVILEGE'], on: 'platform', message: 'User is unauthorized to truncate timeseries index' },
+  getIndexSizes: {
+    anyOf: ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
+    on: 'platform',
+    message: 'User is unauthorized to get index sizes.',
+  },
+  getTaskStatus: { anyOf: ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'], on: 'platform', message: 'User is unauthorized to get ES task status' },
+  assignRoles: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  managePolicies: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  /** Ingesting a user's suspension (corpUserStatus) or soft deletion (status): managing users, whatever the route. */
+  writeIdentityAccess: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to modify entity: ${s.urn}` },
+  manageUsers: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  manageAccessTokens: { anyOf: ['MANAGE_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  generatePersonalAccessToken: { anyOf: ['GENERATE_PERSONAL_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+} as const satisfies Record<string, OperationRule>;
+
+export type Operation = keyof typeof OPERATIONS;
+
+export const refusalMessage = (operation: Operation, subject: RefusalSubject): string => {
+  const message: OperationRule['message'] = OPERATIONS[operation].message;
+  return typeof message === 'string' ? message : message(subject);
+};

@@ -1,0 +1,78 @@
+import { parseUrn } from '../catalog/urn.ts';
+import type { Json, Store } from '../storage/store.ts';
+import type { Policy } from './policy.ts';
+import { loadPolicies } from './policy-reads.ts';
+import type { ActorSpec, ResourceFacts, ResourceSpec } from './policy-engine.ts';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
+const urnsAt = (v: unknown, key: string): string[] => (isRecord(v) && Array.isArray(v[key]) ? v[key].filter((s): s is string => typeof s === 'string') : []);
+
+/** A malformed urn matches no type criterion; the operation's own validation reports it. */
+function entityTypeOf(urn: string): string {
+  try {
+    return parseUrn(urn).entityType;
+  } catch {
+    return '';
+  }
+}
+
+function factsOf(aspects: ReadonlyMap<string, Json>): ResourceFacts {
+  return {
+    owners: records((aspects.get('ownership') as Record<string, unknown> | undefined)?.['owners']).flatMap((o) =>
+      typeof o['owner'] === 'string' ? [{ owner: o['owner'], ...(typeof o['typeUrn'] === 'string' ? { typeUrn: o['typeUrn'] } : {}) }] : [],
+    ),
+    tags: records((aspects.get('globalTags') as Record<string, unknown> | undefined)?.['tags']).flatMap((t) => (typeof t['tag'] === 'string' ? [t['tag']] : [])),
+    domains: urnsAt(aspects.get('domains'), 'domains'),
+    containers: typeof (aspects.get('container') as Record<string, unknown> | undefined)?.['container'] === 'string' ? [(aspects.get('container') as { container: string }).container] : [],
+  };
+}
+
+/**
+ * What one request has read to decide its authorisations: the caller's role, the
+ * policies, the caller's groups and the facts of the resources asked about. Each is
+ * read at most once per request and never kept beyond it, so a change made by any
+ * process is seen by the next request.
+ */
+export class RequestGrants {
+  private role?: Promise<string | undefined>;
+  private policyList?: Promise<Policy[]>;
+  private groupSet?: Promise<ReadonlySet<string>>;
+  private readonly facts = new Map<string, Promise<ResourceFacts>>();
+
+  constructor(
+    private readonly store: Store,
+    readonly actorUrn: string,
+  ) {}
+
+  roleUrn(): Promise<string | undefined> {
+    return (this.role ??= this.store.getRole(this.actorUrn));
+  }
+
+  policies(): Promise<Policy[]> {
+    return (this.policyList ??= loadPolicies(this.store));
+  }
+
+  /** DataHub reads a user's groups from both membership aspects (external and native). */
+  private groups(): Promise<ReadonlySet<string>> {
+    return (this.groupSet ??= this.store
+      .getLatestAspects(this.actorUrn, ['groupMembership', 'nativeGroupMembership'])
+      .then((aspects) => new Set(aspects.flatMap((a) => [...urnsAt(a.value, 'groups'), ...urnsAt(a.value, 'nativeGroups')]))));
+  }
+
+  async actor(): Promise<ActorSpec> {
+    return { urn: this.actorUrn, role: await this.roleUrn(), groups: () => this.groups() };
+  }
+
+  resource(urn: string): ResourceSpec {
+    const load = () => {
+      let facts = this.facts.get(urn);
+      if (!facts) {
+        facts = this.store.getLatestAspects(urn, ['ownership', 'globalTags', 'domains', 'container']).then((found) => factsOf(new Map(found.map((a) => [a.aspect, a.value]))));
+        this.facts.set(urn, facts);
+      }
+      return facts;
+    };
+    return { urn, entityType: entityTypeOf(urn), facts: load };
+  }
+}
