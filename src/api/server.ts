@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -8,15 +8,9 @@ import { fromFrameworkError, sendRestliError } from './errors.ts';
 import { GMS_ROUTES, ROOT_ROUTES } from './routes.ts';
 import { unstorableTextAt } from './storable-text.ts';
 import { authFailureReason } from './metrics.ts';
+import { noteFailure, RequestLogController } from './request-log.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** One access-log line per request, when it completes; the arrival line only at debug level. */
-class RequestLogController extends LogController {
-  override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ req: request }, 'incoming request');
-  }
-}
 
 export interface ServerOptions {
   readonly logger: Logger;
@@ -25,7 +19,7 @@ export interface ServerOptions {
 export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    logController: new RequestLogController(),
+    logController: new RequestLogController(ctx.config.slowRequestMillis),
     bodyLimit: ctx.config.bodyLimitBytes,
     requestTimeout: ctx.config.http.requestTimeoutMillis,
     keepAliveTimeout: ctx.config.http.keepAliveTimeoutMillis,
@@ -81,13 +75,14 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
 
   app.setErrorHandler((err, req, reply) => {
     const known = fromFrameworkError(err);
-    if (!known || known.code === 'INTERNAL') req.log.error({ err }, 'request failed');
-    else req.log.info({ code: known.code, msg: known.message }, 'request rejected');
+    noteFailure(req, err, known);
     return sendRestliError(reply, known);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendRestliError(reply, new CatalogError('NOT_FOUND', `No resource for ${req.method} ${req.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((req, reply) => {
+    const missing = new CatalogError('NOT_FOUND', `No resource for ${req.method} ${req.url.split('?')[0]}`);
+    noteFailure(req, missing, missing);
+    return sendRestliError(reply, missing);
+  });
 
   app.server.maxConnections = ctx.config.http.maxConnections;
 

@@ -3,6 +3,7 @@ import { badRequest } from '../../catalog/errors.ts';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
+import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
 import { datasetsModule } from './datasets.ts';
 import { deprecationsModule } from './deprecations.ts';
@@ -54,8 +55,7 @@ export const graphqlRoutes =
     // Refusals before execution (bad JSON, no token) keep the GraphQL error shape.
     app.setErrorHandler((err, req, reply) => {
       const known = fromFrameworkError(err);
-      if (!known || known.code === 'INTERNAL') req.log.error({ err }, 'request failed');
-      else req.log.info({ code: known.code, msg: known.message }, 'request rejected');
+      noteFailure(req, err, known);
       return sendGraphqlHttpError(reply, known);
     });
 
