@@ -4,6 +4,7 @@ import type { AppContext } from './context.ts';
 import { graphqlRoutes } from './graphql/graphql-routes.ts';
 import { loginRoutes } from './login-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
+import { entityReadRoutes } from './openapi/entity-read-routes.ts';
 import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
 import { relationshipRoutes } from './openapi/relationship-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
@@ -26,6 +27,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   entitiesV2Routes,
   openapiRoutes,
   openapiV2Routes,
+  entityReadRoutes,
   loginRoutes,
   graphqlRoutes,
   operationsRoutes,
