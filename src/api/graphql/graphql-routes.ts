@@ -16,6 +16,7 @@ import { registerGraphiql } from './graphiql.ts';
 import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
+import { lineageSearchModule } from './lineage-search.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
@@ -27,6 +28,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   deprecationsModule,
   searchModule,
   searchAcrossModule,
+  lineageSearchModule,
   accessTokensModule,
   rolesModule,
 ];
