@@ -17,6 +17,7 @@ import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
 import { lineageSearchModule } from './lineage-search.ts';
+import { entityLineageModule } from './entity-lineage.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
@@ -29,6 +30,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   searchModule,
   searchAcrossModule,
   lineageSearchModule,
+  entityLineageModule,
   accessTokensModule,
   rolesModule,
 ];

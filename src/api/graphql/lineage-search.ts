@@ -157,12 +157,16 @@ function pageCount(count: number | null | undefined): number {
   return n;
 }
 
+/** DataHub's EntityPath list: each path's urns as entities. */
+export const entityPaths = (ctx: GraphqlContext, paths: readonly (readonly string[])[]) =>
+  Promise.all(paths.map(async (p) => ({ path: await Promise.all(p.map((u) => entityRef(ctx, u))) })));
+
 async function results(ctx: GraphqlContext, page: readonly LineageRelationship[]) {
   const rows = await Promise.all(
     page.map(async (r) => ({
       entity: await entityRef(ctx, r.entity),
       matchedFields: [],
-      paths: await Promise.all(r.paths.map(async (p) => ({ path: await Promise.all(p.map((u) => entityRef(ctx, u))) }))),
+      paths: await entityPaths(ctx, r.paths),
       degree: r.degree,
       degrees: [r.degree],
       explored: true,
