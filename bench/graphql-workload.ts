@@ -1,4 +1,4 @@
-// What the GraphQL benchmark sends; shared by the benchmark and its load generator.
+// What the GraphQL benchmark sends (bench/wrk-load.lua builds the same bodies in wrk).
 
 export interface LoadJob {
   readonly url: string;
@@ -7,16 +7,6 @@ export interface LoadJob {
   readonly seconds: number;
   /** Each request's body is generated from its sequence number. */
   readonly body: { readonly kind: 'floor' | 'query' | 'update'; readonly datasets: number };
-}
-
-export interface LoadResult {
-  readonly requests: number;
-  readonly perSecond: number;
-  /** Latencies in milliseconds. */
-  readonly p50: number;
-  readonly p99: number;
-  readonly non2xx: number;
-  readonly errors: number;
 }
 
 /** The cheapest authenticated GraphQL request: what HTTP, auth and GraphQL cost before any data is read. */

@@ -100,7 +100,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       authenticator,
       operations,
       metrics: new Metrics(store),
-      graphql: createGraphqlExecutor(config.graphql),
+      graphql: createGraphqlExecutor(config),
       accepting: () => accepting,
     },
     { logger },

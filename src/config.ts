@@ -27,6 +27,18 @@ export interface Config {
   readonly graphql: { readonly maxDepth: number; readonly maxAliases: number; readonly maxCost: number };
   /** Whether GET /metrics needs a token (it is open like /health by default). */
   readonly metricsAuth: boolean;
+  /** Per-principal budget of expensive operations (search, lineage, truncation, costly GraphQL). */
+  readonly rateLimit: RateLimits;
+  /** Aspect versions one request may write, summed over its proposals, entities and aliased mutations. */
+  readonly maxWritesPerRequest: number;
+}
+
+export interface RateLimits {
+  /** Expensive operations one principal may start per window; 0 turns the limit off. */
+  readonly max: number;
+  readonly windowMillis: number;
+  /** A GraphQL operation counts as expensive above this estimated cost (or when it searches or walks lineage). */
+  readonly graphqlCost: number;
 }
 
 export interface HttpLimits {
@@ -144,6 +156,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // DataHub's own UI fragments cost about 10,000 in graphql-armor's model (objects 2, scalars 1, times 1.5 per level).
     maxCost: int('ALMANAC_GRAPHQL_MAX_COST', 100_000, 1, 100_000_000),
   };
+  const rateLimit: RateLimits = {
+    // Generous: an interactive user or a scripted crawl stays far below it; a loop hammering search does not.
+    max: int('ALMANAC_RATE_LIMIT_MAX', 1_000, 0, 1_000_000),
+    windowMillis: int('ALMANAC_RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
+    graphqlCost: int('ALMANAC_RATE_LIMIT_GRAPHQL_COST', 5_000, 1, 100_000_000),
+  };
+  // The Python emitter sends 200 proposals per batch by default; a UI batch action at most 1,000 resources.
+  const maxWritesPerRequest = int('ALMANAC_MAX_WRITES_PER_REQUEST', 10_000, 1, 10_000_000);
   if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
     problems.push('ALMANAC_HEADERS_TIMEOUT_MS: must not exceed ALMANAC_REQUEST_TIMEOUT_MS');
   }
@@ -164,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: Object.freeze(http),
     graphql: Object.freeze(graphql),
     metricsAuth: bool('ALMANAC_METRICS_AUTH', false),
+    rateLimit: Object.freeze(rateLimit),
+    maxWritesPerRequest,
   });
 }
 

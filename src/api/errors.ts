@@ -11,6 +11,9 @@ export const HTTP_STATUS: Readonly<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
+  HEADERS_TOO_LARGE: 431,
+  REQUEST_TIMEOUT: 408,
   RATE_LIMITED: 429,
   UNAVAILABLE: 503,
   INTERNAL: 500,
@@ -25,6 +28,9 @@ export const GRAPHQL_CODE: Readonly<Record<ErrorCode, { code: number; type: stri
   NOT_FOUND: { code: 404, type: 'NOT_FOUND' },
   CONFLICT: { code: 409, type: 'CONFLICT' },
   PAYLOAD_TOO_LARGE: { code: 400, type: 'BAD_REQUEST' },
+  URI_TOO_LONG: { code: 400, type: 'BAD_REQUEST' },
+  HEADERS_TOO_LARGE: { code: 400, type: 'BAD_REQUEST' },
+  REQUEST_TIMEOUT: { code: 400, type: 'BAD_REQUEST' },
   RATE_LIMITED: { code: 429, type: 'TOO_MANY_REQUESTS' },
   UNAVAILABLE: { code: 503, type: 'SERVICE_UNAVAILABLE' },
   INTERNAL: { code: 500, type: 'SERVER_ERROR' },
@@ -60,7 +66,17 @@ export function fromFrameworkError(e: unknown): CatalogError | undefined {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new CatalogError('BAD_REQUEST', 'Request body is not valid JSON');
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return new CatalogError('URI_TOO_LONG', 'A path segment is longer than any urn Almanac accepts');
+    case 'FST_ERR_BAD_URL':
+      return new CatalogError('BAD_REQUEST', 'The request path is not a valid URL (bad percent-encoding)');
+    // Node's HTTP parser, before any request object exists (Fastify's clientErrorHandler).
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new CatalogError('REQUEST_TIMEOUT', 'The request was not received in time');
+    case 'HPE_HEADER_OVERFLOW':
+      return new CatalogError('HEADERS_TOO_LARGE', 'The request headers are too large');
   }
+  if (typeof err.code === 'string' && err.code.startsWith('HPE_')) return new CatalogError('BAD_REQUEST', 'Malformed HTTP request');
   if (err instanceof SyntaxError || err.statusCode === 400) return new CatalogError('BAD_REQUEST', 'Request body is not valid JSON');
   return undefined;
 }
@@ -70,15 +86,15 @@ function retryAfter(reply: FastifyReply, e: CatalogError | undefined): void {
   if (typeof e?.details?.retryAfterSeconds === 'number') reply.header('Retry-After', String(e.details.retryAfterSeconds));
 }
 
+/** The Rest.li error body and status of a domain error (undefined: an unexpected fault, masked). */
+export function restliError(e: CatalogError | undefined): { status: number; body: Record<string, unknown> } {
+  const status = e ? HTTP_STATUS[e.code] : 500;
+  return { status, body: { exceptionClass: RESTLI_EXCEPTION, message: e ? e.message : UNKNOWN_ERROR_MESSAGE, status, ...(e?.details ?? {}) } };
+}
+
 /** Sends a Rest.li-shaped error; anything unexpected is masked and must be logged by the caller. */
 export function sendRestliError(reply: FastifyReply, e: CatalogError | undefined): FastifyReply {
-  const status = e ? HTTP_STATUS[e.code] : 500;
-  const body: Record<string, unknown> = {
-    exceptionClass: RESTLI_EXCEPTION,
-    message: e ? e.message : UNKNOWN_ERROR_MESSAGE,
-    status,
-    ...(e?.details ?? {}),
-  };
+  const { status, body } = restliError(e);
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="almanac"');
   retryAfter(reply, e);
   return reply.code(status).header('X-RestLi-Error-Response', 'true').type('application/json').send(body);

@@ -1,12 +1,17 @@
 import crypto from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
+import { jsonNestsDeeper, tooDeepMessage } from '../catalog/json-depth.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
-import { fromFrameworkError, sendRestliError } from './errors.ts';
+import { fromFrameworkError, restliError, sendRestliError } from './errors.ts';
 import { GMS_ROUTES, ROOT_ROUTES } from './routes.ts';
 import { unstorableTextAt } from './storable-text.ts';
+import { isExpensiveRoute, registerRateLimit } from './rate-limit.ts';
+import { WriteBudget } from './write-budget.ts';
 import { authFailureReason } from './metrics.ts';
 import { noteFailure, RequestLogController } from './request-log.ts';
 
@@ -14,6 +19,20 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 export interface ServerOptions {
   readonly logger: Logger;
+}
+
+/** A client the HTTP parser gave up on (timeout, huge headers, garbage): one Rest.li error, then the socket closes. */
+function clientError(this: FastifyInstance, err: Error & { code?: string }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, body } = restliError(fromFrameworkError(err) ?? new CatalogError('BAD_REQUEST', 'Malformed HTTP request'));
+  const text = JSON.stringify(body);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n` +
+        `X-RestLi-Error-Response: true\r\nConnection: close\r\n\r\n${text}`,
+    );
+  }
+  socket.destroy();
 }
 
 export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: ServerOptions): Promise<FastifyInstance> {
@@ -31,6 +50,13 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     },
     // Urns travel in paths, percent-encoded: real dataset and schemaField urns run far past Fastify's default of 100.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
+    // Errors the router and Node's HTTP parser raise before any route or hook runs keep the Rest.li shape too.
+    frameworkErrors: (err, req, reply) => {
+      const known = fromFrameworkError(err);
+      noteFailure(req, err, known);
+      return sendRestliError(reply, known);
+    },
+    clientErrorHandler: clientError,
   });
   const context: AppContext = { ...ctx, logger: app.log };
 
@@ -39,6 +65,7 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => {
     const text = (body as string).trim();
     if (text === '') return done(null, undefined);
+    if (jsonNestsDeeper(text)) return done(new CatalogError('BAD_REQUEST', tooDeepMessage('Request body')), undefined);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -53,8 +80,10 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   });
 
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('writes', null as unknown as WriteBudget);
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
+    req.writes = new WriteBudget(ctx.config.maxWritesPerRequest);
     if (req.url.includes('%00')) throw new CatalogError('BAD_REQUEST', 'The request path or query contains U+0000, which cannot be stored');
     if (req.routeOptions.config?.public) return;
     // Every other path needs credentials, served or not: a stranger gets 401, never a map of the routes.
@@ -66,6 +95,12 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
       if (e instanceof CatalogError) context.metrics.authFailures.inc({ reason: authFailureReason(e.message) });
       throw e;
     }
+  });
+
+  const limitExpensive = await registerRateLimit(app, ctx.config.rateLimit);
+  app.decorate('limitExpensive', limitExpensive);
+  app.addHook('preHandler', async (req, reply) => {
+    if (isExpensiveRoute(req)) await limitExpensive(req, reply);
   });
 
   app.addHook('onResponse', async (req, reply) => {

@@ -10,6 +10,9 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
+  'URI_TOO_LONG',
+  'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
   'RATE_LIMITED',
   /** The database cannot be reached; retrying later may succeed. */
   'UNAVAILABLE',

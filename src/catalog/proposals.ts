@@ -1,4 +1,5 @@
 import { badRequest } from './errors.ts';
+import { jsonNestsDeeper, tooDeepMessage } from './json-depth.ts';
 import type { Json } from '../storage/store.ts';
 
 /** A MetadataChangeProposal after its wire form has been checked. */
@@ -54,6 +55,7 @@ export function parseProposal(raw: unknown, path: string): Proposal {
   }
   let value: unknown = aspect.value;
   if (typeof value === 'string') {
+    if (jsonNestsDeeper(value)) throw badRequest(tooDeepMessage(`Parameter '${path}.aspect.value'`));
     try {
       value = JSON.parse(value);
     } catch {
@@ -70,6 +72,7 @@ export function parseProposal(raw: unknown, path: string): Proposal {
 function parseSystemMetadata(raw: unknown, path: string): Json | null {
   let sm = raw;
   if (typeof sm === 'string') {
+    if (jsonNestsDeeper(sm)) throw badRequest(tooDeepMessage(`Parameter '${path}.systemMetadata'`));
     try {
       sm = JSON.parse(sm);
     } catch {

@@ -172,6 +172,16 @@ export function parseDatasetUrn(urnOrRaw: Urn | string): DatasetKey {
 }
 
 const URN_NUM_BYTES_LIMIT = 512;
+/**
+ * DataHub exempts schemaField urns from the 512-byte rule, but its SQL store keeps
+ * no urn longer than 500 characters (metadata_aspect_v2.urn is varchar(500)).
+ * Almanac bounds them in bytes, so that an edge between two of them, with its
+ * owner and via urns, still fits one PostgreSQL index entry (2,704 bytes at most).
+ */
+export const MAX_SCHEMA_FIELD_URN_BYTES = 600;
+
+/** Whether a urn is longer than any urn Almanac stores (a referenced one past it is not indexed). */
+export const urnTooLong = (urn: string): boolean => urn.length > MAX_SCHEMA_FIELD_URN_BYTES || Buffer.byteLength(urn, 'utf8') > MAX_SCHEMA_FIELD_URN_BYTES;
 const DELIMITER_SEPARATOR = '\u241F'; // ␟, reserved by BrowsePathsV2
 
 /**
@@ -214,6 +224,9 @@ export function validateUrnForIngest(raw: string): Urn {
   // schemaField urns embed a whole dataset urn plus a field path, so DataHub exempts them.
   if (urn.entityType !== 'schemaField' && urlEncodedLength(raw) > URN_NUM_BYTES_LIMIT) {
     throw badRequest(`Error: cannot provide an URN longer than ${URN_NUM_BYTES_LIMIT} bytes (when URL encoded)`);
+  }
+  if (urn.entityType === 'schemaField' && urnTooLong(raw)) {
+    throw badRequest(`Error: cannot provide a schemaField URN longer than ${MAX_SCHEMA_FIELD_URN_BYTES} bytes (UTF-8)`);
   }
   if (raw.includes(DELIMITER_SEPARATOR)) throw badRequest(`Error: URN cannot contain ${DELIMITER_SEPARATOR} character`);
   return urn;

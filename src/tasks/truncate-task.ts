@@ -5,6 +5,9 @@ import { changedSomething } from '../storage/ports/truncation.ts';
 import { formatTaskId } from './task-id.ts';
 import type { BackgroundTask, StopReason } from './task-runner.ts';
 
+/** The longest delay a Node timer keeps (about 24.8 days). */
+const MAX_TIMER_MILLIS = 2 ** 31 - 1;
+
 /** Partitions one retire step takes out of the index (a metadata change each; their tables are dropped by reclaim). */
 const RETIRE_STEP_PARTITIONS = 1024;
 const RECLAIM_STEP_MILLIS = 50;
@@ -131,7 +134,8 @@ export class TruncateTask implements BackgroundTask {
   private async throttle(rows: number, signal: AbortSignal): Promise<void> {
     const rps = this.record.requestsPerSecond;
     if (rps === null) return;
-    const wait = Math.min((rows / rps) * 1000 - this.stepMillis, this.deadline - this.clock());
+    // A timer longer than 2^31-1 ms fires at once; a wait that long is still bounded by the deadline or a cancel.
+    const wait = Math.min((rows / rps) * 1000 - this.stepMillis, this.deadline - this.clock(), MAX_TIMER_MILLIS);
     if (wait <= 0 || signal.aborted) return;
     const started = this.clock();
     await new Promise<void>((resolve) => {

@@ -348,7 +348,7 @@ for (const backend of await backends()) {
         [{ ...base, timeoutSeconds: 2.5 }, /^Parameter 'timeoutSeconds' must be an integer/],
         [{ ...base, forceDeleteByQuery: 1 }, /^Parameter 'forceDeleteByQuery' must be a boolean/],
         [{ ...base, forceReindex: 'no' }, /^Parameter 'forceReindex' must be a boolean/],
-        [{ ...base, requestsPerSecond: 0 }, /^Parameter 'requestsPerSecond' must be a positive number/],
+        [{ ...base, requestsPerSecond: 0 }, /^Parameter 'requestsPerSecond' must be a number from 0\.01 to 1000000, got 0$/],
         [{ ...base, entityType: 'spaceship' }, /^Parameter 'entityType': 'spaceship' is not a known entity type\. Valid \(entityType, aspect\) pairs: \(assertion, assertionRunEvent\), .*\(dataset, datasetProfile\), /],
         [{ ...base, entityType: 'corpuser' }, /^Parameter 'entityType': entity type corpuser has no timeseries aspects/],
         [{ ...base, aspect: 'status' }, /^Parameter 'aspect': 'status' is not a timeseries aspect of entity type dataset\. Valid \(entityType, aspect\) pairs: .*\(chart, chartUsageStatistics\)/],

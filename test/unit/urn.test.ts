@@ -165,7 +165,8 @@ describe('validateUrnForIngest', () => {
     user(`${'a'.repeat(245)} ${'a'.repeat(244)}`), // a space encodes as '+', one byte
     user(`${'é'.repeat(81)}abcd`), // each é is two UTF-8 bytes, %C3%A9: 22 + 486 + 4 = 512
     dataset('a'.repeat(445)), // exactly 512 bytes
-    schemaFieldUrn(longDataset, 'id'), // schemaField urns are exempt from the limit
+    // schemaField urns are exempt from the 512-byte rule (this one is 599 bytes, far more URL-encoded) ...
+    schemaFieldUrn(HIVE_USERS, `(${'f'.repeat(516)})`),
   ];
   for (const raw of valid) {
     it(`accepts ${raw.length > 80 ? `${raw.slice(0, 60)}… (${raw.length} chars)` : raw}`, () => {
@@ -204,6 +205,8 @@ describe('validateUrnForIngest', () => {
     // 509 bytes by encodeURIComponent, 513 by Java's URLEncoder (parens are escaped).
     ['a dataset one byte over', dataset('a'.repeat(446)), TOO_LONG],
     ['a long dataset (only schemaField is exempt)', longDataset, TOO_LONG],
+    // ... but bounded at 600 bytes, so that an edge between two of them fits a PostgreSQL index entry.
+    ['a schemaField over 600 bytes', schemaFieldUrn(longDataset, 'id'), 'Error: cannot provide a schemaField URN longer than 600 bytes (UTF-8)'],
     ['␟', user('a␟b'), SEP],
     ['trailing whitespace before length', user(`${'a'.repeat(600)} `), WS],
     ['length before ␟', user(`${'a'.repeat(600)}␟`), TOO_LONG],

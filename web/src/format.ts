@@ -24,3 +24,12 @@ export function datasetParts(urn: string): { platform: string; name: string; env
 }
 
 export const datasetHref = (urn: string): string => `#/dataset/${encodeURIComponent(urn)}`;
+
+/** What the console calls a dataset everywhere (list, page title, links): its properties' name, else the urn's. */
+export const datasetTitle = (d: { name: string; properties?: { name?: string | null } | null }): string => d.properties?.name || d.name;
+
+/** Whole days from now to `millis`, negative once past. */
+export const daysFromNow = (millis: number): number => Math.ceil((millis - Date.now()) / 86_400_000);
+
+/** The list filtered by one facet value: where owner, tag, term and domain names link to. */
+export const facetHref = (field: string, value: string): string => `#/datasets?${new URLSearchParams({ [field]: value })}`;

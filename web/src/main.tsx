@@ -1,7 +1,7 @@
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { fetchMe, type Me } from './me.ts';
+import { canViewTimeseries, fetchMe, type Me } from './me.ts';
 import { DatasetPage } from './pages/dataset.tsx';
 import { DatasetsPage } from './pages/datasets.tsx';
 import { LoginPage } from './pages/login.tsx';
@@ -9,19 +9,33 @@ import { TimeseriesPage } from './pages/timeseries.tsx';
 import { TokensPage } from './pages/tokens.tsx';
 import { clearToken, getToken } from './session.ts';
 
-/** The hash route: #/datasets, #/dataset/<urn>, #/timeseries, #/tokens, #/login. */
-function useRoute(): string {
-  const [hash, setHash] = useState(location.hash || '#/datasets');
+/**
+ * The hash route: #/datasets[?filters], #/dataset/<urn>, #/timeseries, #/tokens, #/login. `visit` counts
+ * navigations, so following a link to the page already shown (Datasets in the menu) starts it afresh; the list's
+ * own address updates (history.replaceState) are no navigation.
+ */
+function useRoute(): { route: string; visit: number } {
+  const [state, setState] = useState({ route: location.hash || '#/datasets', visit: 0 });
   useEffect(() => {
-    const on = () => setHash(location.hash || '#/datasets');
+    const on = () => setState((s) => ({ route: location.hash || '#/datasets', visit: s.visit + 1 }));
     addEventListener('hashchange', on);
     return () => removeEventListener('hashchange', on);
   }, []);
-  return hash;
+  return state;
+}
+
+/** What a page the caller may not use says instead of an authorization error. */
+function AdminsOnly({ what }: { what: string }) {
+  return (
+    <main>
+      <h1>{what}</h1>
+      <p>Admins only: your role does not include this page. Ask an administrator if you need it.</p>
+    </main>
+  );
 }
 
 function App() {
-  const route = useRoute();
+  const { route, visit } = useRoute();
   const [me, setMe] = useState<Me | null>(null);
   const [signedIn, setSignedIn] = useState(getToken() !== null);
 
@@ -49,18 +63,26 @@ function App() {
       {label}
     </a>
   );
+  // Until the caller's privileges are known, nothing that needs them is shown or requested.
+  const timeseries = me !== null && canViewTimeseries(me);
   let page;
-  if (route.startsWith('#/dataset/')) page = <DatasetPage urn={decodeURIComponent(route.slice('#/dataset/'.length))} me={me} />;
-  else if (route.startsWith('#/timeseries')) page = <TimeseriesPage me={me} />;
+  if (route.startsWith('#/dataset/')) page = <DatasetPage key={visit} urn={decodeURIComponent(route.slice('#/dataset/'.length))} me={me} />;
+  else if (route.startsWith('#/timeseries')) page = me === null ? null : timeseries ? <TimeseriesPage me={me} /> : <AdminsOnly what="Timeseries indices" />;
   else if (route.startsWith('#/tokens')) page = <TokensPage me={me} />;
-  else page = <DatasetsPage me={me} />;
+  else page = <DatasetsPage key={visit} me={me} initial={new URLSearchParams(route.split('?')[1] ?? '')} />;
   return (
     <>
       <header>
         <a class="brand" href="#/datasets">Almanac</a>
         <nav aria-label="Main">
           {link('#/datasets', 'Datasets')}
-          {link('#/timeseries', 'Timeseries')}
+          {timeseries ? (
+            link('#/timeseries', 'Timeseries')
+          ) : (
+            <span class="nav-locked" title="Timeseries indices: Admins only">
+              Timeseries <small>Admins only</small>
+            </span>
+          )}
           {link('#/tokens', 'Tokens')}
         </nav>
         <span class="who">{me?.username}</span>

@@ -18,3 +18,9 @@ export const canDeprecate = (me: Me | null): boolean =>
   !!me && (me.privileges.includes('EDIT_ENTITY') || me.privileges.includes('EDIT_DEPRECATION_PRIVILEGE'));
 
 export const canTruncate = (me: Me | null): boolean => !!me && me.privileges.includes('TRUNCATE_TIMESERIES_INDEX_PRIVILEGE');
+
+const holdsAny = (me: Me | null, privileges: readonly string[]): boolean => !!me && privileges.some((p) => me.privileges.includes(p));
+
+/** The Timeseries page reads index sizes and task status: both need these privileges (Admin's), or the API refuses. */
+export const canViewTimeseries = (me: Me | null): boolean =>
+  holdsAny(me, ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']) && holdsAny(me, ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']);

@@ -221,7 +221,15 @@ export const datasetsModule: GraphqlModule = {
       properties: (d: DatasetSource) => {
         const p = d.aspects.get('datasetProperties');
         if (!p) return null;
-        return { name: str(p.name) ?? d.key.name, description: str(p.description), qualifiedName: str(p.qualifiedName), externalUrl: str(p.externalUrl) };
+        return {
+          name: str(p.name) ?? d.key.name,
+          description: str(p.description),
+          qualifiedName: str(p.qualifiedName),
+          externalUrl: str(p.externalUrl),
+          // Read by customProperties (dataset-annotations.ts).
+          customProperties: p.customProperties,
+          associatedUrn: d.urn,
+        };
       },
       deprecation: (d: DatasetSource) => deprecationView(d.aspects.get('deprecation')),
       schemaMetadata: (d: DatasetSource) => {

@@ -96,8 +96,9 @@ const changeOf = (input: ChangeInput): DeprecationChange => ({
  * call site. It runs before any urn is looked at: a caller without the
  * privilege learns nothing about which entities exist.
  */
-async function changeDeprecation(ctx: GraphqlContext, apply: () => Promise<void>): Promise<true> {
+async function changeDeprecation(ctx: GraphqlContext, writes: { n: number; field: string }, apply: () => Promise<void>): Promise<true> {
   await requireDeprecationEdit(ctx.app, ctx.principal);
+  ctx.writes.take(writes.n, writes.field);
   await apply();
   return true;
 }
@@ -121,14 +122,14 @@ export const deprecationsModule: GraphqlModule = {
     },
     Mutation: {
       updateDeprecation: (_s, { input }: { input: ChangeInput & ResourceRef & { urn: string } }, ctx) =>
-        changeDeprecation(ctx, () => {
+        changeDeprecation(ctx, { n: 1, field: 'input' }, () => {
           const field = (input.subResource ?? '') !== '' || input.subResourceType != null;
           // A field is deprecated as batchUpdateDeprecation does it, with the same checks.
           if (field) return ctx.deprecations.batchUpdate([{ ...input, resourceUrn: input.urn }], changeOf(input), ctx.principal.actorUrn);
           return ctx.deprecations.update(input.urn, changeOf(input), ctx.principal.actorUrn);
         }),
       batchUpdateDeprecation: (_s, { input }: { input: ChangeInput & { resources: ReadonlyArray<ResourceRef | null> } }, ctx) =>
-        changeDeprecation(ctx, () => {
+        changeDeprecation(ctx, { n: input.resources.length, field: 'input.resources' }, () => {
           // The list type is [ResourceRefInput]! as in DataHub, so an element may be null.
           const resources = input.resources.map((r, i) => {
             if (r === null) throw badRequest(`resources[${i}] must not be null`);

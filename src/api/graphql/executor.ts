@@ -1,10 +1,11 @@
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { execute, GraphQLError, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { BREAK, execute, GraphQLError, parse, specifiedRules, validate, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { CatalogError } from '../../catalog/errors.ts';
 import { fromStoreError, GRAPHQL_CODE, UNKNOWN_ERROR_MESSAGE } from '../errors.ts';
+import { graphqlNestsDeeper, MAX_DOCUMENT_NESTING } from './document-nesting.ts';
 import type { GraphqlContext } from './schema.ts';
 
 export interface GraphqlRequest {
@@ -31,6 +32,8 @@ export interface GraphqlResponse {
 /** A validated document, compiled once per operation name it is run with. */
 interface Compiled {
   readonly document: DocumentNode;
+  /** Counted against the caller's budget of expensive operations (see rate-limit.ts). */
+  readonly expensive: boolean;
   readonly compile: (operationName: string | undefined) => CompiledQuery | ExecutionResult;
 }
 
@@ -49,16 +52,45 @@ export interface GraphqlLimits {
   readonly maxDepth: number;
   readonly maxAliases: number;
   readonly maxCost: number;
+  /** An operation estimated above this cost is expensive, like one that searches. */
+  readonly expensiveCost: number;
 }
 
-export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 30, maxCost: 100_000 };
+export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 30, maxCost: 100_000, expensiveCost: 5_000 };
+
+/** Fields whose cost grows with the data (scans of entities, timeseries or runs), whatever the estimate says. */
+const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set(['search', 'searchAcrossEntities', 'scrollAcrossEntities', 'searchAcrossLineage', 'scrollAcrossLineage', 'datasetProfiles', 'runs']);
 
 /** graphql-armor's rules, run with graphql-js's own validation; introspection (GraphiQL) is not counted. */
-const costRules = (limits: GraphqlLimits): ValidationRule[] => [
+const costRules = (limits: GraphqlLimits, costs: WeakMap<DocumentNode, number>): ValidationRule[] => [
   maxDepthRule({ n: limits.maxDepth, ignoreIntrospection: true, exposeLimits: true }),
   maxAliasesRule({ n: limits.maxAliases, exposeLimits: true }),
-  costLimitRule({ maxCost: limits.maxCost, ignoreIntrospection: true, exposeLimits: true }),
+  costLimitRule({
+    maxCost: limits.maxCost,
+    ignoreIntrospection: true,
+    exposeLimits: true,
+    // The estimate of each accepted operation, kept for the expensive-operation budget.
+    onAccept: [(context, details) => {
+      const document = context?.getDocument();
+      if (document) costs.set(document, Math.max(costs.get(document) ?? 0, details.n));
+    }],
+  }),
 ];
+
+function isExpensive(document: DocumentNode, cost: number, limits: GraphqlLimits): boolean {
+  if (cost > limits.expensiveCost) return true;
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (EXPENSIVE_FIELDS.has(node.name.value)) {
+        found = true;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
 
 const badRequest = GRAPHQL_CODE.BAD_REQUEST;
 
@@ -72,12 +104,13 @@ export class GraphqlExecutor {
   private readonly documents = new Map<string, Prepared>();
   private cachedChars = 0;
   private readonly rules: readonly ValidationRule[];
+  private readonly costs = new WeakMap<DocumentNode, number>();
 
   constructor(
     private readonly schema: GraphQLSchema,
-    limits: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS,
+    private readonly limits: GraphqlLimits = DEFAULT_GRAPHQL_LIMITS,
   ) {
-    this.rules = [...specifiedRules, ...costRules(limits)];
+    this.rules = [...specifiedRules, ...costRules(limits, this.costs)];
   }
 
   private prepare(query: string): Prepared {
@@ -89,6 +122,9 @@ export class GraphqlExecutor {
     }
     let prepared: Prepared;
     try {
+      if (graphqlNestsDeeper(query)) {
+        throw new GraphQLError(`Syntax Error: Query nests selections, arguments or lists deeper than ${MAX_DOCUMENT_NESTING} levels.`);
+      }
       const document = parse(query, { maxTokens: MAX_TOKENS });
       const errors = validate(this.schema, document, this.rules);
       if (errors.length > 0) {
@@ -104,7 +140,7 @@ export class GraphqlExecutor {
           }
           return compiled;
         };
-        prepared = { document, compile };
+        prepared = { document, compile, expensive: isExpensive(document, this.costs.get(document) ?? 0, this.limits) };
       }
     } catch (e) {
       if (!(e instanceof GraphQLError)) throw e;
@@ -125,10 +161,17 @@ export class GraphqlExecutor {
   /**
    * Executes one request. `onUnexpected` receives every error that is masked
    * as `An unknown error occurred.`, so the caller can log it with the request id.
+   * `admit` runs before a valid operation executes, told whether it is expensive; it may throw to refuse it.
    */
-  async run(request: GraphqlRequest, context: GraphqlContext, onUnexpected: (err: unknown, path: readonly (string | number)[]) => void): Promise<GraphqlResponse> {
+  async run(
+    request: GraphqlRequest,
+    context: GraphqlContext,
+    onUnexpected: (err: unknown, path: readonly (string | number)[]) => void,
+    admit?: (expensive: boolean) => Promise<void>,
+  ): Promise<GraphqlResponse> {
     const prepared = this.prepare(request.query);
     if ('errors' in prepared) return { errors: prepared.errors.map((e) => formatError(e, onUnexpected)), extensions: {} };
+    await admit?.(prepared.expensive);
     const operation = prepared.compile(request.operationName ?? undefined);
     let result = isCompiledQuery(operation) ? await operation.query(undefined, context, request.variables ?? {}) : operation;
     // No data: refused before execution began (the spec then leaves `data` out), so nothing ran.

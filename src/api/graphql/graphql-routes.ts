@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetsModule } from './datasets.ts';
 import { deprecationsModule } from './deprecations.ts';
 import { entitiesModule } from './entities.ts';
@@ -24,6 +25,7 @@ import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   filtersModule,
   datasetsModule,
+  datasetAnnotationsModule,
   entitiesModule,
   jobsModule,
   deprecationsModule,
@@ -36,7 +38,8 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
 ];
 
 /** The one executor of the schema (built by the composition root, shared by every mount of the routes). */
-export const createGraphqlExecutor = (config: Config['graphql']): GraphqlExecutor => new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES), config);
+export const createGraphqlExecutor = (config: Config): GraphqlExecutor =>
+  new GraphqlExecutor(buildGraphqlSchema(GRAPHQL_MODULES), { ...config.graphql, expensiveCost: config.rateLimit.graphqlCost });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -65,8 +68,15 @@ export const graphqlRoutes =
 
     const handle = async (req: FastifyRequest, reply: FastifyReply) => {
       const request = parseBody(req.body);
-      const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog) };
-      const response = await executor.run(request, context, (err, path) => req.log.error({ err, path }, 'graphql field failed'));
+      const context = { app: ctx, principal: req.principal, deprecations, entities: new EntityLoader(ctx.catalog), writes: req.writes };
+      const response = await executor.run(
+        request,
+        context,
+        (err, path) => req.log.error({ err, path }, 'graphql field failed'),
+        async (expensive) => {
+          if (expensive) await app.limitExpensive(req, reply);
+        },
+      );
       ctx.metrics.graphqlOperations.inc({ operation: ctx.metrics.operationLabel(request.operationName), outcome: response.errors ? 'error' : 'ok' });
       return reply.type('application/json; charset=utf-8').send(response);
     };

@@ -2,6 +2,7 @@ import { buildSchema, isObjectType, isScalarType, type GraphQLFieldResolver, typ
 import type { Principal } from '../../auth/principal.ts';
 import type { Deprecations } from '../../catalog/deprecation.ts';
 import type { AppContext } from '../context.ts';
+import type { WriteBudget } from '../write-budget.ts';
 import type { EntityLoader } from './entity-loader.ts';
 import { ENTITY_TYPE_ENUM_SDL } from './entity-types.ts';
 import { longScalar } from './long.ts';
@@ -12,6 +13,8 @@ export interface GraphqlContext {
   readonly principal: Principal;
   readonly deprecations: Deprecations;
   readonly entities: EntityLoader;
+  /** The request's cap on aspect versions written, shared by its aliased mutations. */
+  readonly writes: WriteBudget;
 }
 
 // Sources and arguments are shaped by the SDL, which graphql-js has already checked.

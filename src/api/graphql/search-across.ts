@@ -9,7 +9,7 @@ import type { GraphqlContext, GraphqlModule } from './schema.ts';
 export const MAX_SEARCH_ACROSS_COUNT = 10_000;
 
 const typeDefs = /* GraphQL */ `
-  "DataHub's search options. Almanac honours includeSoftDeleted; the others only tune an index it does not have."
+  "DataHub's search options. Almanac honours includeSoftDeleted and skipAggregates; the others only tune an index it does not have."
   input SearchFlags {
     skipCache: Boolean
     maxAggValues: Int
@@ -61,6 +61,11 @@ const typeDefs = /* GraphQL */ `
     value: String!
   }
 
+  extend type AggregationMetadata {
+    "The entity the value names (a tag, owner, platform, ...), or null when the value is no urn Almanac has a type for."
+    entity: Entity
+  }
+
   extend type SearchResult {
     "Always empty in Almanac."
     extraProperties: [ExtraProperty!]
@@ -92,7 +97,7 @@ interface CommonInput {
   filters?: readonly FacetFilter[] | null;
   orFilters?: readonly AndFilter[] | null;
   viewUrn?: string | null;
-  searchFlags?: { includeSoftDeleted?: boolean | null } | null;
+  searchFlags?: { includeSoftDeleted?: boolean | null; skipAggregates?: boolean | null } | null;
   sortInput?: SortInput | null;
 }
 
@@ -125,6 +130,27 @@ function pageCount(count: number | null | undefined): number {
   return n;
 }
 
+/** The facets searchAcrossEntities counts (DataHub's field names and display names), in this order. */
+const FACETS: ReadonlyArray<readonly [field: string, displayName: string]> = [
+  ['platform', 'Platform'],
+  ['origin', 'Environment'],
+  ['owners', 'Owned By'],
+  ['tags', 'Tag'],
+  ['glossaryTerms', 'Glossary Term'],
+  ['domains', 'Domain'],
+  ['deprecated', 'Deprecated'],
+];
+
+/** Facet counts over every match, most frequent value first. */
+async function facets(ctx: GraphqlContext, req: EntitySearchRequest) {
+  const counts = await ctx.app.catalog.search.aggregate(req, FACETS.map(([field]) => field));
+  return FACETS.map(([field, displayName]) => ({
+    field,
+    displayName,
+    aggregations: [...(counts.get(field) ?? [])].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([value, count]) => ({ value, count })),
+  }));
+}
+
 async function results(ctx: GraphqlContext, page: SearchPage) {
   const entities = await Promise.all(page.hits.map((h) => entityRef(ctx, h.urn)));
   return {
@@ -143,8 +169,10 @@ export const searchAcrossModule: GraphqlModule = {
       searchAcrossEntities: async (_s, { input }: { input: CommonInput & { start?: number | null } }, ctx) => {
         const start = input.start ?? 0;
         if (start < 0) throw badRequest('start must not be negative');
-        const page = await ctx.app.catalog.search.page(searchRequest(input), start, pageCount(input.count));
-        return { start, ...(await results(ctx, page)) };
+        const req = searchRequest(input);
+        const page = await ctx.app.catalog.search.page(req, start, pageCount(input.count));
+        // Counted only when selected, and not asked for: a whole pass over the matches.
+        return { start, ...(await results(ctx, page)), facets: input.searchFlags?.skipAggregates ? [] : () => facets(ctx, req) };
       },
       scrollAcrossEntities: async (_s, { input }: { input: CommonInput & { scrollId?: string | null } }, ctx) => {
         const page = await ctx.app.catalog.search.scroll(searchRequest(input), input.scrollId ?? undefined, pageCount(input.count));
@@ -152,6 +180,10 @@ export const searchAcrossModule: GraphqlModule = {
       },
     },
     ScrollResults: { total: (r: { total: () => Promise<number> }) => r.total() },
-    SearchResults: { total: (r: { total: number | (() => Promise<number>) }) => (typeof r.total === 'function' ? r.total() : r.total) },
+    SearchResults: {
+      total: (r: { total: number | (() => Promise<number>) }) => (typeof r.total === 'function' ? r.total() : r.total),
+      facets: (r: { facets: unknown[] | (() => Promise<unknown[]>) }) => (typeof r.facets === 'function' ? r.facets() : r.facets),
+    },
+    AggregationMetadata: { entity: (a: { value: string }, _args, ctx) => (a.value.startsWith('urn:li:') ? entityRef(ctx, a.value) : null) },
   },
 };

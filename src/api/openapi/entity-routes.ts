@@ -48,6 +48,7 @@ export const openapiRoutes =
           if (aspect !== 'urn') proposals.push(toProposal(spec.name, item.urn, aspect, body, `[${i}].${aspect}`, changeType));
         }
       });
+      req.writes.take(proposals.length, 'body');
       await requireEdit(ctx, req.principal, urns);
       await ctx.catalog.ingest(proposals, req.principal.actorUrn);
       return Promise.all([...new Set(urns)].map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
@@ -79,6 +80,7 @@ export const openapiRoutes =
       acceptQuery(req.query, WRITE_QUERY);
       const spec = entitySpec(req.params.entityType);
       const proposal = toProposal(spec.name, req.params.urn, req.params.aspect, req.body, 'body');
+      req.writes.take(1, 'body');
       await requireEdit(ctx, req.principal, [req.params.urn]);
       const existed = await ctx.catalog.exists(req.params.urn);
       await ctx.catalog.ingest([proposal], req.principal.actorUrn);

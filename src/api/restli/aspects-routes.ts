@@ -32,6 +32,7 @@ export const aspectsRoutes =
         case 'ingestProposal': {
           acceptOnly(body, req.query, 'ingestProposal', ['proposal', 'async']);
           const proposal = parseProposal(requireParam(body, 'proposal'), 'proposal');
+          req.writes.take(1, 'proposal');
           await requireEdit(ctx, req.principal, [proposal.urn]);
           await ctx.catalog.ingest([proposal], req.principal.actorUrn);
           ctx.metrics.ingested.inc({ route: 'ingestProposal' });
@@ -41,6 +42,7 @@ export const aspectsRoutes =
           acceptOnly(body, req.query, 'ingestProposalBatch', ['proposals', 'async']);
           const list = requireParam(body, 'proposals');
           if (!Array.isArray(list)) throw badRequest("Parameter 'proposals' must be an array");
+          req.writes.take(list.length, 'proposals');
           const proposals = list.map((p, i) => parseProposal(p, `proposals[${i}]`));
           await requireEdit(ctx, req.principal, proposals.map((p) => p.urn));
           await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `proposals[${i}]`);

@@ -23,6 +23,7 @@ export const entitiesRoutes =
           acceptOnly(body, req.query, 'ingest', ['entity', 'systemMetadata']);
           const snapshot = parseSnapshot(requireParam(body, 'entity'));
           await requireEdit(ctx, req.principal, [snapshot.urn]);
+          req.writes.take(snapshot.aspects.length, 'entity.aspects');
           const systemMetadata = (body.systemMetadata as Json | undefined) ?? null;
           const proposals: Proposal[] = snapshot.aspects.map((a) => ({
             entityType: snapshot.entityType,

@@ -7,11 +7,21 @@ import { esTaskStatus } from '../task-views.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, stringParam, unknownAction, type ActionBody } from './params.ts';
 
 /** A positive rate; Rest.li clients may send numbers as strings. */
-function positiveNumberParam(body: ActionBody, name: string): number | undefined {
+/**
+ * The truncation throttle, rows per second. Bounded below so that the wait it
+ * implies stays a wait: a rate such as 1e-9 asks for a pause longer than any
+ * timer holds (Node fires such a timer at once, which turned the throttle off).
+ */
+const MIN_REQUESTS_PER_SECOND = 0.01;
+const MAX_REQUESTS_PER_SECOND = 1_000_000;
+
+function rateParam(body: ActionBody, name: string): number | undefined {
   const v = body[name];
   if (v === undefined || v === null) return undefined;
   const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0) throw badRequest(`Parameter '${name}' must be a positive number, got ${JSON.stringify(v)}`);
+  if (typeof n !== 'number' || !Number.isFinite(n) || n < MIN_REQUESTS_PER_SECOND || n > MAX_REQUESTS_PER_SECOND) {
+    throw badRequest(`Parameter '${name}' must be a number from ${MIN_REQUESTS_PER_SECOND} to ${MAX_REQUESTS_PER_SECOND}, got ${JSON.stringify(v)}`);
+  }
   return n;
 }
 
@@ -49,7 +59,7 @@ export const operationsRoutes =
             timeoutSeconds: intParam(body, 'timeoutSeconds', { min: 1, max: MAX_INT }),
             forceDeleteByQuery: boolParam(body, 'forceDeleteByQuery'),
             forceReindex: boolParam(body, 'forceReindex'),
-            requestsPerSecond: positiveNumberParam(body, 'requestsPerSecond'),
+            requestsPerSecond: rateParam(body, 'requestsPerSecond'),
           };
           await ctx.authorizer.require(req.principal, ['TRUNCATE_TIMESERIES_INDEX_PRIVILEGE'], 'User is unauthorized to truncate timeseries index');
           return { value: await ops.truncate(request, req.principal.actorUrn) };

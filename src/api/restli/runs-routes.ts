@@ -3,6 +3,9 @@ import type { AppContext } from '../context.ts';
 import { requireManageIngestion, requireRollbackDeletes } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
 
+/** DataHub sets no bound of its own (Elasticsearch's bucket limit stops it); the other lists' 10,000 serves. */
+const MAX_RUNS_PAGE = 10_000;
+
 /**
  * Rest.li `runs` resource: list, describe and rollback of ingestion runs (`datahub ingest list-runs`, `show`,
  * `rollback`), with DataHub's parameters, defaults, privileges and response shapes.
@@ -17,7 +20,7 @@ export const runsRoutes =
         case 'list': {
           const list = await runs.list({
             pageOffset: intParam(body, 'pageOffset', { min: 0, max: MAX_INT }) ?? 0,
-            pageSize: intParam(body, 'pageSize', { min: 0, max: MAX_INT }) ?? 100,
+            pageSize: intParam(body, 'pageSize', { min: 0, max: MAX_RUNS_PAGE }) ?? 100,
             includeSoft: boolParam(body, 'includeSoft') ?? false,
           });
           return { value: list.map((r) => ({ runId: r.runId, timestamp: r.lastWrittenOn, rows: r.rows })) };

@@ -1,6 +1,6 @@
 import { ASPECTS } from '../registry/aspects.ts';
 import { DATAHUB_REGISTRY, type RegistryRelationship } from '../registry/datahub-registry.ts';
-import { parseUrn, schemaFieldUrn } from '../urn.ts';
+import { parseUrn, schemaFieldUrn, urnTooLong } from '../urn.ts';
 import type { Json, RelationshipEdge } from '../../storage/store.ts';
 
 const DOWNSTREAM_OF = 'DownstreamOf';
@@ -22,9 +22,12 @@ function leaves(value: unknown, segments: readonly string[]): unknown[] {
   return leaves(isObject(value) ? value[head] : undefined, rest);
 }
 
-/** The entity type of a urn, or undefined when it is not one (DataHub logs and skips such values). */
+/**
+ * The entity type of a urn, or undefined when it is not one (DataHub logs and skips such values)
+ * or is longer than any urn Almanac stores (it could name no stored entity, and would not fit the index).
+ */
 function entityTypeOf(value: unknown): string | undefined {
-  if (typeof value !== 'string') return undefined;
+  if (typeof value !== 'string' || urnTooLong(value)) return undefined;
   try {
     return parseUrn(value).entityType;
   } catch {

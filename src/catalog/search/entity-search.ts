@@ -106,6 +106,18 @@ export class EntitySearch {
     return { hits, total: () => this.count(req) };
   }
 
+  /** Per facet field, how many matches hold each value (each counted once per entity): a whole pass, like total. */
+  async aggregate(req: EntitySearchRequest, facets: readonly string[]): Promise<Map<string, Map<string, number>>> {
+    checkFilter(req.filter);
+    const counts = new Map(facets.map((f) => [baseFieldName(f), new Map<string, number>()]));
+    for await (const { doc } of this.matches(req, 0, undefined, [...counts.keys()])) {
+      for (const [field, values] of counts) {
+        for (const v of new Set((doc?.get(field) ?? []).map(String))) values.set(v, (values.get(v) ?? 0) + 1);
+      }
+    }
+    return counts;
+  }
+
   private async count(req: EntitySearchRequest): Promise<number> {
     let n = 0;
     for await (const _ of this.matches(req, 0, undefined)) n++;
@@ -119,11 +131,19 @@ export class EntitySearch {
     return found.sort((a, b) => compareDocuments(a.doc!, b.doc!, req.sort)).map(({ urn, entityType }) => ({ urn, entityType }));
   }
 
-  /** Matches in order: types as listed, urns ascending, from type `t` after urn `after`; with the document when one was built. */
-  private async *matches(req: EntitySearchRequest, t: number, after: string | undefined): AsyncGenerator<SearchHit & { readonly doc?: SearchDocument }> {
+  /**
+   * Matches in order: types as listed, urns ascending, from type `t` after urn `after`; with the document when one
+   * was built (always when `extraFields` are asked for, holding them too).
+   */
+  private async *matches(
+    req: EntitySearchRequest,
+    t: number,
+    after: string | undefined,
+    extraFields: readonly string[] = [],
+  ): AsyncGenerator<SearchHit & { readonly doc?: SearchDocument }> {
     const removed = removedMode(req);
-    const fields = req.query === undefined ? filterFields(req.filter, req.sort) : undefined;
-    const needsDocument = req.query !== undefined || req.filter.length > 0 || req.sort.length > 0;
+    const fields = req.query === undefined ? [...filterFields(req.filter, req.sort), ...extraFields] : undefined;
+    const needsDocument = req.query !== undefined || req.filter.length > 0 || req.sort.length > 0 || extraFields.length > 0;
     for (let i = t; i < req.entityTypes.length; i++) {
       const entityType = entitySpec(req.entityTypes[i]!).name;
       const aspects = needsDocument ? aspectsForFields(entityType, fields) : [];

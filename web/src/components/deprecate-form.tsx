@@ -59,7 +59,7 @@ export function DeprecateForm({ urns, onDone, onCancel }: { urns: readonly strin
       </label>
       <ErrorBox error={error} />
       <div class="actions">
-        <button type="submit" class="danger" disabled={busy}>
+        <button type="submit" class="primary" disabled={busy}>
           Deprecate
         </button>
         <button type="button" onClick={onCancel}>

@@ -1,4 +1,4 @@
-import { formatDate } from '../format.ts';
+import { daysFromNow, formatDate } from '../format.ts';
 
 export interface DeprecationView {
   readonly deprecated: boolean;
@@ -7,15 +7,26 @@ export interface DeprecationView {
   readonly actor?: string | null;
 }
 
-/** The visible "Deprecated" mark, with note and decommission date on hover and for screen readers. */
-export function DeprecationBadge({ deprecation }: { deprecation: DeprecationView | null | undefined }) {
+/** "in 12 days", "today", "3 days ago": how close the decommission date is. */
+export function decommissionCountdown(millis: number): string {
+  const days = daysFromNow(millis);
+  if (days === 0) return 'decommission today';
+  if (days > 0) return `decommission in ${days} day${days === 1 ? '' : 's'}`;
+  return `decommission passed ${-days} day${days === -1 ? '' : 's'} ago`;
+}
+
+/** The visible "Deprecated" mark with the days to decommission; note and date on hover and for screen readers. */
+export function DeprecationBadge({ deprecation, countdown = false }: { deprecation: DeprecationView | null | undefined; countdown?: boolean }) {
   if (!deprecation?.deprecated) return null;
   const details = [deprecation.note || 'No note', deprecation.decommissionTime != null ? `Decommission: ${formatDate(deprecation.decommissionTime)}` : null]
     .filter(Boolean)
     .join(' · ');
   return (
-    <span class="badge badge-deprecated" title={details} aria-label={`Deprecated: ${details}`} tabIndex={0}>
-      Deprecated
-    </span>
+    <>
+      <span class="badge badge-deprecated" title={details} aria-label={`Deprecated: ${details}`} tabIndex={0}>
+        Deprecated
+      </span>
+      {countdown && deprecation.decommissionTime != null && <span class="countdown">{decommissionCountdown(deprecation.decommissionTime)}</span>}
+    </>
   );
 }

@@ -3,37 +3,62 @@ import { gql } from '../api.ts';
 import { DeprecateForm, undeprecate } from '../components/deprecate-form.tsx';
 import { DeprecationBadge, type DeprecationView } from '../components/deprecation-badge.tsx';
 import { ErrorBox } from '../components/error-box.tsx';
-import { datasetHref, formatCount } from '../format.ts';
+import { FacetSelect, type Facet } from '../components/facet-select.tsx';
+import { RefLinks } from '../components/ref-links.tsx';
+import { REF_FIELDS, type EntityRefView } from '../entity-ref.ts';
+import { datasetHref, datasetTitle, formatCount } from '../format.ts';
 import { canDeprecate, type Me } from '../me.ts';
 
-const SEARCH = `query search($input: SearchInput!) {
-  search(input: $input) {
+const SEARCH = `query datasets($input: SearchAcrossEntitiesInput!) {
+  searchAcrossEntities(input: $input) {
     start count total
-    searchResults { entity { urn ... on Dataset { name platform { name } deprecation { deprecated note decommissionTime } } } }
-    facets { field aggregations { value count } }
+    searchResults { entity { urn ... on Dataset {
+      name platform { name }
+      properties { name description }
+      status { removed }
+      deprecation { deprecated note decommissionTime }
+      ownership { owners { owner { ...ref } } }
+      tags { tags { tag { ...ref } } }
+    } } }
+    facets { field displayName aggregations { value count entity { ...ref } } }
   }
-}`;
+}
+${REF_FIELDS}`;
 
 interface Row {
   urn: string;
   name: string;
   platform: { name: string };
+  properties: { name: string | null; description: string | null } | null;
+  status: { removed: boolean } | null;
   deprecation: DeprecationView | null;
+  ownership: { owners: Array<{ owner: EntityRefView }> | null } | null;
+  tags: { tags: Array<{ tag: EntityRefView }> | null } | null;
 }
 
 interface SearchResult {
   total: number;
   searchResults: Array<{ entity: Row }>;
-  facets: Array<{ field: string; aggregations: Array<{ value: string; count: number }> }>;
+  facets: Facet[];
 }
+
+/** The facets offered as selects, by DataHub's field names. */
+const FACET_SELECTS: ReadonlyArray<readonly [field: string, label: string]> = [
+  ['platform', 'Platform'],
+  ['owners', 'Owner'],
+  ['tags', 'Tag'],
+  ['glossaryTerms', 'Glossary term'],
+  ['domains', 'Domain'],
+];
 
 const PAGE = 25;
 
-/** The datasets list: search by name, filter by platform and deprecation, deprecate one or many. */
-export function DatasetsPage({ me }: { me: Me | null }) {
-  const [query, setQuery] = useState('');
-  const [platform, setPlatform] = useState('');
-  const [deprecatedOnly, setDeprecatedOnly] = useState(false);
+/** The datasets list: search, facets (platform, owner, tag, term, domain, deprecated), soft-deleted on request; deprecate one or many. */
+export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearchParams }) {
+  const [query, setQuery] = useState(initial.get('query') ?? '');
+  const [chosen, setChosen] = useState<Record<string, string>>(Object.fromEntries(FACET_SELECTS.flatMap(([f]) => (initial.get(f) ? [[f, initial.get(f)!]] : []))));
+  const [deprecatedOnly, setDeprecatedOnly] = useState(initial.get('deprecated') === 'true');
+  const [showRemoved, setShowRemoved] = useState(false);
   const [start, setStart] = useState(0);
   const [result, setResult] = useState<SearchResult | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -42,21 +67,50 @@ export function DatasetsPage({ me }: { me: Me | null }) {
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
-    const filters = [
-      ...(platform ? [{ field: 'platform', values: [platform] }] : []),
+    document.title = 'Datasets · Almanac';
+  }, []);
+
+  // The address keeps the search and filters, so Back from a dataset returns to the same list and a link can share it.
+  useEffect(() => {
+    const params = new URLSearchParams(Object.entries(chosen).filter(([, v]) => v));
+    if (query) params.set('query', query);
+    if (deprecatedOnly) params.set('deprecated', 'true');
+    const qs = params.toString();
+    const hash = `#/datasets${qs ? `?${qs}` : ''}`;
+    if (location.hash !== hash) history.replaceState(null, '', hash);
+  }, [query, chosen, deprecatedOnly]);
+
+  useEffect(() => {
+    const and = [
+      ...Object.entries(chosen).filter(([, v]) => v).map(([field, v]) => ({ field, values: [v] })),
       ...(deprecatedOnly ? [{ field: 'deprecated', values: ['true'] }] : []),
     ];
-    gql<{ search: SearchResult }>(SEARCH, { input: { type: 'DATASET', query: query || '*', start, count: PAGE, filters } })
-      .then((d) => {
-        setResult(d.search);
-        setError(null);
-      })
-      .catch(setError);
-  }, [query, platform, deprecatedOnly, start, reload]);
+    const input = { types: ['DATASET'], query: query || '*', start, count: PAGE, orFilters: and.length ? [{ and }] : [], searchFlags: { includeSoftDeleted: showRemoved } };
+    // Typing sends one search per pause, and an answer to an older search never replaces a newer one.
+    let live = true;
+    const timer = setTimeout(() => {
+      gql<{ searchAcrossEntities: SearchResult }>(SEARCH, { input })
+        .then((d) => {
+          if (!live) return;
+          setResult(d.searchAcrossEntities);
+          setError(null);
+        })
+        .catch((e: unknown) => live && setError(e));
+    }, query ? 200 : 0);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [query, chosen, deprecatedOnly, showRemoved, start, reload]);
 
   const rows = result?.searchResults.map((r) => r.entity) ?? [];
-  const platforms = result?.facets.find((f) => f.field === 'platform')?.aggregations ?? [];
+  const facet = (field: string) => result?.facets.find((f) => f.field === field);
+  const deprecatedCount = facet('deprecated')?.aggregations.find((a) => a.value === 'true')?.count ?? 0;
   const editable = canDeprecate(me);
+  const choose = (field: string, value: string) => {
+    setChosen({ ...chosen, [field]: value });
+    setStart(0);
+  };
   const toggle = (urn: string) => {
     const next = new Set(selected);
     if (next.has(urn)) next.delete(urn);
@@ -70,89 +124,102 @@ export function DatasetsPage({ me }: { me: Me | null }) {
   };
 
   return (
-    <main>
+    <main class="wide">
       <h1>Datasets</h1>
       <div class="toolbar" role="search">
         <input
           type="search"
-          aria-label="Search datasets by name"
-          placeholder="Search by name"
+          aria-label="Search datasets"
+          placeholder="Search by name, description, field, tag…"
           value={query}
           onInput={(e) => {
             setQuery((e.target as HTMLInputElement).value);
             setStart(0);
           }}
         />
-        <select aria-label="Platform" value={platform} onChange={(e) => setPlatform((e.target as HTMLSelectElement).value)}>
-          <option value="">All platforms</option>
-          {platforms.map((p) => (
-            <option value={p.value}>
-              {p.value} ({p.count})
-            </option>
-          ))}
-        </select>
-        <label class="inline">
-          <input type="checkbox" checked={deprecatedOnly} onChange={(e) => setDeprecatedOnly((e.target as HTMLInputElement).checked)} />
-          Deprecated only
-        </label>
       </div>
-      {editable && selected.size > 0 && (
-        <div class="toolbar selection">
-          <span>{selected.size} selected</span>
-          <button class="danger" onClick={() => setDeprecating(true)}>
-            Deprecate selected
-          </button>
-          <button onClick={() => undeprecate([...selected]).then(done, setError)}>Undeprecate selected</button>
-        </div>
-      )}
-      {deprecating && <DeprecateForm urns={[...selected]} onDone={done} onCancel={() => setDeprecating(false)} />}
-      <ErrorBox error={error} />
-      <datalist id="replacement-options">
-        {rows.map((r) => (
-          <option value={r.urn} />
-        ))}
-      </datalist>
-      <table class="datasets">
-        <thead>
-          <tr>
-            {editable && <th scope="col"><span class="sr-only">Select</span></th>}
-            <th scope="col">Name</th>
-            <th scope="col">Platform</th>
-            <th scope="col">Status</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr data-urn={r.urn}>
-              {editable && (
-                <td>
-                  <input type="checkbox" aria-label={`Select ${r.name}`} checked={selected.has(r.urn)} onChange={() => toggle(r.urn)} />
-                </td>
-              )}
-              <td>
-                <a href={datasetHref(r.urn)}>{r.name}</a>
-              </td>
-              <td>{r.platform.name}</td>
-              <td>
-                <DeprecationBadge deprecation={r.deprecation} />
-              </td>
-            </tr>
+      <div class="browse">
+        <form class="facets" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
+          {FACET_SELECTS.map(([field, label]) => (
+            <FacetSelect facet={facet(field)} label={label} value={chosen[field] ?? ''} onChange={(v) => choose(field, v)} />
           ))}
-        </tbody>
-      </table>
-      {result && (
-        <nav class="pager" aria-label="Pages">
-          <button disabled={start === 0} onClick={() => setStart(Math.max(0, start - PAGE))}>
-            Previous
-          </button>
-          <span>
-            {result.total === 0 ? 'No datasets' : `${start + 1}–${Math.min(start + PAGE, result.total)} of ${formatCount(result.total)}`}
-          </span>
-          <button disabled={start + PAGE >= result.total} onClick={() => setStart(start + PAGE)}>
-            Next
-          </button>
-        </nav>
-      )}
+          <label class="inline">
+            <input type="checkbox" checked={deprecatedOnly} onChange={(e) => { setDeprecatedOnly((e.target as HTMLInputElement).checked); setStart(0); }} />
+            Deprecated only{result && !deprecatedOnly ? ` (${deprecatedCount})` : ''}
+          </label>
+          <label class="inline">
+            <input type="checkbox" checked={showRemoved} onChange={(e) => { setShowRemoved((e.target as HTMLInputElement).checked); setStart(0); }} />
+            Show soft-deleted
+          </label>
+        </form>
+        <div class="results">
+          {editable && selected.size > 0 && (
+            <div class="toolbar selection">
+              <span>{selected.size} selected</span>
+              <button class="primary" onClick={() => setDeprecating(true)}>
+                Deprecate selected
+              </button>
+              <button onClick={() => undeprecate([...selected]).then(done, setError)}>Undeprecate selected</button>
+            </div>
+          )}
+          {deprecating && <DeprecateForm urns={[...selected]} onDone={done} onCancel={() => setDeprecating(false)} />}
+          <ErrorBox error={error} />
+          <datalist id="replacement-options">
+            {rows.map((r) => (
+              <option value={r.urn}>{datasetTitle(r)}</option>
+            ))}
+          </datalist>
+          <table class="datasets">
+            <thead>
+              <tr>
+                {editable && <th scope="col"><span class="sr-only">Select</span></th>}
+                <th scope="col">Name</th>
+                <th scope="col">Platform</th>
+                <th scope="col" class="secondary">Description</th>
+                <th scope="col" class="secondary">Owners</th>
+                <th scope="col" class="secondary">Tags</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr data-urn={r.urn} class={r.status?.removed ? 'removed' : undefined}>
+                  {editable && (
+                    <td>
+                      <input type="checkbox" aria-label={`Select ${datasetTitle(r)}`} checked={selected.has(r.urn)} onChange={() => toggle(r.urn)} />
+                    </td>
+                  )}
+                  <td class="name">
+                    <a href={datasetHref(r.urn)}>{datasetTitle(r)}</a>
+                    {datasetTitle(r) !== r.name && <div class="muted small">{r.name}</div>}
+                  </td>
+                  <td>{r.platform.name}</td>
+                  <td class="secondary description">{r.properties?.description ?? ''}</td>
+                  <td class="secondary"><RefLinks refs={(r.ownership?.owners ?? []).map((o) => o.owner)} field="owners" label={`Owners of ${datasetTitle(r)}`} /></td>
+                  <td class="secondary"><RefLinks refs={(r.tags?.tags ?? []).map((t) => t.tag)} field="tags" label={`Tags of ${datasetTitle(r)}`} /></td>
+                  <td>
+                    {r.status?.removed && <span class="badge badge-removed">Soft-deleted</span>}
+                    <DeprecationBadge deprecation={r.deprecation} countdown />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {result && (
+            <nav class="pager" aria-label="Pages">
+              <button disabled={start === 0} onClick={() => setStart(Math.max(0, start - PAGE))}>
+                Previous
+              </button>
+              <span>
+                {result.total === 0 ? 'No datasets' : `${start + 1}–${Math.min(start + PAGE, result.total)} of ${formatCount(result.total)}`}
+              </span>
+              <button disabled={start + PAGE >= result.total} onClick={() => setStart(start + PAGE)}>
+                Next
+              </button>
+            </nav>
+          )}
+        </div>
+      </div>
     </main>
   );
 }

@@ -1,0 +1,64 @@
+// Runs wrk (Debian's package; installed here if missing) as the load generator: a C program in its own process, so it
+// takes far less of the two cores than a Node.js generator would, and slows the ceilings no more than Almanac.
+import { execFile, execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-load.lua');
+
+export interface WrkJob {
+  readonly url: string;
+  readonly token: string;
+  readonly connections: number;
+  readonly seconds: number;
+  readonly kind: 'floor' | 'query' | 'update';
+  readonly datasets: number;
+}
+
+export interface WrkResult {
+  readonly perSecond: number;
+  /** Latencies in milliseconds. */
+  readonly p50: number;
+  readonly p99: number;
+  readonly requests: number;
+}
+
+/** Installs wrk from Debian's packages when it is not on PATH (the benchmark's only system dependency). */
+export function ensureWrk(): void {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return;
+  } catch (e) {
+    // wrk --version exits 1 after printing its banner; only a missing binary is ENOENT.
+    if ((e as { code?: string }).code !== 'ENOENT') return;
+  }
+  console.log('installing wrk (apt-get install wrk)');
+  execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk'], { stdio: 'inherit' });
+}
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+const duration = (text: string): number => {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text);
+  if (!m) throw new Error(`wrk: unreadable latency ${text}`);
+  return Number(m[1]) * UNIT_MS[m[2]!]!;
+};
+
+/** One wrk run; throws if any response was not 2xx or a socket failed, so errors are never measured as speed. */
+export async function wrk(job: WrkJob): Promise<WrkResult> {
+  const threads = String(Math.min(2, job.connections));
+  const args = ['-t', threads, '-c', String(job.connections), '-d', `${job.seconds}s`, '--latency', '-s', SCRIPT, job.url, '--', job.kind, String(job.datasets), job.token];
+  const { stdout } = await promisify(execFile)('wrk', args, { maxBuffer: 1 << 20 });
+  if (/Non-2xx or 3xx responses|Socket errors/.test(stdout)) throw new Error(`wrk run failed:\n${stdout}`);
+  const field = (re: RegExp) => {
+    const m = re.exec(stdout);
+    if (!m) throw new Error(`wrk: no ${re} in\n${stdout}`);
+    return m[1]!;
+  };
+  return {
+    perSecond: Number(field(/Requests\/sec:\s+([\d.]+)/)),
+    p50: duration(field(/^\s+50%\s+(\S+)/m)),
+    p99: duration(field(/^\s+99%\s+(\S+)/m)),
+    requests: Number(field(/(\d+) requests in/)),
+  };
+}
