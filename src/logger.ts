@@ -1,12 +1,13 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
-/** Structured logs; credentials are redacted wherever they could appear. */
-export function createLogger(level: string): Logger {
-  return pino({
+/** Structured logs, to stdout unless a destination is given; credentials are redacted wherever they could appear. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     redact: {
       paths: ['req.headers.authorization', 'headers.authorization', 'authorization', 'token', 'accessToken', 'password', 'secret'],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

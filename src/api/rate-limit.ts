@@ -23,6 +23,7 @@ const EXPENSIVE: ReadonlyMap<string, true | ReadonlySet<string>> = new Map<strin
   ['GET /openapi/relationships/v1', true],
   ['POST /openapi/v3/relationship/scroll', true],
   ['POST /openapi/v3/lineage/scroll', true],
+  ['POST /openapi/v3/entity/scroll', true],
 ]);
 
 /** Whether a routed request is one of the expensive Rest.li or OpenAPI operations. */

@@ -4,6 +4,7 @@ import type { AppContext } from './context.ts';
 import { graphqlRoutes } from './graphql/graphql-routes.ts';
 import { loginRoutes } from './login-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
+import { entityReadRoutes } from './openapi/entity-read-routes.ts';
 import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
 import { identityRoutes } from './openapi/identity-routes.ts';
 import { relationshipRoutes } from './openapi/relationship-routes.ts';
@@ -28,6 +29,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   entitiesV2Routes,
   openapiRoutes,
   openapiV2Routes,
+  entityReadRoutes,
   loginRoutes,
   identityRoutes,
   graphqlRoutes,

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
 import { jsonNestsDeeper, tooDeepMessage } from '../catalog/json-depth.ts';
@@ -13,15 +13,9 @@ import { unstorableTextAt } from './storable-text.ts';
 import { isExpensiveRoute, registerRateLimit } from './rate-limit.ts';
 import { WriteBudget } from './write-budget.ts';
 import { authFailureReason } from './metrics.ts';
+import { noteFailure, RequestLogController } from './request-log.ts';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
-/** One access-log line per request, when it completes; the arrival line only at debug level. */
-class RequestLogController extends LogController {
-  override incomingRequest(request: FastifyRequest): void {
-    request.log.debug({ req: request }, 'incoming request');
-  }
-}
 
 export interface ServerOptions {
   readonly logger: Logger;
@@ -44,7 +38,7 @@ function clientError(this: FastifyInstance, err: Error & { code?: string }, sock
 export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger,
-    logController: new RequestLogController(),
+    logController: new RequestLogController(ctx.config.slowRequestMillis),
     bodyLimit: ctx.config.bodyLimitBytes,
     requestTimeout: ctx.config.http.requestTimeoutMillis,
     keepAliveTimeout: ctx.config.http.keepAliveTimeoutMillis,
@@ -58,8 +52,9 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     // Errors the router and Node's HTTP parser raise before any route or hook runs keep the Rest.li shape too.
     frameworkErrors: (err, req, reply) => {
-      req.log.info({ code: (err as { code?: string }).code }, 'request rejected');
-      return sendRestliError(reply, fromFrameworkError(err));
+      const known = fromFrameworkError(err);
+      noteFailure(req, err, known);
+      return sendRestliError(reply, known);
     },
     clientErrorHandler: clientError,
   });
@@ -115,13 +110,14 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
 
   app.setErrorHandler((err, req, reply) => {
     const known = fromFrameworkError(err);
-    if (!known || known.code === 'INTERNAL') req.log.error({ err }, 'request failed');
-    else req.log.info({ code: known.code, msg: known.message }, 'request rejected');
+    noteFailure(req, err, known);
     return sendRestliError(reply, known);
   });
-  app.setNotFoundHandler((req, reply) =>
-    sendRestliError(reply, new CatalogError('NOT_FOUND', `No resource for ${req.method} ${req.url.split('?')[0]}`)),
-  );
+  app.setNotFoundHandler((req, reply) => {
+    const missing = new CatalogError('NOT_FOUND', `No resource for ${req.method} ${req.url.split('?')[0]}`);
+    noteFailure(req, missing, missing);
+    return sendRestliError(reply, missing);
+  });
 
   app.server.maxConnections = ctx.config.http.maxConnections;
 

@@ -1,4 +1,5 @@
 import { after, before } from 'node:test';
+import type { DestinationStream } from 'pino';
 import { openStore } from '../../src/storage/open-store.ts';
 import type { Store } from '../../src/storage/store.ts';
 import type { Backend, TestDatabase } from './databases.ts';
@@ -20,12 +21,17 @@ export function useStore(backend: Backend, onOpen: (store: Store, db: TestDataba
 }
 
 /** Registers hooks that start a real server on port 0 over a fresh database of the backend, and stop it after. */
-export function useServer(backend: Backend, onStart: (server: TestServer, db: TestDatabase) => void | Promise<void>, env: Record<string, string> = {}): void {
+export function useServer(
+  backend: Backend,
+  onStart: (server: TestServer, db: TestDatabase) => void | Promise<void>,
+  env: Record<string, string> = {},
+  logTo?: DestinationStream,
+): void {
   let db: TestDatabase | undefined;
   let server: TestServer | undefined;
   before(async () => {
     db = await backend.create();
-    server = await startTestServer(db, env);
+    server = await startTestServer(db, env, logTo);
     await onStart(server, db);
   });
   after(async () => {

@@ -1,5 +1,6 @@
 import { createApp, type App } from '../../src/app.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
+import type { DestinationStream } from 'pino';
 import { createLogger } from '../../src/logger.ts';
 import type { TestDatabase } from './databases.ts';
 
@@ -50,10 +51,10 @@ export async function httpRequest(baseUrl: string, method: string, path: string,
   return { status: res.status, headers: res.headers, text, json };
 }
 
-/** Starts a real server on port 0 against the given database, configured as from the environment. */
-export async function startTestServer(db: TestDatabase, env: Record<string, string> = {}): Promise<TestServer> {
+/** Starts a real server on port 0 against the given database, configured as from the environment; its log goes to `logTo` if given. */
+export async function startTestServer(db: TestDatabase, env: Record<string, string> = {}, logTo?: DestinationStream): Promise<TestServer> {
   const config = loadConfig({ ALMANAC_DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
-  const app = await createApp(config, createLogger(config.logLevel));
+  const app = await createApp(config, createLogger(config.logLevel, logTo));
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.server.address();
   if (!address || typeof address === 'string') throw new Error('server did not bind a TCP port');

@@ -59,7 +59,7 @@ export interface GraphqlLimits {
 export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 30, maxCost: 100_000, expensiveCost: 5_000 };
 
 /** Fields whose cost grows with the data (scans of entities, timeseries or runs), whatever the estimate says. */
-const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set(['search', 'searchAcrossEntities', 'scrollAcrossEntities', 'datasetProfiles', 'runs']);
+const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set(['search', 'searchAcrossEntities', 'scrollAcrossEntities', 'searchAcrossLineage', 'scrollAcrossLineage', 'datasetProfiles', 'runs']);
 
 /** graphql-armor's rules, run with graphql-js's own validation; introspection (GraphiQL) is not counted. */
 const costRules = (limits: GraphqlLimits, costs: WeakMap<DocumentNode, number>): ValidationRule[] => [

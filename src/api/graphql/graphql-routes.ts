@@ -3,6 +3,7 @@ import { badRequest } from '../../catalog/errors.ts';
 import type { Config } from '../../config.ts';
 import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
+import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
 import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetsModule } from './datasets.ts';
@@ -18,6 +19,8 @@ import { rolesModule } from './roles.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
 import { usersModule } from './users.ts';
+import { lineageSearchModule } from './lineage-search.ts';
+import { entityLineageModule } from './entity-lineage.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
@@ -30,6 +33,8 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   deprecationsModule,
   searchModule,
   searchAcrossModule,
+  lineageSearchModule,
+  entityLineageModule,
   accessTokensModule,
   rolesModule,
   usersModule,
@@ -61,8 +66,7 @@ export const graphqlRoutes =
     // Refusals before execution (bad JSON, no token) keep the GraphQL error shape.
     app.setErrorHandler((err, req, reply) => {
       const known = fromFrameworkError(err);
-      if (!known || known.code === 'INTERNAL') req.log.error({ err }, 'request failed');
-      else req.log.info({ code: known.code, msg: known.message }, 'request rejected');
+      noteFailure(req, err, known);
       return sendGraphqlHttpError(reply, known);
     });
 

@@ -63,6 +63,35 @@ export function openapiDocument(): Record<string, unknown> {
           responses: { '200': { description: 'One page' }, '400': error },
         },
       },
+      '/openapi/v3/entity/scroll': {
+        post: {
+          summary: 'Scroll entities of any types (DataHub v3): body {entities?, aspects?, filter?, sortCriteria?}; answers {entities, scrollId, totalCount}; scrollId null once done',
+          parameters: [
+            ...['query', 'scrollId', 'sort', 'sortCriteria', 'pitKeepAlive'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+            { name: 'count', in: 'query', schema: { type: 'integer', default: 10, maximum: 10000 } },
+            { name: 'sortOrder', in: 'query', schema: { type: 'string', enum: ['ASCENDING', 'DESCENDING'] } },
+            ...['systemMetadata', 'skipCache', 'skipAggregation', 'includeSoftDelete'].map((name) => ({ name, in: 'query', schema: { type: 'boolean' } })),
+          ],
+          requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
+          responses: { '200': { description: 'One page' }, '400': error },
+        },
+      },
+      '/openapi/v3/entity/{entityType}/batchGet': {
+        post: {
+          summary: 'Read several entities of one type: body [{urn, <aspect>: {}}]; the entities that exist, with the aspects named (all when none)',
+          parameters: [typeParam, { name: 'systemMetadata', in: 'query', schema: { type: 'boolean' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } } },
+          responses: { '200': { description: 'The entities', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Entity' } } } } }, '400': error },
+        },
+      },
+      '/openapi/v2/entity/batch/{entityType}': {
+        post: {
+          summary: 'Read several entities of one type (DataHub v2): body {urns, aspectNames?, withSystemMetadata?}; answers {entities: [{urn, aspects}]}',
+          parameters: [typeParam],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
+          responses: { '200': { description: 'The entities that exist' }, '400': error },
+        },
+      },
       '/openapi/v2/entity/{entityType}/{urn}': {
         get: { summary: 'Read an entity (DataHub v2 form)', parameters: [typeParam, urnParam], responses: { '200': { description: '{urn, aspects}' }, '404': error } },
       },

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { backends } from '../support/databases.ts';
+import { gqlData, gqlError, ingest, mcp } from '../support/graphql.ts';
+import { useServer } from '../support/lifecycle.ts';
+import type { TestServer } from '../support/server.ts';
+import { datasetUrn } from '../support/truncation.ts';
+
+const SRC = datasetUrn('gql.lin_src');
+const MID = Array.from({ length: 3 }, (_, i) => datasetUrn(`gql.lin_mid${i}`));
+const LEAF = datasetUrn('gql.lin_leaf');
+const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,gql_lin,PROD),task)';
+const upstreams = (...urns: string[]) => ({ upstreams: urns.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' } })) });
+
+const SCROLL = `query s($input: ScrollAcrossLineageInput!) {
+  scrollAcrossLineage(input: $input) { nextScrollId count total searchResults { entity { urn } degree } }
+}`;
+const SEARCH = `query s($input: SearchAcrossLineageInput!) { searchAcrossLineage(input: $input) { total searchResults { entity { urn type } degree } } }`;
+
+for (const backend of await backends()) {
+  describe(`GraphQL lineage search and entity lineage: ${backend.name}`, { skip: backend.skip }, () => {
+    let server: TestServer;
+    useServer(backend, async (s) => {
+      server = s;
+      // SRC feeds three MIDs, each feeding LEAF (three paths to it); a job reads LEAF.
+      await ingest(
+        s,
+        ...MID.map((m) => mcp(m, 'upstreamLineage', upstreams(SRC))),
+        mcp(LEAF, 'upstreamLineage', upstreams(...MID)),
+        mcp(JOB, 'dataJobInputOutput', { inputDatasets: [LEAF], outputDatasets: [] }, 'dataJob'),
+      );
+    });
+
+    it('scrolls the walk a page at a time, nearest first', async () => {
+      const seen: Array<[string, number]> = [];
+      let scrollId: string | null = null;
+      let pages = 0;
+      do {
+        const data: { scrollAcrossLineage: { nextScrollId: string | null; total: number; searchResults: Array<{ entity: { urn: string }; degree: number }> } } = await gqlData(server, SCROLL, {
+          input: { urn: SRC, direction: 'DOWNSTREAM', query: '*', count: 2, ...(scrollId ? { scrollId } : {}) },
+        });
+        assert.equal(data.scrollAcrossLineage.total, 5);
+        seen.push(...data.scrollAcrossLineage.searchResults.map((r): [string, number] => [r.entity.urn, r.degree]));
+        scrollId = data.scrollAcrossLineage.nextScrollId;
+        pages++;
+      } while (scrollId);
+      assert.equal(pages, 3);
+      assert.deepEqual(seen, [...MID.map((m): [string, number] => [m, 1]), [LEAF, 2], [JOB, 3]]);
+    });
+
+    it('reports only the types asked for', async () => {
+      const data = await gqlData(server, SEARCH, { input: { urn: SRC, direction: 'DOWNSTREAM', types: ['DATA_JOB'], orFilters: [{ and: [{ field: 'degree', values: ['3+'] }] }] } });
+      assert.deepEqual(data.searchAcrossLineage, { total: 1, searchResults: [{ entity: { urn: JOB, type: 'DATA_JOB' }, degree: 3 }] });
+    });
+
+    it('answers an entity lineage field one hop away, with a path per neighbour', async () => {
+      const data = await gqlData(server, `query l($urn: String!) { dataset(urn: $urn) { lineage(input: { direction: UPSTREAM, start: 0, count: 10 }) { start count total filtered relationships { type degree entity { urn } paths { path { urn } } } } } }`, { urn: LEAF });
+      assert.deepEqual(data.dataset.lineage, {
+        start: 0,
+        count: 3,
+        total: 3,
+        filtered: 0,
+        relationships: MID.map((m) => ({ type: 'DownstreamOf', degree: 1, entity: { urn: m }, paths: [{ path: [{ urn: LEAF }, { urn: m }] }] })),
+      });
+    });
+
+    it('refuses what it cannot apply, naming the input', async () => {
+      const refuse = (input: Record<string, unknown>, message: RegExp) => gqlError(server, SEARCH, { input: { urn: SRC, direction: 'DOWNSTREAM', ...input } }, { code: 400, type: 'BAD_REQUEST', message });
+      await refuse({ orFilters: [{ and: [{ field: 'platform', values: ['hive'] }] }] }, /by degree only, not by platform/);
+      await refuse({ orFilters: [{ and: [{ field: 'degree', values: ['4'] }] }] }, /4 is not a valid filter value for degree/);
+      await refuse({ query: 'orders' }, /^query:/);
+      await refuse({ urn: null }, /^urn:/);
+      await gqlError(server, SCROLL, { input: { urn: SRC, direction: 'DOWNSTREAM', scrollId: 'nope' } }, { code: 400, type: 'BAD_REQUEST', message: /^scrollId:/ });
+    });
+  });
+}
