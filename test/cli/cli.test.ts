@@ -214,7 +214,7 @@ describe('the almanac command line against a real server', () => {
   it('refuses a policy without a privilege, and one naming a group as a user', async () => {
     assert.match((await cli(['policy', 'create', '--name', 'x'])).stderr, /^almanac: give at least one --privilege\n$/);
     const bad = await cli(['policy', 'create', '--name', 'x', '--privilege', 'EDIT_ENTITY', '--user', 'urn:li:corpGroup:g']);
-    assert.equal(bad.code, 1);
+    assert.equal(bad.code, 2, 'a request the server refuses as invalid exits 2');
     assert.match(bad.stderr, /input\.actors\.users\[0\]/);
   });
 
