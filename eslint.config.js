@@ -17,7 +17,18 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', Buffer: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly', URL: 'readonly' } },
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        Buffer: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        URL: 'readonly',
+      },
+    },
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'no-console': 'off',
@@ -26,9 +37,27 @@ export default tseslint.config(
   // The direction of imports (docs/architecture.md). ESLint's own no-restricted-imports says it, with no plugin to
   // keep up. A later block replaces an earlier one's options for the files both match, so each block lists all it forbids.
   ...layer('src/api/**', [API], 'The API layer calls services; only src/app.ts picks a storage adapter.'),
-  ...layer('src/api/restli/**', [API, ['**/graphql/**']], 'Rest.li and GraphQL share the domain, never each other; only src/app.ts picks a storage adapter.'),
-  ...layer('src/api/graphql/**', [API, ['**/restli/**']], 'Rest.li and GraphQL share the domain, never each other; only src/app.ts picks a storage adapter.'),
-  ...layer('src/tasks/**', [STORAGE_INTERNALS, ['**/api/**', ...CLI]], 'Tasks see the storage port (store.ts, ports/), never its adapters or helpers.'),
-  ...layer('src/{catalog,auth}/**', [STORAGE_INTERNALS, ['**/api/**', '**/tasks/**', ...CLI]], 'The domain sees the storage port only, and nothing above it.'),
-  ...layer('src/storage/**', [['**/api/**', '**/tasks/**', '**/auth/**', '**/catalog/**', ...CLI]], 'Storage knows no layer above it.', ['src/storage/open-store.ts']),
+  ...layer(
+    'src/api/restli/**',
+    [API, ['**/graphql/**']],
+    'Rest.li and GraphQL share the domain, never each other; only src/app.ts picks a storage adapter.',
+  ),
+  ...layer(
+    'src/api/graphql/**',
+    [API, ['**/restli/**']],
+    'Rest.li and GraphQL share the domain, never each other; only src/app.ts picks a storage adapter.',
+  ),
+  ...layer(
+    'src/tasks/**',
+    [STORAGE_INTERNALS, ['**/api/**', ...CLI]],
+    'Tasks see the storage port (store.ts, ports/), never its adapters or helpers.',
+  ),
+  ...layer(
+    'src/{catalog,auth}/**',
+    [STORAGE_INTERNALS, ['**/api/**', '**/tasks/**', ...CLI]],
+    'The domain sees the storage port only, and nothing above it.',
+  ),
+  ...layer('src/storage/**', [['**/api/**', '**/tasks/**', '**/auth/**', '**/catalog/**', ...CLI]], 'Storage knows no layer above it.', [
+    'src/storage/open-store.ts',
+  ]),
 );

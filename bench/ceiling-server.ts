@@ -63,7 +63,10 @@ export async function startCeilingServer(db: TestDatabase): Promise<CeilingServe
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       void (async () => {
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { query: string; variables: { urn?: string; input?: { urn: string; note: string } } };
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as {
+          query: string;
+          variables: { urn?: string; input?: { urn: string; note: string } };
+        };
         let data: unknown;
         if (body.query.startsWith('mutation')) {
           await engine.write(body.variables.input!.urn, JSON.stringify(body.variables.input));

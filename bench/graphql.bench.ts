@@ -21,7 +21,15 @@ async function seedCatalog(store: Store, datasets: number): Promise<void> {
     const ops: WriteOp[] = [];
     for (let i = b * batch; i < Math.min(datasets, (b + 1) * batch); i++) {
       const urn = benchUrn(i);
-      const op = (aspect: string, value: Record<string, unknown>, onlyIfAbsent = false): WriteOp => ({ kind: 'aspect', entityType: 'dataset', urn, aspect, value, systemMetadata: sm, onlyIfAbsent });
+      const op = (aspect: string, value: Record<string, unknown>, onlyIfAbsent = false): WriteOp => ({
+        kind: 'aspect',
+        entityType: 'dataset',
+        urn,
+        aspect,
+        value,
+        systemMetadata: sm,
+        onlyIfAbsent,
+      });
       ops.push(op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: `bench.table_${i}`, origin: 'PROD' }, true));
       ops.push(op('status', { removed: false }));
       ops.push(op('datasetProperties', { name: `table_${i}`, description: `Benchmark table ${i}` }));
@@ -37,9 +45,16 @@ async function seedCatalog(store: Store, datasets: number): Promise<void> {
 async function verify(url: string, token: string, datasets: number): Promise<void> {
   for (const kind of ['query', 'update'] as const) {
     const job: LoadJob = { url, token, connections: 1, seconds: 1, body: { kind, datasets } };
-    const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: bodyOf(job, 4) });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: bodyOf(job, 4),
+    });
     const json = (await res.json()) as { data?: Record<string, unknown>; errors?: unknown };
-    const ok = kind === 'query' ? (json.data?.dataset as { deprecation?: { deprecated?: boolean } })?.deprecation?.deprecated === true : json.data?.updateDeprecation === true;
+    const ok =
+      kind === 'query'
+        ? (json.data?.dataset as { deprecation?: { deprecated?: boolean } })?.deprecation?.deprecated === true
+        : json.data?.updateDeprecation === true;
     if (!ok || json.errors) throw new Error(`${kind} check failed: ${JSON.stringify(json)}`);
   }
 }
@@ -64,12 +79,31 @@ export default async function graphqlBench(args: string[]): Promise<void> {
       console.log(`${db.name}: ${fmt(datasets)} datasets written in ${fmt(seeded.seconds, 1)} s`);
       const url = `${server.url}/api/graphql`;
       await verify(url, server.adminToken, datasets);
-      const job = (target: string, kind: WrkJob['kind'], secs = seconds): WrkJob => ({ url: target, token: server.adminToken, connections, seconds: secs, kind, datasets });
+      const job = (target: string, kind: WrkJob['kind'], secs = seconds): WrkJob => ({
+        url: target,
+        token: server.adminToken,
+        connections,
+        seconds: secs,
+        kind,
+        datasets,
+      });
       // Warm-ups (JIT, document cache, connection pools) are not measured.
-      for (const [target, kind] of [[ceiling.url, 'query'], [url, 'query'], [ceiling.url, 'update'], [url, 'update']] as const) await wrk(job(target, kind, 2));
+      for (const [target, kind] of [
+        [ceiling.url, 'query'],
+        [url, 'query'],
+        [ceiling.url, 'update'],
+        [url, 'update'],
+      ] as const)
+        await wrk(job(target, kind, 2));
       // Rounds interleave each ceiling with what it bounds, and the median round of each is reported: on a shared
       // 2-core machine one run of 10 s can be off by a third.
-      const runs: Record<'readCeiling' | 'floor' | 'query' | 'writeCeiling' | 'writes', WrkResult[]> = { readCeiling: [], floor: [], query: [], writeCeiling: [], writes: [] };
+      const runs: Record<'readCeiling' | 'floor' | 'query' | 'writeCeiling' | 'writes', WrkResult[]> = {
+        readCeiling: [],
+        floor: [],
+        query: [],
+        writeCeiling: [],
+        writes: [],
+      };
       for (let r = 0; r < rounds; r++) {
         runs.readCeiling.push(await wrk(job(ceiling.url, 'query')));
         runs.query.push(await wrk(job(url, 'query')));
@@ -80,20 +114,38 @@ export default async function graphqlBench(args: string[]): Promise<void> {
       const median = (xs: WrkResult[]): WrkResult => [...xs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(xs.length / 2)]!;
       const m = Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)])) as Record<keyof typeof runs, WrkResult>;
       const spread = (k: keyof typeof runs) => runs[k].map((x) => fmt(x.perSecond)).join(' / ');
-      console.log(`${db.name} rounds, req/s: read ceiling ${spread('readCeiling')}; query ${spread('query')}; write ceiling ${spread('writeCeiling')}; updateDeprecation ${spread('writes')}`);
+      console.log(
+        `${db.name} rounds, req/s: read ceiling ${spread('readCeiling')}; query ${spread('query')}; write ceiling ${spread('writeCeiling')}; updateDeprecation ${spread('writes')}`,
+      );
       const name = db.name === 'sqlite' ? 'SQLite' : 'PostgreSQL';
       const row = (what: string, r: WrkResult, ratio: string, p99: string) => [name, what, fmt(r.perSecond), ms(r.p50), ms(r.p99), ratio, p99];
       rows.push(row('read ceiling: node:http, one row by primary key', m.readCeiling, '100%', '1×'));
       rows.push(row('dataset deprecation query', m.query, pct(m.query.perSecond, m.readCeiling.perSecond), times(m.query.p99, m.readCeiling.p99)));
-      rows.push(row('GraphQL `{ __typename }` (HTTP + auth + GraphQL, no data)', m.floor, pct(m.floor.perSecond, m.readCeiling.perSecond), times(m.floor.p99, m.readCeiling.p99)));
+      rows.push(
+        row(
+          'GraphQL `{ __typename }` (HTTP + auth + GraphQL, no data)',
+          m.floor,
+          pct(m.floor.perSecond, m.readCeiling.perSecond),
+          times(m.floor.p99, m.readCeiling.p99),
+        ),
+      );
       rows.push(row('write ceiling: node:http, one single-row upsert transaction', m.writeCeiling, '100%', '1×'));
-      rows.push(row('updateDeprecation (each a new version)', m.writes, pct(m.writes.perSecond, m.writeCeiling.perSecond), times(m.writes.p99, m.writeCeiling.p99)));
+      rows.push(
+        row(
+          'updateDeprecation (each a new version)',
+          m.writes,
+          pct(m.writes.perSecond, m.writeCeiling.perSecond),
+          times(m.writes.p99, m.writeCeiling.p99),
+        ),
+      );
     } finally {
       await ceiling.close();
       await server.close();
       await db.drop();
     }
   }
-  console.log(`\n${fmt(datasets)} datasets, ${connections} connections, ${seconds} s per run, median of ${rounds} rounds, wrk in its own process on the same machine:\n`);
+  console.log(
+    `\n${fmt(datasets)} datasets, ${connections} connections, ${seconds} s per run, median of ${rounds} rounds, wrk in its own process on the same machine:\n`,
+  );
   printTable(['backend', 'measurement', 'req/s', 'p50 ms', 'p99 ms', 'of ceiling', 'p99 vs ceiling'], rows);
 }

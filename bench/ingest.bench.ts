@@ -38,7 +38,9 @@ async function rawSqlite(db: TestDatabase, events: Event[], batch: number): Prom
   const raw = new Database(path.join(path.dirname(db.config.path), 'raw.db'));
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = NORMAL');
-  raw.exec('CREATE TABLE raw (ts INTEGER NOT NULL, doc_id TEXT NOT NULL, urn TEXT NOT NULL, event TEXT NOT NULL, system_metadata TEXT, PRIMARY KEY (ts, doc_id)) WITHOUT ROWID; CREATE INDEX raw_urn ON raw (urn, ts);');
+  raw.exec(
+    'CREATE TABLE raw (ts INTEGER NOT NULL, doc_id TEXT NOT NULL, urn TEXT NOT NULL, event TEXT NOT NULL, system_metadata TEXT, PRIMARY KEY (ts, doc_id)) WITHOUT ROWID; CREATE INDEX raw_urn ON raw (urn, ts);',
+  );
   const insert = raw.prepare('INSERT INTO raw VALUES (?, ?, ?, ?, ?)');
   const sm = JSON.stringify({ runId: 'bench' });
   const { seconds } = await timed(async () => {
@@ -56,7 +58,9 @@ async function rawPostgres(db: TestDatabase, events: Event[], batch: number): Pr
   if (db.config.kind !== 'postgres') throw new Error('not postgres');
   const client = new pg.Client({ connectionString: db.config.url });
   await client.connect();
-  await client.query('CREATE TABLE raw (ts BIGINT NOT NULL, doc_id TEXT NOT NULL, urn TEXT NOT NULL, event TEXT NOT NULL, system_metadata TEXT, PRIMARY KEY (ts, doc_id)); CREATE INDEX raw_urn ON raw (urn, ts);');
+  await client.query(
+    'CREATE TABLE raw (ts BIGINT NOT NULL, doc_id TEXT NOT NULL, urn TEXT NOT NULL, event TEXT NOT NULL, system_metadata TEXT, PRIMARY KEY (ts, doc_id)); CREATE INDEX raw_urn ON raw (urn, ts);',
+  );
   const sm = JSON.stringify({ runId: 'bench' });
   const { seconds } = await timed(async () => {
     for (let i = 0; i < events.length; i += batch) {
@@ -85,7 +89,9 @@ export default async function ingestBench(args: string[]): Promise<void> {
     const db = await backend.create();
     const server = await startTestServer(db);
     try {
-      const seed = Array.from({ length: urns }, (_, i) => mcp(`urn:li:dataset:(urn:li:dataPlatform:hive,bench.t${i},PROD)`, 'status', '{"removed":false}'));
+      const seed = Array.from({ length: urns }, (_, i) =>
+        mcp(`urn:li:dataset:(urn:li:dataPlatform:hive,bench.t${i},PROD)`, 'status', '{"removed":false}'),
+      );
       await server.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals: seed } });
       const bodies: string[] = [];
       for (let i = 0; i < n; i += batch) {

@@ -18,7 +18,7 @@ const urn = (i: number) => `urn:li:dataset:(urn:li:dataPlatform:hive,bench.linea
 /** A small deterministic generator, so every run builds the same graph. */
 function lcg(seed: number): () => number {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** Each dataset reads from up to `fanIn` older ones: a DAG, as pipelines are. */
@@ -60,14 +60,20 @@ function rawSqlite(db: TestDatabase): Raw {
   const file = db.config.path;
   const raw = new Database(file, { readonly: true });
   const page = {
-    OUTGOING: raw.prepare('SELECT destination_urn, relationship_type, via_urn FROM relationships WHERE source_urn = ? AND relationship_type = ? ORDER BY destination_urn LIMIT 200'),
-    INCOMING: raw.prepare('SELECT source_urn, relationship_type, via_urn FROM relationships WHERE destination_urn = ? AND relationship_type = ? ORDER BY source_urn LIMIT 200'),
+    OUTGOING: raw.prepare(
+      'SELECT destination_urn, relationship_type, via_urn FROM relationships WHERE source_urn = ? AND relationship_type = ? ORDER BY destination_urn LIMIT 200',
+    ),
+    INCOMING: raw.prepare(
+      'SELECT source_urn, relationship_type, via_urn FROM relationships WHERE destination_urn = ? AND relationship_type = ? ORDER BY source_urn LIMIT 200',
+    ),
   };
   const count = {
     OUTGOING: raw.prepare('SELECT count(*) AS n FROM relationships WHERE source_urn = ? AND relationship_type = ?'),
     INCOMING: raw.prepare('SELECT count(*) AS n FROM relationships WHERE destination_urn = ? AND relationship_type = ?'),
   };
-  const walk = raw.prepare('SELECT source_urn FROM relationships WHERE destination_urn IN (SELECT value FROM json_each(?)) AND relationship_type = ?').pluck();
+  const walk = raw
+    .prepare('SELECT source_urn FROM relationships WHERE destination_urn IN (SELECT value FROM json_each(?)) AND relationship_type = ?')
+    .pluck();
   return {
     hop: async (u, d) => (count[d].get(u, TYPE) as { n: number }).n + page[d].all(u, TYPE).length,
     downstreams: async (urns) => walk.all(JSON.stringify(urns), TYPE) as string[],
@@ -89,9 +95,21 @@ async function rawPostgres(db: TestDatabase): Promise<Raw> {
     `SELECT ${other}, relationship_type, via_urn, count(*) OVER () AS n FROM relationships WHERE ${anchor} = $1 AND relationship_type = $2 ORDER BY ${other} LIMIT 200`;
   return {
     hop: async (u, d) =>
-      (await c.query({ name: `raw-hop-${d}`, text: d === 'OUTGOING' ? hopSql('source_urn', 'destination_urn') : hopSql('destination_urn', 'source_urn'), values: [u, TYPE] })).rows.length,
+      (
+        await c.query({
+          name: `raw-hop-${d}`,
+          text: d === 'OUTGOING' ? hopSql('source_urn', 'destination_urn') : hopSql('destination_urn', 'source_urn'),
+          values: [u, TYPE],
+        })
+      ).rows.length,
     downstreams: async (urns) =>
-      (await c.query<{ source_urn: string }>({ name: 'raw-walk', text: 'SELECT source_urn FROM relationships WHERE destination_urn = ANY($1::text[]) AND relationship_type = $2', values: [urns, TYPE] })).rows.map((r) => r.source_urn),
+      (
+        await c.query<{ source_urn: string }>({
+          name: 'raw-walk',
+          text: 'SELECT source_urn FROM relationships WHERE destination_urn = ANY($1::text[]) AND relationship_type = $2',
+          values: [urns, TYPE],
+        })
+      ).rows.map((r) => r.source_urn),
     analyze: async () => void (await c.query('ANALYZE relationships')),
     unmigrate: async () => void (await c.query(UNMIGRATE)),
     close: () => c.end(),
@@ -150,13 +168,23 @@ export default async function relationshipsBench(args: string[]): Promise<void> 
       for (const direction of ['OUTGOING', 'INCOMING'] as const) {
         const almanac = await latencies(picks, (u) => store.relatedEntities({ urn: u, direction, types: [TYPE], start: 0, count: 200 }));
         const ceiling = await latencies(picks, (u) => raw!.hop(u, direction));
-        rows.push([db.name, `one hop ${direction} (store.relatedEntities, page of 200 + total)`, fmt(edges), ms(almanac), ms(ceiling), `${fmt((percentile(ceiling, 50) / percentile(almanac, 50)) * 100, 1)}%`]);
+        rows.push([
+          db.name,
+          `one hop ${direction} (store.relatedEntities, page of 200 + total)`,
+          fmt(edges),
+          ms(almanac),
+          ms(ceiling),
+          `${fmt((percentile(ceiling, 50) / percentile(almanac, 50)) * 100, 1)}%`,
+        ]);
       }
       const reached: number[] = [];
-      const walk = await latencies(picks, async (u) => reached.push((await service.lineage({ urn: u, direction: 'DOWNSTREAM', start: 0, count: 10_000, maxHops: 3 })).total));
+      const walk = await latencies(picks, async (u) =>
+        reached.push((await service.lineage({ urn: u, direction: 'DOWNSTREAM', start: 0, count: 10_000, maxHops: 3 })).total),
+      );
       const rawReached: number[] = [];
       const rawWalks = await latencies(picks, async (u) => rawReached.push(await rawWalk(raw!, u, 3)));
-      if (reached.slice(-samples).join() !== rawReached.slice(-samples).join()) throw new Error('the walk and its ceiling reached different entities');
+      if (reached.slice(-samples).join() !== rawReached.slice(-samples).join())
+        throw new Error('the walk and its ceiling reached different entities');
       const sorted = reached.slice(-samples).sort((a, b) => a - b);
       rows.push([
         db.name,

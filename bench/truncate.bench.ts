@@ -75,7 +75,9 @@ async function sqliteTemplate(base: TestDatabase): Promise<Template> {
   }>;
   r.transaction(() => {
     for (const p of days) {
-      r.exec(`INSERT INTO raw SELECT ts, doc_id, urn, event, system_metadata FROM base."${partitionTable(profileId, p.start_ms, p.generation)}" ORDER BY ts, doc_id`);
+      r.exec(
+        `INSERT INTO raw SELECT ts, doc_id, urn, event, system_metadata FROM base."${partitionTable(profileId, p.start_ms, p.generation)}" ORDER BY ts, doc_id`,
+      );
     }
   })();
   r.exec('DETACH base');
@@ -98,7 +100,12 @@ async function sqliteTemplate(base: TestDatabase): Promise<Template> {
         fs.closeSync(fd);
       }
       const p = path.join(copyDir, 'almanac.db');
-      return { name: 'sqlite', config: { kind: 'sqlite', path: p }, url: `sqlite:${p}`, drop: async () => fs.rmSync(copyDir, { recursive: true, force: true }) };
+      return {
+        name: 'sqlite',
+        config: { kind: 'sqlite', path: p },
+        url: `sqlite:${p}`,
+        drop: async () => fs.rmSync(copyDir, { recursive: true, force: true }),
+      };
     },
     async rawDelete(db, cutoff) {
       const d = new Database(path.join(path.dirname(file(db)), 'raw.db'));
@@ -129,9 +136,14 @@ async function postgresTemplate(base: TestDatabase): Promise<Template> {
   await c.connect();
   const id = (await c.query<{ id: number }>('SELECT id FROM ts_indices WHERE aspect = $1', [PROFILE.aspect])).rows[0]!.id;
   await c.query(`CREATE TABLE raw ${RAW_DDL}`);
-  const days = await c.query<{ start_ms: number; generation: number }>('SELECT start_ms, generation FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms', [id]);
+  const days = await c.query<{ start_ms: number; generation: number }>(
+    'SELECT start_ms, generation FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms',
+    [id],
+  );
   for (const p of days.rows) {
-    await c.query(`INSERT INTO raw SELECT ts, doc_id, urn, event, system_metadata FROM ${partitionTable(id, Number(p.start_ms), Number(p.generation))} ORDER BY ts, doc_id`);
+    await c.query(
+      `INSERT INTO raw SELECT ts, doc_id, urn, event, system_metadata FROM ${partitionTable(id, Number(p.start_ms), Number(p.generation))} ORDER BY ts, doc_id`,
+    );
   }
   await c.query('CREATE INDEX raw_urn ON raw (urn, ts)');
   await c.query('VACUUM ANALYZE');
@@ -152,7 +164,12 @@ async function postgresTemplate(base: TestDatabase): Promise<Template> {
       await admin(`CREATE DATABASE ${name} TEMPLATE ${baseName} STRATEGY FILE_COPY`);
       const url = new URL(base.url);
       url.pathname = `/${name}`;
-      return { name: 'postgres', config: { kind: 'postgres', url: url.toString() }, url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+      return {
+        name: 'postgres',
+        config: { kind: 'postgres', url: url.toString() },
+        url: url.toString(),
+        drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+      };
     },
     async rawDelete(db, cutoff) {
       const d = new pg.Client({ connectionString: db.url });
@@ -188,7 +205,10 @@ async function dryRunLatency(server: TestServer, cutoff: number): Promise<number
     const { seconds } = await timed(() => server.request('POST', '/operations?action=truncateTimeseriesAspect', { body }));
     samples.push(seconds * 1000);
   }
-  return percentile(samples.sort((a, b) => a - b), 50);
+  return percentile(
+    samples.sort((a, b) => a - b),
+    50,
+  );
 }
 
 interface Outcome {
@@ -220,7 +240,9 @@ async function truncateOnce(
     const diskBefore = Number.isNaN(closedBefore) ? await template.footprint(db, server) : closedBefore;
     const indexBefore = await indexBytes(server);
     const started = process.hrtime.bigint();
-    const res = await server.request('POST', '/operations?action=truncateTimeseriesAspect', { body: { ...PROFILE, endTimeMillis: cutoff, dryRun: false } });
+    const res = await server.request('POST', '/operations?action=truncateTimeseriesAspect', {
+      body: { ...PROFILE, endTimeMillis: cutoff, dryRun: false },
+    });
     if (res.status !== 200) throw new Error(res.text);
     let task;
     do task = (await server.request('GET', `/api/tasks/${res.json.value}?waitMillis=60000`)).json;
@@ -267,7 +289,9 @@ export default async function truncateBench(args: string[]): Promise<void> {
       const outcomes: Outcome[] = [];
       for (const [i, f] of FRACTIONS.entries()) outcomes.push(await truncateOnce(template, shape, usageRows, f, i === 0 ? measureDryRun : undefined));
 
-      console.log(`\n### ${backend.name}: ${fmt(shape.rows)} rows over ${fmt(shape.days)} days, plus ${fmt(usageRows)} in an index that stays untouched\n`);
+      console.log(
+        `\n### ${backend.name}: ${fmt(shape.rows)} rows over ${fmt(shape.days)} days, plus ${fmt(usageRows)} in an index that stays untouched\n`,
+      );
       printTable(
         ['measure', 'value'],
         [
@@ -277,7 +301,16 @@ export default async function truncateBench(args: string[]): Promise<void> {
       );
       console.log('');
       printTable(
-        ['truncate', 'rows deleted', 'Almanac, HTTP until completed', 'raw single DELETE', 'ratio', 'then reclaim', 'index size', template.footprintLabel],
+        [
+          'truncate',
+          'rows deleted',
+          'Almanac, HTTP until completed',
+          'raw single DELETE',
+          'ratio',
+          'then reclaim',
+          'index size',
+          template.footprintLabel,
+        ],
         outcomes.map((o) => [
           `${o.fraction * 100}%`,
           fmt(o.deleted),

@@ -47,7 +47,22 @@ const duration = (text: string): number => {
 /** One wrk run; throws if any response was not 2xx or a socket failed, so errors are never measured as speed. */
 export async function wrk(job: WrkJob): Promise<WrkResult> {
   const threads = String(Math.min(2, job.connections));
-  const args = ['-t', threads, '-c', String(job.connections), '-d', `${job.seconds}s`, '--latency', '-s', SCRIPT, job.url, '--', job.kind, String(job.datasets), job.token];
+  const args = [
+    '-t',
+    threads,
+    '-c',
+    String(job.connections),
+    '-d',
+    `${job.seconds}s`,
+    '--latency',
+    '-s',
+    SCRIPT,
+    job.url,
+    '--',
+    job.kind,
+    String(job.datasets),
+    job.token,
+  ];
   const { stdout } = await promisify(execFile)('wrk', args, { maxBuffer: 1 << 20 });
   if (/Non-2xx or 3xx responses|Socket errors/.test(stdout)) throw new Error(`wrk run failed:\n${stdout}`);
   const field = (re: RegExp) => {

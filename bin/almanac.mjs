@@ -10,7 +10,9 @@ let cli;
 if (state === 'fresh') {
   cli = await import('../dist/cli.js');
 } else {
-  process.stderr.write(`almanac: dist/ is ${state === 'missing' ? 'not built' : 'older than src/'}; running from TypeScript (slower start; \`npm run build\` compiles it)\n`);
+  process.stderr.write(
+    `almanac: dist/ is ${state === 'missing' ? 'not built' : 'older than src/'}; running from TypeScript (slower start; \`npm run build\` compiles it)\n`,
+  );
   const { register } = await import('tsx/esm/api');
   register();
   cli = await import('../src/cli/main.ts');

@@ -92,7 +92,10 @@ function run(command, args, verbose) {
     child.stderr?.on('data', (d) => (output += d));
     child.on('error', (e) => resolve({ code: -1, missing: e.code === 'ENOENT', tail: e.message }));
     child.on('close', (code) => {
-      const lines = output.split('\n').map((l) => l.trim()).filter(Boolean);
+      const lines = output
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       resolve({ code, missing: false, tail: lines.slice(-4).join(' | ') || `exit code ${code}` });
     });
   });

@@ -21,7 +21,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
-  KeyField, RegistryAspect, RegistryData, RegistryEntity, RegistryRelationship, RegistrySearchable,
+  KeyField,
+  RegistryAspect,
+  RegistryData,
+  RegistryEntity,
+  RegistryRelationship,
+  RegistrySearchable,
 } from '../src/catalog/registry/datahub-registry.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -124,7 +129,7 @@ function searchableOf(at: AnnotatedPath, annotation: unknown, where: string): Re
   return {
     path: at.segments.join('/'),
     // DataHub names the index field after the annotated field unless the annotation names it.
-    name: typeof annotation.fieldName === 'string' ? annotation.fieldName : at.field ?? last,
+    name: typeof annotation.fieldName === 'string' ? annotation.fieldName : (at.field ?? last),
     ...(typeof annotation.fieldType === 'string' ? { type: annotation.fieldType } : {}),
   };
 }
@@ -169,7 +174,10 @@ function annotations(
       return Array.isArray(field?.type) && field.type.includes('null');
     });
   const walk = (node: Avro, at: AnnotatedPath, namespace: string | undefined, open: ReadonlySet<string>): void => {
-    const deeper = (segment: string, optional = false): AnnotatedPath => ({ segments: [...at.segments, segment], optional: [...at.optional, optional] });
+    const deeper = (segment: string, optional = false): AnnotatedPath => ({
+      segments: [...at.segments, segment],
+      optional: [...at.optional, optional],
+    });
     if (typeof node === 'string') {
       const ref = named.get(fullName(node, namespace)) ?? named.get(node);
       if (ref && ref.type === 'record') walk(ref, at, namespace, open);
@@ -253,7 +261,10 @@ function keyField(field: AvroField, named: Map<string, AvroObject>, where: strin
 
 /** Reads the schemas and builds the registry. Pure apart from reading `dir`. */
 export function buildRegistry(source: SchemaSource): RegistryData {
-  const files = fs.readdirSync(source.dir).filter((f) => f.endsWith('.avsc')).sort(compare);
+  const files = fs
+    .readdirSync(source.dir)
+    .filter((f) => f.endsWith('.avsc'))
+    .sort(compare);
   if (files.length === 0) fail(`no .avsc files in ${source.dir}`);
   const aspects: Record<string, RegistryAspect> = {};
   const keys: Array<{ schema: AvroObject; named: Map<string, AvroObject>; file: string }> = [];
@@ -314,8 +325,7 @@ function collectSnapshots(mce: AvroObject, out: Map<string, string>): void {
   }
 }
 
-const sortKeys = <T>(record: Record<string, T>): Record<string, T> =>
-  Object.fromEntries(Object.entries(record).sort(([a], [b]) => compare(a, b)));
+const sortKeys = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(record).sort(([a], [b]) => compare(a, b)));
 
 export const serialize = (registry: RegistryData): string => `${JSON.stringify(registry, null, 2)}\n`;
 

@@ -14,7 +14,9 @@ const files = (dir) =>
   });
 
 const only = process.argv.slice(2);
-const selected = files('test').filter((f) => only.length === 0 || only.some((o) => f.includes(o))).sort();
+const selected = files('test')
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
 if (selected.length === 0) {
   console.error('no test files matched');
   process.exit(1);

@@ -109,5 +109,8 @@ export function sendGraphqlHttpError(reply: FastifyReply, e: CatalogError | unde
   const error = { message: e ? e.message : UNKNOWN_ERROR_MESSAGE, extensions: GRAPHQL_CODE[e ? e.code : 'INTERNAL'] };
   if (status === 401) reply.header('WWW-Authenticate', 'Bearer realm="almanac"');
   retryAfter(reply, e);
-  return reply.code(status).type('application/json').send({ errors: [error], extensions: {} });
+  return reply
+    .code(status)
+    .type('application/json')
+    .send({ errors: [error], extensions: {} });
 }

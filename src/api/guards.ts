@@ -39,7 +39,11 @@ const ACCESS_ASPECTS = new Set(['corpUserStatus', 'status']);
  * MANAGE_USERS_AND_GROUPS, and the built-in administrator's are never written,
  * so no Editor can lock a user, or every admin, out by ingestion.
  */
-export async function requireAccessAspectWrites(ctx: AppContext, principal: Principal, writes: ReadonlyArray<{ urn: string; aspectName: string }>): Promise<void> {
+export async function requireAccessAspectWrites(
+  ctx: AppContext,
+  principal: Principal,
+  writes: ReadonlyArray<{ urn: string; aspectName: string }>,
+): Promise<void> {
   const touched = writes.filter((w) => ACCESS_ASPECTS.has(w.aspectName) && parseUrn(w.urn).entityType === 'corpuser');
   if (touched.length === 0) return;
   await ctx.authorizer.require(principal, 'writeIdentityAccess', touched[0]!.urn);
@@ -50,7 +54,12 @@ export async function requireAccessAspectWrites(ctx: AppContext, principal: Prin
  * What a rollback deletes follows the delete rules: EDIT_ENTITY on each entity, MANAGE_USERS_AND_GROUPS when
  * the run wrote to a user or group, and never the built-in administrator.
  */
-export async function requireRollbackDeletes(ctx: AppContext, principal: Principal, urns: readonly string[], created: readonly string[]): Promise<void> {
+export async function requireRollbackDeletes(
+  ctx: AppContext,
+  principal: Principal,
+  urns: readonly string[],
+  created: readonly string[],
+): Promise<void> {
   await ctx.authorizer.requireEach(principal, 'rollbackDeletes', urns);
   if (urns.some(isIdentityUrn)) await ctx.authorizer.require(principal, 'rollbackIdentityDeletes');
   if (created.includes(ADMIN_URN)) throw forbidden(`${ADMIN_URN} is the built-in administrator and cannot be deleted`);

@@ -43,7 +43,10 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     requestTimeout: ctx.config.http.requestTimeoutMillis,
     keepAliveTimeout: ctx.config.http.keepAliveTimeoutMillis,
     // Node checks both timeouts on this interval (30 s by default), so it bounds how late they bite.
-    http: { headersTimeout: ctx.config.http.headersTimeoutMillis, connectionsCheckingInterval: Math.min(1000, ctx.config.http.headersTimeoutMillis / 2) },
+    http: {
+      headersTimeout: ctx.config.http.headersTimeoutMillis,
+      connectionsCheckingInterval: Math.min(1000, ctx.config.http.headersTimeoutMillis / 2),
+    },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && SAFE_REQUEST_ID.test(given) ? given : crypto.randomUUID();
@@ -74,7 +77,10 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     }
     const bad = unstorableTextAt(text, parsed);
     if (bad !== undefined) {
-      return done(new CatalogError('BAD_REQUEST', `Field '${bad || '(body)'}' contains U+0000 or an unpaired surrogate, which cannot be stored`), undefined);
+      return done(
+        new CatalogError('BAD_REQUEST', `Field '${bad || '(body)'}' contains U+0000 or an unpaired surrogate, which cannot be stored`),
+        undefined,
+      );
     }
     done(null, parsed);
   });

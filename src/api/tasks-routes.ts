@@ -22,8 +22,7 @@ export const tasksRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     const ops = ctx.operations;
-    const canRead = (principal: Principal) =>
-      ctx.authorizer.require(principal, 'getTaskStatus');
+    const canRead = (principal: Principal) => ctx.authorizer.require(principal, 'getTaskStatus');
 
     app.get<{ Querystring: { limit?: string; state?: string } }>('/api/tasks', async (req) => {
       await canRead(req.principal);

@@ -67,7 +67,9 @@ export class Invitations {
   async signUp(input: SignUpInput): Promise<string> {
     if (input.fullName.trim() === '') throw badRequest("Field 'fullName': Full name must not be empty.");
     if (input.email.length > MAX_EMAIL_LENGTH || !EMAIL.test(input.email)) {
-      throw badRequest(`Field 'email' must be an email address of at most ${MAX_EMAIL_LENGTH} characters, without spaces, commas, parentheses or colons`);
+      throw badRequest(
+        `Field 'email' must be an email address of at most ${MAX_EMAIL_LENGTH} characters, without spaces, commas, parentheses or colons`,
+      );
     }
     checkPassword(input.password);
     if (input.inviteToken.trim() === '') throw badRequest("Field 'inviteToken': Invite token must not be empty.");
@@ -84,10 +86,19 @@ export class Invitations {
       value,
       systemMetadata: null,
     });
-    const info = { active: true, fullName: input.fullName, displayName: input.fullName, email: input.email, ...(input.title ? { title: input.title } : {}) };
+    const info = {
+      active: true,
+      fullName: input.fullName,
+      displayName: input.fullName,
+      email: input.email,
+      ...(input.title ? { title: input.title } : {}),
+    };
     // The password first: until the user entity exists it signs no one in, and the entity appears whole in one batch.
     await this.store.resetPassword(urn, await hashPassword(input.password), now);
-    await this.catalog.ingest([aspect('corpUserInfo', info), aspect('corpUserStatus', { status: 'ACTIVE', lastModified: { time: now, actor: urn } })], urn);
+    await this.catalog.ingest(
+      [aspect('corpUserInfo', info), aspect('corpUserStatus', { status: 'ACTIVE', lastModified: { time: now, actor: urn } })],
+      urn,
+    );
     if (role) await this.store.setRole([urn], role, urn, now);
     return urn;
   }

@@ -59,7 +59,8 @@ export class LoginService {
     }
     await this.store.clearSignInFailures(username, address);
     // Only someone who knows the password learns that the account is inactive.
-    if (state.inactive) throw unauthenticated(`User ${actorUrn} is not active (suspended or soft-deleted). Please contact your DataHub administrator.`);
+    if (state.inactive)
+      throw unauthenticated(`User ${actorUrn} is not active (suspended or soft-deleted). Please contact your DataHub administrator.`);
     return this.session(actorUrn, now);
   }
 

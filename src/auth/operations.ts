@@ -35,7 +35,11 @@ export const OPERATIONS = {
   writePolicyEntity: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to modify entity: ${s.urn}` },
   deleteEntity: { anyOf: ['EDIT_ENTITY'], on: 'resource', message: (s) => `User ${s.actor} is unauthorized to delete entity: ${s.urn}` },
   /** Deleting (part of) a user or group: never an Editor's call, so nobody locks the admins out. */
-  deleteIdentity: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to delete entity: ${s.urn}` },
+  deleteIdentity: {
+    anyOf: ['MANAGE_USERS_AND_GROUPS'],
+    on: 'platform',
+    message: (s) => `User ${s.actor} is unauthorized to delete entity: ${s.urn}`,
+  },
   deletePolicyEntity: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to delete entity: ${s.urn}` },
   /** updateDeprecation / batchUpdateDeprecation: DataHub's DeprecationUtils accepts either privilege on the entity. */
   updateDeprecation: { anyOf: ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
@@ -43,17 +47,29 @@ export const OPERATIONS = {
   rollbackRun: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: 'User is unauthorized to update entity' },
   rollbackDeletes: { anyOf: ['EDIT_ENTITY'], on: 'resource', message: 'User is NOT unauthorized to delete entities.' },
   rollbackIdentityDeletes: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: 'User is NOT unauthorized to delete entities.' },
-  truncateTimeseries: { anyOf: ['TRUNCATE_TIMESERIES_INDEX_PRIVILEGE'], on: 'platform', message: 'User is unauthorized to truncate timeseries index' },
+  truncateTimeseries: {
+    anyOf: ['TRUNCATE_TIMESERIES_INDEX_PRIVILEGE'],
+    on: 'platform',
+    message: 'User is unauthorized to truncate timeseries index',
+  },
   getIndexSizes: {
     anyOf: ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
     on: 'platform',
     message: 'User is unauthorized to get index sizes.',
   },
-  getTaskStatus: { anyOf: ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'], on: 'platform', message: 'User is unauthorized to get ES task status' },
+  getTaskStatus: {
+    anyOf: ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
+    on: 'platform',
+    message: 'User is unauthorized to get ES task status',
+  },
   assignRoles: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   managePolicies: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   /** Ingesting a user's suspension (corpUserStatus) or soft deletion (status): managing users, whatever the route. */
-  writeIdentityAccess: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to modify entity: ${s.urn}` },
+  writeIdentityAccess: {
+    anyOf: ['MANAGE_USERS_AND_GROUPS'],
+    on: 'platform',
+    message: (s) => `User ${s.actor} is unauthorized to modify entity: ${s.urn}`,
+  },
   manageUsers: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   manageAccessTokens: { anyOf: ['MANAGE_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   generatePersonalAccessToken: { anyOf: ['GENERATE_PERSONAL_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },

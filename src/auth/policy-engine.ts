@@ -104,7 +104,12 @@ async function actorMatches(policy: PolicyInfo, actor: ActorSpec): Promise<boole
  * actor must match (user, group, role, or owner of the resource) and the
  * resource must match the policy's filter.
  */
-export async function policyGrants(policy: PolicyInfo, anyOf: readonly string[], actor: ActorSpec, resource: ResourceSpec | undefined): Promise<boolean> {
+export async function policyGrants(
+  policy: PolicyInfo,
+  anyOf: readonly string[],
+  actor: ActorSpec,
+  resource: ResourceSpec | undefined,
+): Promise<boolean> {
   if (policy.state === 'INACTIVE' || !anyOf.some((p) => policy.privileges.includes(p))) return false;
   if (await actorMatches(policy, actor)) return resourceMatches(policy, resource);
   if (!policy.actors.resourceOwners) return false;

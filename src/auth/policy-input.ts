@@ -1,6 +1,15 @@
 import { badRequest } from '../catalog/errors.ts';
 import { parseUrn } from '../catalog/urn.ts';
-import { CRITERION_FIELDS, MATCH_CONDITIONS, POLICY_STATES, POLICY_TYPES, type MatchCondition, type PolicyInfo, type PolicyMatchFilter, type ResourceFilter } from './policy.ts';
+import {
+  CRITERION_FIELDS,
+  MATCH_CONDITIONS,
+  POLICY_STATES,
+  POLICY_TYPES,
+  type MatchCondition,
+  type PolicyInfo,
+  type PolicyMatchFilter,
+  type ResourceFilter,
+} from './policy.ts';
 
 /** Lists longer than this are refused: a policy is read on every request that consults policies. */
 export const MAX_POLICY_LIST = 1000;
@@ -70,7 +79,11 @@ function filterOf(input: PolicyMatchFilterInput, field: string): PolicyMatchFilt
       // DataHub matches the field name case-insensitively; it is stored as sent.
       oneOf(CRITERION_FIELDS, c.field.toUpperCase(), `${at}.field`);
       if (c.values.length === 0) throw badRequest(`${at}.values: name at least one value`);
-      return { field: c.field, values: list(c.values, `${at}.values`)!, condition: oneOf<MatchCondition>(MATCH_CONDITIONS, c.condition, `${at}.condition`) };
+      return {
+        field: c.field,
+        values: list(c.values, `${at}.values`)!,
+        condition: oneOf<MatchCondition>(MATCH_CONDITIONS, c.condition, `${at}.condition`),
+      };
     }),
   };
 }

@@ -15,7 +15,7 @@ export async function policiesAt(store: Pick<Store, 'getEntities'>, urns: readon
 /** Every policy stored, soft-deleted ones excepted. */
 export async function loadPolicies(store: Store): Promise<Policy[]> {
   const policies: Policy[] = [];
-  for (let afterUrn: string | undefined; ; ) {
+  for (let afterUrn: string | undefined; ;) {
     const urns = await store.listEntityUrns({ entityType: POLICY_ENTITY, limit: PAGE, removed: false, ...(afterUrn ? { afterUrn } : {}) });
     policies.push(...(await policiesAt(store, urns)));
     if (urns.length < PAGE) return policies;

@@ -51,7 +51,8 @@ export class PolicyService {
     const start = q.start ?? 0;
     const count = q.count ?? DEFAULT_POLICY_PAGE;
     if (!Number.isInteger(start) || start < 0) throw badRequest('input.start must be a non-negative integer');
-    if (!Number.isInteger(count) || count < 0 || count > MAX_POLICY_PAGE) throw badRequest(`input.count must be an integer from 0 to ${MAX_POLICY_PAGE}`);
+    if (!Number.isInteger(count) || count < 0 || count > MAX_POLICY_PAGE)
+      throw badRequest(`input.count must be an integer from 0 to ${MAX_POLICY_PAGE}`);
     const page = await this.catalog.search.page(
       {
         entityTypes: [POLICY_ENTITY],
@@ -64,7 +65,10 @@ export class PolicyService {
       start,
       count,
     );
-    const policies = await policiesAt(this.catalog, page.hits.map((h) => h.urn));
+    const policies = await policiesAt(
+      this.catalog,
+      page.hits.map((h) => h.urn),
+    );
     return { start, count, total: await page.total(), policies };
   }
 
@@ -97,6 +101,9 @@ export class PolicyService {
   }
 
   private async save(urn: string, info: PolicyInfo, actor: string): Promise<void> {
-    await this.catalog.ingest([{ entityType: POLICY_ENTITY, urn, changeType: 'UPSERT', aspectName: POLICY_ASPECT, value: info, systemMetadata: null }], actor);
+    await this.catalog.ingest(
+      [{ entityType: POLICY_ENTITY, urn, changeType: 'UPSERT', aspectName: POLICY_ASPECT, value: info, systemMetadata: null }],
+      actor,
+    );
   }
 }

@@ -9,7 +9,19 @@ export const POLICY_TYPES = ['METADATA', 'PLATFORM'] as const;
 export const POLICY_STATES = ['DRAFT', 'ACTIVE', 'INACTIVE'] as const;
 export const MATCH_CONDITIONS = ['EQUALS', 'STARTS_WITH', 'NOT_EQUALS'] as const;
 /** DataHub's EntityFieldType: what a resource criterion may test (RESOURCE_* are its deprecated spellings). */
-export const CRITERION_FIELDS = ['RESOURCE_URN', 'RESOURCE_TYPE', 'TYPE', 'URN', 'OWNER', 'DOMAIN', 'GROUP_MEMBERSHIP', 'DATA_PLATFORM_INSTANCE', 'TAG', 'CONTAINER', 'GLOSSARY'] as const;
+export const CRITERION_FIELDS = [
+  'RESOURCE_URN',
+  'RESOURCE_TYPE',
+  'TYPE',
+  'URN',
+  'OWNER',
+  'DOMAIN',
+  'GROUP_MEMBERSHIP',
+  'DATA_PLATFORM_INSTANCE',
+  'TAG',
+  'CONTAINER',
+  'GLOSSARY',
+] as const;
 
 export type MatchCondition = (typeof MATCH_CONDITIONS)[number];
 

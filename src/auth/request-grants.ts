@@ -6,7 +6,8 @@ import type { ActorSpec, ResourceFacts, ResourceSpec } from './policy-engine.ts'
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isRecord) : []);
-const urnsAt = (v: unknown, key: string): string[] => (isRecord(v) && Array.isArray(v[key]) ? v[key].filter((s): s is string => typeof s === 'string') : []);
+const urnsAt = (v: unknown, key: string): string[] =>
+  isRecord(v) && Array.isArray(v[key]) ? v[key].filter((s): s is string => typeof s === 'string') : [];
 
 /** A malformed urn matches no type criterion; the operation's own validation reports it. */
 function entityTypeOf(urn: string): string {
@@ -22,9 +23,14 @@ function factsOf(aspects: ReadonlyMap<string, Json>): ResourceFacts {
     owners: records((aspects.get('ownership') as Record<string, unknown> | undefined)?.['owners']).flatMap((o) =>
       typeof o['owner'] === 'string' ? [{ owner: o['owner'], ...(typeof o['typeUrn'] === 'string' ? { typeUrn: o['typeUrn'] } : {}) }] : [],
     ),
-    tags: records((aspects.get('globalTags') as Record<string, unknown> | undefined)?.['tags']).flatMap((t) => (typeof t['tag'] === 'string' ? [t['tag']] : [])),
+    tags: records((aspects.get('globalTags') as Record<string, unknown> | undefined)?.['tags']).flatMap((t) =>
+      typeof t['tag'] === 'string' ? [t['tag']] : [],
+    ),
     domains: urnsAt(aspects.get('domains'), 'domains'),
-    containers: typeof (aspects.get('container') as Record<string, unknown> | undefined)?.['container'] === 'string' ? [(aspects.get('container') as { container: string }).container] : [],
+    containers:
+      typeof (aspects.get('container') as Record<string, unknown> | undefined)?.['container'] === 'string'
+        ? [(aspects.get('container') as { container: string }).container]
+        : [],
   };
 }
 
@@ -68,7 +74,9 @@ export class RequestGrants {
     const load = () => {
       let facts = this.facts.get(urn);
       if (!facts) {
-        facts = this.store.getLatestAspects(urn, ['ownership', 'globalTags', 'domains', 'container']).then((found) => factsOf(new Map(found.map((a) => [a.aspect, a.value]))));
+        facts = this.store
+          .getLatestAspects(urn, ['ownership', 'globalTags', 'domains', 'container'])
+          .then((found) => factsOf(new Map(found.map((a) => [a.aspect, a.value]))));
         this.facts.set(urn, facts);
       }
       return facts;

@@ -29,7 +29,8 @@ export interface VerifiedToken {
 }
 
 /** DataHub refuses inactive actors too ("Actor is not active"); Almanac says which states count. */
-const inactiveMessage = (actorUrn: string): string => `Failed to validate DataHub token: actor ${actorUrn} is not active (suspended or soft-deleted).`;
+const inactiveMessage = (actorUrn: string): string =>
+  `Failed to validate DataHub token: actor ${actorUrn} is not active (suspended or soft-deleted).`;
 
 const actorIdOf = (actorUrn: string): string => actorUrn.slice(actorUrn.lastIndexOf(':') + 1);
 
@@ -56,7 +57,10 @@ export class TokenService {
 
   /** Base64(SHA-256(token + salt)): DataHub's stored token id. */
   tokenId(token: string): string {
-    return crypto.createHash('sha256').update(token + this.secrets.salt).digest('base64');
+    return crypto
+      .createHash('sha256')
+      .update(token + this.secrets.salt)
+      .digest('base64');
   }
 
   async mint(req: MintRequest): Promise<{ token: string; record: AccessTokenRecord }> {

@@ -55,7 +55,8 @@ export class UserAdmin {
     const start = input.start ?? 0;
     const count = input.count ?? DEFAULT_USER_PAGE;
     if (!Number.isInteger(start) || start < 0) throw badRequest("Field 'start' must be a non-negative integer");
-    if (!Number.isInteger(count) || count < 0 || count > MAX_USER_PAGE) throw badRequest(`Field 'count' must be an integer from 0 to ${MAX_USER_PAGE}`);
+    if (!Number.isInteger(count) || count < 0 || count > MAX_USER_PAGE)
+      throw badRequest(`Field 'count' must be an integer from 0 to ${MAX_USER_PAGE}`);
     const query = input.query?.trim() || undefined;
     const page = await this.catalog.search.page({ entityTypes: ['corpuser'], query, filter: [], includeSoftDeleted: false, sort: [] }, start, count);
     return { start, count: page.hits.length, total: await page.total(), urns: page.hits.map((h) => h.urn) };
@@ -83,7 +84,10 @@ export class UserAdmin {
     if (urn === ADMIN_URN) throw forbidden(ADMIN_PROTECTED);
     if (!(await this.catalog.exists(urn))) throw notFound(`User ${urn} does not exist`);
     const value = { status, lastModified: { time: this.clock(), actor: principal.actorUrn } };
-    await this.catalog.ingest([{ entityType: 'corpuser', urn, changeType: 'UPSERT', aspectName: 'corpUserStatus', value, systemMetadata: null }], principal.actorUrn);
+    await this.catalog.ingest(
+      [{ entityType: 'corpuser', urn, changeType: 'UPSERT', aspectName: 'corpUserStatus', value, systemMetadata: null }],
+      principal.actorUrn,
+    );
     return urn;
   }
 

@@ -8,7 +8,16 @@ import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './regist
 import { timeseriesDocId } from './timeseries-doc-id.ts';
 import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
-import type { AspectWriteOutcome, DatasetSearchPage, DatasetSearchQuery, Json, StoredAspect, Store, TimeseriesEvent, WriteOp } from '../storage/store.ts';
+import type {
+  AspectWriteOutcome,
+  DatasetSearchPage,
+  DatasetSearchQuery,
+  Json,
+  StoredAspect,
+  Store,
+  TimeseriesEvent,
+  WriteOp,
+} from '../storage/store.ts';
 import { processRuns, type ProcessRuns } from './search/process-runs.ts';
 
 /** The run id clients send when a proposal belongs to no ingestion run. */
@@ -48,9 +57,12 @@ function checkEventTime(t: number, now: number): void {
 
 function checkDaysTouched(ops: readonly WriteOp[]): void {
   const days = new Set<string>();
-  for (const op of ops) if (op.kind === 'timeseries') days.add(`${op.entityType}\u0000${op.aspect}\u0000${Math.floor(op.timestampMillis / DAY_MILLIS)}`);
+  for (const op of ops)
+    if (op.kind === 'timeseries') days.add(`${op.entityType}\u0000${op.aspect}\u0000${Math.floor(op.timestampMillis / DAY_MILLIS)}`);
   if (days.size > MAX_DAYS_PER_REQUEST) {
-    throw badRequest(`A request may write timeseries events on at most ${MAX_DAYS_PER_REQUEST} distinct days per index; this one touches ${days.size}. Split it.`);
+    throw badRequest(
+      `A request may write timeseries events on at most ${MAX_DAYS_PER_REQUEST} distinct days per index; this one touches ${days.size}. Split it.`,
+    );
   }
 }
 
@@ -247,8 +259,24 @@ export class Catalog {
     const systemMetadata = { runId: DEFAULT_RUN_ID, lastObserved: now };
     await this.store.write({
       ops: [
-        { kind: 'aspect', entityType: 'corpuser', urn: userUrn, aspect: 'corpUserKey', value: { username: urn.key }, systemMetadata, onlyIfAbsent: true },
-        { kind: 'aspect', entityType: 'corpuser', urn: userUrn, aspect: 'corpUserInfo', value: { active: true, displayName: urn.key }, systemMetadata, onlyIfAbsent: true },
+        {
+          kind: 'aspect',
+          entityType: 'corpuser',
+          urn: userUrn,
+          aspect: 'corpUserKey',
+          value: { username: urn.key },
+          systemMetadata,
+          onlyIfAbsent: true,
+        },
+        {
+          kind: 'aspect',
+          entityType: 'corpuser',
+          urn: userUrn,
+          aspect: 'corpUserInfo',
+          value: { active: true, displayName: urn.key },
+          systemMetadata,
+          onlyIfAbsent: true,
+        },
       ],
       actor,
       now,

@@ -40,7 +40,9 @@ export async function hardDelete(store: Store, req: DeleteRequest): Promise<Dele
   }
   if (req.aspectName === undefined) {
     if (window) {
-      throw badRequest("Parameters 'startTimeMillis' and 'endTimeMillis' need 'aspectName' (a timeseries aspect); without it the whole entity is deleted");
+      throw badRequest(
+        "Parameters 'startTimeMillis' and 'endTimeMillis' need 'aspectName' (a timeseries aspect); without it the whole entity is deleted",
+      );
     }
     const removed = await store.deleteEntity(req.urn, { revokeIdentity: IDENTITY_TYPES.has(entity.name) });
     return { urn: req.urn, rows: removed.aspectRows, timeseriesRows: removed.timeseriesRows };

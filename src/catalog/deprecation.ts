@@ -119,9 +119,11 @@ export class Deprecations {
       if (!found.has(urn)) throw badRequest(batchMissing(urn));
       if (!wantsField(r)) return entityTarget(parsed[i]!);
       const sub = r.subResource ?? '';
-      if (sub === '') throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${r.subResourceType}) provided without a subResource.`);
+      if (sub === '')
+        throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${r.subResourceType}) provided without a subResource.`);
       // "updates" is DataHub's own typo; clients may match the text.
-      if (r.subResourceType == null) throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${sub}) provided without a subResourceType.`);
+      if (r.subResourceType == null)
+        throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${sub}) provided without a subResourceType.`);
       const schema = schemas.get(urn)?.find((a) => a.aspect === 'schemaMetadata')?.value;
       if (!schema) throw badRequest(`Failed to update ${urn} & field ${sub}. ${urn} has no schema.`);
       const fields = Array.isArray(schema.fields) ? (schema.fields as Array<{ fieldPath?: unknown }>) : [];
@@ -163,7 +165,16 @@ export class Deprecations {
       if (seen.has(t.urn)) continue;
       seen.add(t.urn);
       const checked = validateAspect(t.entityType, ASPECT, value);
-      if (t.key) ops.push({ kind: 'aspect', entityType: t.entityType, urn: t.urn, aspect: t.key.aspect, value: t.key.value, systemMetadata, onlyIfAbsent: true });
+      if (t.key)
+        ops.push({
+          kind: 'aspect',
+          entityType: t.entityType,
+          urn: t.urn,
+          aspect: t.key.aspect,
+          value: t.key.value,
+          systemMetadata,
+          onlyIfAbsent: true,
+        });
       ops.push({ kind: 'aspect', entityType: t.entityType, urn: t.urn, aspect: ASPECT, value: checked, systemMetadata });
     }
     if (ops.length > 0) await this.store.write({ ops, actor, now });

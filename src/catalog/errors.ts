@@ -35,13 +35,10 @@ export class CatalogError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: Record<string, unknown>) =>
-  new CatalogError('BAD_REQUEST', message, details);
-export const validationFailed = (message: string, details?: Record<string, unknown>) =>
-  new CatalogError('VALIDATION_FAILED', message, details);
+export const badRequest = (message: string, details?: Record<string, unknown>) => new CatalogError('BAD_REQUEST', message, details);
+export const validationFailed = (message: string, details?: Record<string, unknown>) => new CatalogError('VALIDATION_FAILED', message, details);
 export const notFound = (message: string) => new CatalogError('NOT_FOUND', message);
-export const conflict = (message: string, details?: Record<string, unknown>) =>
-  new CatalogError('CONFLICT', message, details);
+export const conflict = (message: string, details?: Record<string, unknown>) => new CatalogError('CONFLICT', message, details);
 export const forbidden = (message: string) => new CatalogError('FORBIDDEN', message);
 export const unauthenticated = (message: string) => new CatalogError('UNAUTHENTICATED', message);
 

@@ -75,7 +75,13 @@ export class IngestionRuns {
     return this.store.listRuns({ offset: q.pageOffset, limit: q.pageSize, includeSoftDeleted: q.includeSoft });
   }
 
-  async describe(q: { readonly runId: string; readonly start: number; readonly count: number; readonly includeSoft: boolean; readonly includeAspect: boolean }): Promise<AspectRowSummary[]> {
+  async describe(q: {
+    readonly runId: string;
+    readonly start: number;
+    readonly count: number;
+    readonly includeSoft: boolean;
+    readonly includeAspect: boolean;
+  }): Promise<AspectRowSummary[]> {
     const limit = q.count < 0 || q.count > DESCRIBE_MAX ? DESCRIBE_DEFAULT : q.count;
     const rows = await this.store.findRunAspects({ runId: q.runId, includeSoftDeleted: q.includeSoft, offset: q.start, limit });
     const summaries = rows.map((r) => summary(q.runId, r));
@@ -98,7 +104,7 @@ export class IngestionRuns {
     }
     const rows: AspectRowSummary[] = [];
     const entities = new Map<string, string>();
-    for (let after: RunAspect | undefined; ; ) {
+    for (let after: RunAspect | undefined; ;) {
       const page = await this.store.findRunAspects({ runId, includeSoftDeleted: hardDelete, after, limit: PAGE });
       for (const r of page) {
         rows.push(summary(runId, r));
@@ -148,7 +154,9 @@ export class IngestionRuns {
           urn,
           runId: plan.runId,
           keyAspect: spec.keyAspect,
-          created: plan.hardDelete ? { kind: 'delete', revokeIdentity: isIdentityUrn(urn) } : { kind: 'keep', write: this.softDelete(spec.name, urn, now) },
+          created: plan.hardDelete
+            ? { kind: 'delete', revokeIdentity: isIdentityUrn(urn) }
+            : { kind: 'keep', write: this.softDelete(spec.name, urn, now) },
           actor: SYSTEM_ACTOR,
           now,
         });
@@ -194,7 +202,16 @@ export class IngestionRuns {
     const current = await this.store.getAspect(urn, 'dataHubExecutionRequestResult');
     if (!current) return;
     await this.catalog.ingest(
-      [{ entityType: 'dataHubExecutionRequest', urn, changeType: 'UPSERT', aspectName: 'dataHubExecutionRequestResult', value: { ...current.value, status }, systemMetadata: null }],
+      [
+        {
+          entityType: 'dataHubExecutionRequest',
+          urn,
+          changeType: 'UPSERT',
+          aspectName: 'dataHubExecutionRequestResult',
+          value: { ...current.value, status },
+          systemMetadata: null,
+        },
+      ],
       SYSTEM_ACTOR,
     );
   }

@@ -18,7 +18,8 @@ export function jsonNestsDeeper(text: string, max: number = MAX_JSON_DEPTH): boo
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: the next character is escaped
+      if (c === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) {
       inString = true;
@@ -32,5 +33,4 @@ export function jsonNestsDeeper(text: string, max: number = MAX_JSON_DEPTH): boo
 }
 
 /** The refusal's message, naming the field (or the body) that nests too deep. */
-export const tooDeepMessage = (field: string, max: number = MAX_JSON_DEPTH): string =>
-  `${field} nests objects and arrays deeper than ${max} levels`;
+export const tooDeepMessage = (field: string, max: number = MAX_JSON_DEPTH): string => `${field} nests objects and arrays deeper than ${max} levels`;

@@ -47,7 +47,8 @@ export function parseProposal(raw: unknown, path: string): Proposal {
   }
   const aspectName = requiredString(raw, 'aspectName', path);
   const aspect = raw.aspect;
-  if (!isObject(aspect)) throw badRequest(`Parameter '${path}.aspect' is required and must be {"value": "<json>", "contentType": "application/json"}`);
+  if (!isObject(aspect))
+    throw badRequest(`Parameter '${path}.aspect' is required and must be {"value": "<json>", "contentType": "application/json"}`);
   const contentType = aspect.contentType ?? 'application/json';
   const allowed = changeType === 'PATCH' ? PATCH_CONTENT_TYPES : ['application/json'];
   if (!allowed.includes(contentType as string)) {

@@ -132,7 +132,18 @@ export async function deleteReferences(
 /** Updates first, in one validated batch (nothing is written if one is invalid), then the deletions. */
 async function apply(store: Store, changes: readonly Change[], write: (proposals: readonly Proposal[]) => Promise<void>): Promise<void> {
   const updates: Proposal[] = changes.flatMap((c) =>
-    c.kind === 'update' ? [{ entityType: c.aspect.entityType, urn: c.aspect.urn, changeType: 'UPSERT', aspectName: c.aspect.aspect, value: c.value, systemMetadata: null }] : [],
+    c.kind === 'update'
+      ? [
+          {
+            entityType: c.aspect.entityType,
+            urn: c.aspect.urn,
+            changeType: 'UPSERT',
+            aspectName: c.aspect.aspect,
+            value: c.value,
+            systemMetadata: null,
+          },
+        ]
+      : [],
   );
   if (updates.length > 0) await write(updates);
   for (const c of changes) {

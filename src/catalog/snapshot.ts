@@ -23,7 +23,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export function parseSnapshot(entity: unknown): ParsedSnapshot {
   const union = isObject(entity) ? entity.value : undefined;
   if (!isObject(union) || Object.keys(union).length !== 1) {
-    throw badRequest("Parameter 'entity' must be {\"value\": {\"<snapshot class>\": {\"urn\": ..., \"aspects\": [...]}}}");
+    throw badRequest('Parameter \'entity\' must be {"value": {"<snapshot class>": {"urn": ..., "aspects": [...]}}}');
   }
   const [snapshotClass, body] = Object.entries(union)[0]!;
   if (!isObject(body) || typeof body.urn !== 'string' || !Array.isArray(body.aspects)) {

@@ -39,9 +39,13 @@ function criterion(raw: unknown, where: string): Test {
   if (!isObj(raw) || typeof raw.field !== 'string') throw badRequest(`Parameter '${where}' must be {"field", "values", "condition"}`);
   const condition = raw.condition ?? 'EQUAL';
   const test = typeof condition === 'string' ? CONDITIONS[condition] : undefined;
-  if (!test) throw badRequest(`Parameter '${where}.condition' ${JSON.stringify(condition)} is not supported for timeseries reads; use one of ${Object.keys(CONDITIONS).join(', ')}`);
+  if (!test)
+    throw badRequest(
+      `Parameter '${where}.condition' ${JSON.stringify(condition)} is not supported for timeseries reads; use one of ${Object.keys(CONDITIONS).join(', ')}`,
+    );
   const values = raw.values ?? (raw.value !== undefined ? [raw.value] : []);
-  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string')) throw badRequest(`Parameter '${where}.values' must be an array of strings`);
+  if (!Array.isArray(values) || !values.every((v) => typeof v === 'string'))
+    throw badRequest(`Parameter '${where}.values' must be an array of strings`);
   const field = raw.field;
   const negated = raw.negated === true;
   return (e) => test(fieldValue(e, field), values) !== negated;

@@ -12,7 +12,10 @@ const DRY_RUN_TAIL = 'This was a dry run. Run with dryRun = false to execute.';
 /** DataHub's index name: `<entity>_<aspect>aspect_v1`, lower-cased. */
 export const timeseriesIndexName = (index: TimeseriesIndexRef): string => `${index.entityType}_${index.aspect}aspect_v1`.toLowerCase();
 
-const validPairs = () => timeseriesAspectPairs().map((p) => `(${p.entityType}, ${p.aspect})`).join(', ');
+const validPairs = () =>
+  timeseriesAspectPairs()
+    .map((p) => `(${p.entityType}, ${p.aspect})`)
+    .join(', ');
 
 /**
  * The index named by a request, matched case-insensitively as DataHub's

@@ -35,7 +35,11 @@ export interface DatasetKey {
  * dataset platform nests the full `getMessage()` text ("<reason>[ at index N]: <input>").
  */
 class UriSyntax extends Error {
-  constructor(readonly reason: string, readonly input: string, readonly index = -1) {
+  constructor(
+    readonly reason: string,
+    readonly input: string,
+    readonly index = -1,
+  ) {
     super(reason);
   }
   get javaMessage(): string {
@@ -181,7 +185,8 @@ const URN_NUM_BYTES_LIMIT = 512;
 export const MAX_SCHEMA_FIELD_URN_BYTES = 600;
 
 /** Whether a urn is longer than any urn Almanac stores (a referenced one past it is not indexed). */
-export const urnTooLong = (urn: string): boolean => urn.length > MAX_SCHEMA_FIELD_URN_BYTES || Buffer.byteLength(urn, 'utf8') > MAX_SCHEMA_FIELD_URN_BYTES;
+export const urnTooLong = (urn: string): boolean =>
+  urn.length > MAX_SCHEMA_FIELD_URN_BYTES || Buffer.byteLength(urn, 'utf8') > MAX_SCHEMA_FIELD_URN_BYTES;
 const DELIMITER_SEPARATOR = '\u241F'; // ␟, reserved by BrowsePathsV2
 
 /**
@@ -216,9 +221,7 @@ export function validateUrnForIngest(raw: string): Urn {
   // count mismatch, so even single-field keys reject a multi-part tuple such as `(a,b)`.
   const expected = findEntitySpec(urn.entityType)?.keyFields.length;
   if (expected !== undefined && urn.parts.length !== expected) {
-    throw badRequest(
-      `Failed to convert urn to entity key: urns parts and key fields do not have same length for ${raw}`,
-    );
+    throw badRequest(`Failed to convert urn to entity key: urns parts and key fields do not have same length for ${raw}`);
   }
   if (hasOuterWhitespace(raw)) throw badRequest('Error: cannot provide an URN with leading or trailing whitespace');
   // schemaField urns embed a whole dataset urn plus a field path, so DataHub exempts them.

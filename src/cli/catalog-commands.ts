@@ -77,14 +77,18 @@ async function ingest(file: string, _opts: unknown, cmd: Command): Promise<void>
   if (json) printJson(summary);
   else {
     for (const f of failures) process.stderr.write(`${red('failed')} #${f.index} ${String(f.urn)}: ${f.message}\n`);
-    process.stdout.write(`${bold(String(summary.succeeded))} of ${proposals.length} proposals ingested${failures.length ? `, ${failures.length} failed` : ''}\n`);
+    process.stdout.write(
+      `${bold(String(summary.succeeded))} of ${proposals.length} proposals ingested${failures.length ? `, ${failures.length} failed` : ''}\n`,
+    );
   }
   if (failures.length) process.exitCode = EXIT.FAILURE;
 }
 
 async function get(urn: string, _opts: unknown, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  const entity = await client.get<{ value: Record<string, { urn: string; aspects: Array<Record<string, unknown>> }> }>(`/entities/${encodeURIComponent(urn)}`);
+  const entity = await client.get<{ value: Record<string, { urn: string; aspects: Array<Record<string, unknown>> }> }>(
+    `/entities/${encodeURIComponent(urn)}`,
+  );
   if (json) return printJson(entity.value);
   const [snapshotClass, body] = Object.entries(entity.value)[0]!;
   process.stdout.write(`${bold(body.urn)} ${snapshotClass.split('.').pop()}\n`);
@@ -98,7 +102,10 @@ export function catalogCommands(): Command[] {
   const getCmd = withServerOptions(new Command('get'))
     .description('Show an entity with all its aspects')
     .argument('<urn>', 'the entity urn')
-    .addHelpText('after', "\nExamples:\n  $ almanac get 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)'\n  $ almanac get urn:li:corpuser:datahub --json")
+    .addHelpText(
+      'after',
+      "\nExamples:\n  $ almanac get 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)'\n  $ almanac get urn:li:corpuser:datahub --json",
+    )
     .action(get);
   const ingestCmd = withServerOptions(new Command('ingest'))
     .description("Ingest a JSON array of MetadataChangeProposals, or DataHub's file-sink format, reporting each failure")

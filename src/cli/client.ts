@@ -63,7 +63,10 @@ export class GmsClient {
   }
 
   async graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    const res = (await this.send('POST', '/api/graphql', { query, variables })) as { data?: T; errors?: Array<{ message: string; extensions?: { code?: unknown } }> };
+    const res = (await this.send('POST', '/api/graphql', { query, variables })) as {
+      data?: T;
+      errors?: Array<{ message: string; extensions?: { code?: unknown } }>;
+    };
     if (res.errors?.length) {
       // GraphQL answers 200 either way: DataHub's numeric extensions.code carries the status.
       const code = res.errors[0]!.extensions?.code;

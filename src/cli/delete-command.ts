@@ -31,7 +31,13 @@ async function remove(opts: DeleteOptions, cmd: Command): Promise<void> {
   if (!opts.hard) {
     if (opts.aspect !== undefined) throw usageError('an aspect cannot be soft-deleted: add --hard');
     const entityType = opts.urn.split(':')[2] ?? '';
-    const proposal = { entityType, entityUrn: opts.urn, changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed": true}', contentType: 'application/json' } };
+    const proposal = {
+      entityType,
+      entityUrn: opts.urn,
+      changeType: 'UPSERT',
+      aspectName: 'status',
+      aspect: { value: '{"removed": true}', contentType: 'application/json' },
+    };
     await client.action('aspects', 'ingestProposal', { proposal, async: 'false' });
     if (json) printJson({ urn: opts.urn, softDeleted: true });
     else process.stdout.write(`Soft-deleted ${bold(opts.urn)} (status removed: true; undo by writing status removed: false)\n`);

@@ -63,7 +63,14 @@ async function history(urn: string, opts: { limit: string }, cmd: Command): Prom
   if (data.dataset.deprecationHistory.length === 0) return void process.stdout.write(`${urn} was never deprecated\n`);
   printTable(
     ['when', 'who', 'state', 'note', 'decommission', 'replacement'],
-    data.dataset.deprecationHistory.map((h) => [isoTime(h.time), h.actor ?? '-', h.deprecated ? bold('deprecated') : 'not deprecated', h.note ?? '', isoDate(h.decommissionTime), h.replacement ?? '-']),
+    data.dataset.deprecationHistory.map((h) => [
+      isoTime(h.time),
+      h.actor ?? '-',
+      h.deprecated ? bold('deprecated') : 'not deprecated',
+      h.note ?? '',
+      isoDate(h.decommissionTime),
+      h.replacement ?? '-',
+    ]),
   );
 }
 

@@ -20,25 +20,44 @@ interface PolicyRow {
   privileges: string[];
   editable: boolean;
   actors: { users: string[] | null; groups: string[] | null; allUsers: boolean; allGroups: boolean; resourceOwners: boolean };
-  resources: { type: string | null; resources: string[] | null; filter: { criteria: Array<{ field: string; condition: string; values: Array<{ value: string }> }> | null } | null } | null;
+  resources: {
+    type: string | null;
+    resources: string[] | null;
+    filter: { criteria: Array<{ field: string; condition: string; values: Array<{ value: string }> }> | null } | null;
+  } | null;
 }
 
 const who = (a: PolicyRow['actors']): string =>
-  [a.allUsers ? 'all users' : '', a.allGroups ? 'all groups' : '', a.resourceOwners ? 'owners' : '', ...(a.users ?? []), ...(a.groups ?? [])].filter(Boolean).join(', ') || '-';
+  [a.allUsers ? 'all users' : '', a.allGroups ? 'all groups' : '', a.resourceOwners ? 'owners' : '', ...(a.users ?? []), ...(a.groups ?? [])]
+    .filter(Boolean)
+    .join(', ') || '-';
 
 function on(r: PolicyRow['resources']): string {
   if (!r) return 'all';
   const criteria = r.filter?.criteria?.map((c) => `${c.field} ${c.condition} ${c.values.map((v) => v.value).join('|')}`) ?? [];
-  return [r.type ? `TYPE EQUALS ${r.type}` : '', r.resources ? `URN EQUALS ${r.resources.join('|')}` : '', ...criteria].filter(Boolean).join(' and ') || 'all';
+  return (
+    [r.type ? `TYPE EQUALS ${r.type}` : '', r.resources ? `URN EQUALS ${r.resources.join('|')}` : '', ...criteria].filter(Boolean).join(' and ') ||
+    'all'
+  );
 }
 
 async function list(opts: { query?: string; count: string }, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  const data = await client.graphql<{ listPolicies: { total: number; policies: PolicyRow[] } }>(LIST, { input: { start: 0, count: Number(opts.count), query: opts.query ?? '' } });
+  const data = await client.graphql<{ listPolicies: { total: number; policies: PolicyRow[] } }>(LIST, {
+    input: { start: 0, count: Number(opts.count), query: opts.query ?? '' },
+  });
   if (json) return printJson(data.listPolicies);
   printTable(
     ['urn', 'name', 'type', 'state', 'privileges', 'actors', 'resources'],
-    data.listPolicies.policies.map((p) => [p.urn, p.editable ? p.name : `${p.name} ${dim('(built in)')}`, p.type, p.state === 'ACTIVE' ? bold(p.state) : p.state, p.privileges.join(', '), who(p.actors), p.type === 'PLATFORM' ? '-' : on(p.resources)]),
+    data.listPolicies.policies.map((p) => [
+      p.urn,
+      p.editable ? p.name : `${p.name} ${dim('(built in)')}`,
+      p.type,
+      p.state === 'ACTIVE' ? bold(p.state) : p.state,
+      p.privileges.join(', '),
+      who(p.actors),
+      p.type === 'PLATFORM' ? '-' : on(p.resources),
+    ]),
   );
 }
 
@@ -87,7 +106,7 @@ async function remove(urn: string, _opts: unknown, cmd: Command): Promise<void> 
 }
 
 export function policyCommands(): Command {
-  const policy = new Command('policy').description("DataHub access policies, granted on top of roles (needs MANAGE_POLICIES)");
+  const policy = new Command('policy').description('DataHub access policies, granted on top of roles (needs MANAGE_POLICIES)');
   policy.addCommand(
     withServerOptions(new Command('list'))
       .description('Policies, most recently updated first')
@@ -99,7 +118,11 @@ export function policyCommands(): Command {
     withServerOptions(new Command('create'))
       .description('Create a policy; prints its urn')
       .requiredOption('--name <name>', 'what the policy is for')
-      .addOption(new Option('--type <type>', 'METADATA privileges apply to entities, PLATFORM ones to the service').choices(['METADATA', 'PLATFORM', 'metadata', 'platform']).default('METADATA'))
+      .addOption(
+        new Option('--type <type>', 'METADATA privileges apply to entities, PLATFORM ones to the service')
+          .choices(['METADATA', 'PLATFORM', 'metadata', 'platform'])
+          .default('METADATA'),
+      )
       .option('--privilege <name>', 'a privilege granted, e.g. EDIT_DEPRECATION_PRIVILEGE (repeat for more)', collect, [])
       .option('--user <urn>', 'a user it applies to (repeatable)', collect, [])
       .option('--group <urn>', 'a group whose members it applies to (repeatable)', collect, [])
@@ -115,6 +138,11 @@ export function policyCommands(): Command {
       )
       .action(create),
   );
-  policy.addCommand(withServerOptions(new Command('delete')).description('Delete a policy; it stops applying at once').argument('<urn>', 'the policy urn').action(remove));
+  policy.addCommand(
+    withServerOptions(new Command('delete'))
+      .description('Delete a policy; it stops applying at once')
+      .argument('<urn>', 'the policy urn')
+      .action(remove),
+  );
   return policy;
 }

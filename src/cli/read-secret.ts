@@ -4,7 +4,9 @@ import { CliError, EXIT, usageError } from './exit-codes.ts';
 async function readPiped(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
 }
 
 /** One line typed at the terminal with echo off (raw mode), the prompt on stderr so stdout stays the command's. */

@@ -49,7 +49,15 @@ async function indexSizes(_opts: unknown, cmd: Command): Promise<void> {
   if (json) return printJson(sorted);
   printTable(
     ['index', 'entityType', 'aspect', 'size', 'rows', 'oldest', 'newest'],
-    sorted.map((i) => [i.indexName, i.entityName, i.aspectName, `${i.sizeInMb.toFixed(2)} MB`, i.rowCount.toLocaleString('en-US'), isoDate(i.oldestTimestampMillis), isoDate(i.newestTimestampMillis)]),
+    sorted.map((i) => [
+      i.indexName,
+      i.entityName,
+      i.aspectName,
+      `${i.sizeInMb.toFixed(2)} MB`,
+      i.rowCount.toLocaleString('en-US'),
+      isoDate(i.oldestTimestampMillis),
+      isoDate(i.newestTimestampMillis),
+    ]),
   );
 }
 
@@ -168,7 +176,9 @@ async function truncate(opts: TruncateOptions, cmd: Command): Promise<void> {
   const value = await client.action<string>('operations', 'truncateTimeseriesAspect', params);
   if (!opts.execute) {
     if (json) return printJson({ dryRun: true, endTimeMillis, message: value });
-    process.stdout.write(`${yellow('DRY RUN')} (nothing was deleted) for rows before ${isoTime(endTimeMillis)}:\n${value.replace(DATAHUB_INSTRUCTION, '')}\nAdd --execute to delete them.\n`);
+    process.stdout.write(
+      `${yellow('DRY RUN')} (nothing was deleted) for rows before ${isoTime(endTimeMillis)}:\n${value.replace(DATAHUB_INSTRUCTION, '')}\nAdd --execute to delete them.\n`,
+    );
     return;
   }
   const task = await awaitReclaim(client, await follow(client, value, json));

@@ -47,17 +47,20 @@ interface CreateOptions {
 
 /** Bootstrap: mints a personal access token straight into the configured database, no server needed. */
 const createToken = (opts: CreateOptions) =>
-  withServices(async (s) => {
-    const duration = parseTokenDuration(opts.duration);
-    await s.catalog.ensureUser(opts.actor, ADMIN_URN);
-    const { token } = await s.accessTokens.create(OPERATOR, {
-      actorUrn: opts.actor,
-      duration,
-      name: opts.name ?? `almanac cli token (${new Date().toISOString()})`,
-      description: opts.description,
-    });
-    process.stdout.write(`${token}\n`);
-  }, { create: opts.init === true });
+  withServices(
+    async (s) => {
+      const duration = parseTokenDuration(opts.duration);
+      await s.catalog.ensureUser(opts.actor, ADMIN_URN);
+      const { token } = await s.accessTokens.create(OPERATOR, {
+        actorUrn: opts.actor,
+        duration,
+        name: opts.name ?? `almanac cli token (${new Date().toISOString()})`,
+        description: opts.description,
+      });
+      process.stdout.write(`${token}\n`);
+    },
+    { create: opts.init === true },
+  );
 
 const listTokens = (opts: { owner?: string; json?: boolean }) =>
   withServices(async (s) => {
@@ -88,7 +91,10 @@ export function tokenCommands(): Command {
     .option('--name <name>', 'a name to recognise the token by')
     .option('--description <text>', 'what the token is for')
     .option('--init', 'create the database if it does not exist yet (a bootstrap before the first start)')
-    .addHelpText('after', '\nExamples:\n  $ almanac token create --actor urn:li:corpuser:datahub\n  $ export DATAHUB_GMS_TOKEN=$(almanac token create --actor urn:li:corpuser:datahub --duration NO_EXPIRY --name ci)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  $ almanac token create --actor urn:li:corpuser:datahub\n  $ export DATAHUB_GMS_TOKEN=$(almanac token create --actor urn:li:corpuser:datahub --duration NO_EXPIRY --name ci)',
+    )
     .action(createToken);
   token
     .command('list')

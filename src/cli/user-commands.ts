@@ -72,8 +72,16 @@ export function userCommands(): Command {
     .requiredOption('--username <name>', 'the user name; the user is urn:li:corpuser:<name>')
     .option('--password <password>', 'the password (visible in shell history; prefer --password-stdin)')
     .option('--password-stdin', 'read the password from standard input; on a terminal, asks for it without echo')
-    .option('--role <role>', `one of ${Object.values(ROLES).map((r) => r.name).join(', ')} (or its urn)`)
-    .addHelpText('after', "\nExamples:\n  $ printf '%s' \"$PASSWORD\" | almanac user create --username alice --password-stdin --role Editor\n  $ almanac user create --username bob --password 'correct horse' --role Reader")
+    .option(
+      '--role <role>',
+      `one of ${Object.values(ROLES)
+        .map((r) => r.name)
+        .join(', ')} (or its urn)`,
+    )
+    .addHelpText(
+      'after',
+      "\nExamples:\n  $ printf '%s' \"$PASSWORD\" | almanac user create --username alice --password-stdin --role Editor\n  $ almanac user create --username bob --password 'correct horse' --role Reader",
+    )
     .action(createUser);
   user
     .command('list')
@@ -85,7 +93,7 @@ export function userCommands(): Command {
     .action(listUsers);
   user
     .command('suspend')
-    .description("Suspend a user: their tokens and sessions stop working at once (until reactivated)")
+    .description('Suspend a user: their tokens and sessions stop working at once (until reactivated)')
     .argument('<user>', 'user name or urn:li:corpuser:<name>')
     .action(setStatus('SUSPENDED'));
   user
@@ -95,13 +103,18 @@ export function userCommands(): Command {
     .action(setStatus('ACTIVE'));
   user
     .command('remove')
-    .description("Remove a user with their tokens, sessions, role and password; what they own stays")
+    .description('Remove a user with their tokens, sessions, role and password; what they own stays')
     .argument('<user>', 'user name or urn:li:corpuser:<name>')
     .action(removeUser);
   user
     .command('invite')
     .description('Print the invite token for a role, to sign up with at POST /signUp')
-    .option('--role <role>', `the role new users get: ${Object.values(ROLES).map((r) => r.name).join(', ')} (none if omitted)`)
+    .option(
+      '--role <role>',
+      `the role new users get: ${Object.values(ROLES)
+        .map((r) => r.name)
+        .join(', ')} (none if omitted)`,
+    )
     .option('--regenerate', 'make a new token; the previous one stops working')
     .action(invite);
   return user;

@@ -5,8 +5,7 @@
  */
 export const PARTITION_MILLIS = 24 * 60 * 60 * 1000;
 
-export const partitionStart = (timestampMillis: number): number =>
-  Math.floor(timestampMillis / PARTITION_MILLIS) * PARTITION_MILLIS;
+export const partitionStart = (timestampMillis: number): number => Math.floor(timestampMillis / PARTITION_MILLIS) * PARTITION_MILLIS;
 
 export const partitionEnd = (startMillis: number): number => startMillis + PARTITION_MILLIS;
 

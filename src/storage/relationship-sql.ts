@@ -15,7 +15,8 @@ export interface RelationshipRow {
   aspect: string;
 }
 
-export const RELATIONSHIP_COLUMNS = 'r.source_urn, r.source_type, r.relationship_type, r.destination_urn, r.destination_type, r.via_urn, r.owner_urn, r.aspect';
+export const RELATIONSHIP_COLUMNS =
+  'r.source_urn, r.source_type, r.relationship_type, r.destination_urn, r.destination_type, r.via_urn, r.owner_urn, r.aspect';
 
 /** What a walk reads of an edge: less to copy out of the engine, thousands of edges at a time. */
 export const EDGE_COLUMNS = 'r.source_urn, r.source_type, r.relationship_type, r.destination_urn, r.destination_type, r.via_urn';
@@ -32,7 +33,8 @@ export const toEdge = (r: Omit<RelationshipRow, 'owner_urn' | 'aspect'>): Relati
 export const toRelationship = (r: RelationshipRow): StoredRelationship => ({ ...toEdge(r), owner: r.owner_urn, aspect: r.aspect });
 
 /** A relationship is hidden while any entity it names is soft-deleted (DataHub's source, destination, via and lifecycle owner statuses). */
-export const NOT_SOFT_DELETED = 'NOT EXISTS (SELECT 1 FROM soft_deletions d WHERE d.urn IN (r.source_urn, r.destination_urn, r.owner_urn, r.via_urn))';
+export const NOT_SOFT_DELETED =
+  'NOT EXISTS (SELECT 1 FROM soft_deletions d WHERE d.urn IN (r.source_urn, r.destination_urn, r.owner_urn, r.via_urn))';
 
 /** The scan order; the primary key's column order, so a scan reads the key index in order. */
 export const KEY_ORDER = 'r.source_urn, r.destination_urn, r.relationship_type, r.owner_urn, r.aspect';

@@ -24,7 +24,8 @@ export type * from './ports/timeseries.ts';
 export type * from './ports/truncation.ts';
 export type * from './ports/user-access.ts';
 
-export interface Store extends DatabasePort, AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort, UserAccessStore {
+export interface Store
+  extends DatabasePort, AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort, UserAccessStore {
   readonly backend: 'sqlite' | 'postgres';
 
   /** Applies pending migrations; safe to call from several processes at once. */

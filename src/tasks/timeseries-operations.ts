@@ -69,7 +69,10 @@ export class TimeseriesOperations {
       throw conflict(`A truncation of ${timeseriesIndexName(index)} is already running as task ${running}`, { taskId: running });
     }
     const task = result.created;
-    this.logger.info({ taskId: formatTaskId(task), index: timeseriesIndexName(index), cutoff: req.endTimeMillis, strategy, rowsToDelete: counts.matching }, 'truncation started');
+    this.logger.info(
+      { taskId: formatTaskId(task), index: timeseriesIndexName(index), cutoff: req.endTimeMillis, strategy, rowsToDelete: counts.matching },
+      'truncation started',
+    );
     this.runner.launch(new TruncateTask(this.store, task, this.logger, this.clock));
     return formatTaskId(task);
   }

@@ -74,7 +74,11 @@ export class TruncateTask implements BackgroundTask {
       state = 'failed';
       error = 'The truncation stopped on a storage error; rows deleted so far stay deleted and counts are consistent. See the server log.';
     }
-    const ended = await this.store.updateTask(this.ref, { throttledMillis: this.throttledMillis, state, endedAt: this.clock(), error }, { whileRunning: true });
+    const ended = await this.store.updateTask(
+      this.ref,
+      { throttledMillis: this.throttledMillis, state, endedAt: this.clock(), error },
+      { whileRunning: true },
+    );
     this.markEnded();
     if (!ended) return;
     this.logger.info({ taskId: formatTaskId(this.ref), state, rowsDeleted: ended.rowsDeleted }, 'truncation ended');
@@ -152,7 +156,11 @@ export class TruncateTask implements BackgroundTask {
 
   private async saveProgress(signal: AbortSignal): Promise<void> {
     this.lastWrite = this.clock();
-    const saved = await this.store.updateTask(this.ref, { throttledMillis: this.throttledMillis, heartbeatAt: this.lastWrite }, { whileRunning: true });
+    const saved = await this.store.updateTask(
+      this.ref,
+      { throttledMillis: this.throttledMillis, heartbeatAt: this.lastWrite },
+      { whileRunning: true },
+    );
     if (!saved) throw new LostOwnership();
     // A cancel requested through another process reaches this one here.
     if (saved.cancelRequested && !signal.aborted) this.cancelledElsewhere = true;
@@ -170,7 +178,7 @@ export class TruncateTask implements BackgroundTask {
       let freed = ended.freedBytes;
       // SQLite reclaims on this thread: whoever waits for the end hears of it before the first step runs.
       await yieldToEventLoop();
-      for (let done = false; !done; ) {
+      for (let done = false; !done;) {
         if (signal.aborted) return;
         const r = await this.store.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS, this.ref);
         reclaimed += r.reclaimedBytes;
@@ -179,7 +187,12 @@ export class TruncateTask implements BackgroundTask {
         await yieldToEventLoop();
       }
       const sizeAfter = await this.store.timeseriesIndexSizeBytes(this.index);
-      await this.store.updateTask(this.ref, { freedBytes: freed, sizeBytesAfter: sizeAfter, sizeBytesBefore: sizeAfter + freed, reclaimedBytes: reclaimed });
+      await this.store.updateTask(this.ref, {
+        freedBytes: freed,
+        sizeBytesAfter: sizeAfter,
+        sizeBytesBefore: sizeAfter + freed,
+        reclaimedBytes: reclaimed,
+      });
     } catch (err) {
       this.logger.warn({ err, taskId: formatTaskId(this.ref) }, 'could not measure or reclaim space after a truncation');
     }

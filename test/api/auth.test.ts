@@ -115,7 +115,10 @@ for (const backend of await backends()) {
     });
 
     it('refuses the system client with a wrong secret', () =>
-      refused('Basic __datahub_system:wrong', 'Provided credentials do not match known system client id & client secret. Check your configuration values...'));
+      refused(
+        'Basic __datahub_system:wrong',
+        'Provided credentials do not match known system client id & client secret. Check your configuration values...',
+      ));
 
     it('keeps /health and /config open', async () => {
       assert.equal((await server.request('GET', '/health', { auth: null })).status, 200);

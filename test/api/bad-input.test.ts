@@ -31,26 +31,86 @@ const CASES: Case[] = [
   { name: 'an unknown action', path: '/aspects?action=frobnicate', body: { proposal: mcp() }, status: 400, message: "Unknown action 'frobnicate'" },
   { name: 'no action', path: '/aspects', body: { proposal: mcp() }, status: 400, message: "Missing 'action'" },
   { name: 'no entityType', body: { proposal: mcp({ entityType: undefined }) }, status: 400, message: "'proposal.entityType' is required" },
-  { name: 'an unknown entity type', body: { proposal: mcp({ entityType: 'spaceship' }) }, status: 400, message: 'Failed to find entity with name spaceship in EntityRegistry' },
-  { name: 'a urn without urn:', body: { proposal: mcp({ entityUrn: 'li:dataset:x' }) }, status: 400, message: "Urn doesn't start with 'urn:'. Urn: li:dataset:x" },
-  { name: 'a dataset urn with two parts', body: { proposal: mcp({ entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.bad)' }) }, status: 400, message: 'Invalid number of keys' },
-  { name: 'an unknown fabric', body: { proposal: mcp({ entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.bad,prod)' }) }, status: 400, message: 'FabricType.prod' },
-  { name: 'a urn with trailing whitespace', body: { proposal: mcp({ entityType: 'corpuser', entityUrn: 'urn:li:corpuser:bob ', aspectName: 'status' }) }, status: 400, message: 'leading or trailing whitespace' },
-  { name: 'a urn over 512 bytes', body: { proposal: mcp({ entityType: 'corpuser', entityUrn: `urn:li:corpuser:${'x'.repeat(600)}` }) }, status: 400, message: 'longer than 512 bytes' },
-  { name: 'a urn of another entity type', body: { proposal: mcp({ entityUrn: 'urn:li:corpuser:bob' }) }, status: 400, message: 'is not a dataset urn' },
-  { name: 'an unknown aspect', body: { proposal: mcp({ aspectName: 'flavour' }) }, status: 400, message: 'Unknown aspect flavour for entity dataset' },
-  { name: 'an aspect value that is not JSON', body: { proposal: mcp({ aspect: { value: '{nope', contentType: 'application/json' } }) }, status: 400, message: "'proposal.aspect.value' is not valid JSON" },
-  { name: 'a PATCH whose value is not a JSON Patch', body: { proposal: mcp({ changeType: 'PATCH' }) }, status: 400, message: 'aspect.value must be a JSON Patch array' },
+  {
+    name: 'an unknown entity type',
+    body: { proposal: mcp({ entityType: 'spaceship' }) },
+    status: 400,
+    message: 'Failed to find entity with name spaceship in EntityRegistry',
+  },
+  {
+    name: 'a urn without urn:',
+    body: { proposal: mcp({ entityUrn: 'li:dataset:x' }) },
+    status: 400,
+    message: "Urn doesn't start with 'urn:'. Urn: li:dataset:x",
+  },
+  {
+    name: 'a dataset urn with two parts',
+    body: { proposal: mcp({ entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.bad)' }) },
+    status: 400,
+    message: 'Invalid number of keys',
+  },
+  {
+    name: 'an unknown fabric',
+    body: { proposal: mcp({ entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.bad,prod)' }) },
+    status: 400,
+    message: 'FabricType.prod',
+  },
+  {
+    name: 'a urn with trailing whitespace',
+    body: { proposal: mcp({ entityType: 'corpuser', entityUrn: 'urn:li:corpuser:bob ', aspectName: 'status' }) },
+    status: 400,
+    message: 'leading or trailing whitespace',
+  },
+  {
+    name: 'a urn over 512 bytes',
+    body: { proposal: mcp({ entityType: 'corpuser', entityUrn: `urn:li:corpuser:${'x'.repeat(600)}` }) },
+    status: 400,
+    message: 'longer than 512 bytes',
+  },
+  {
+    name: 'a urn of another entity type',
+    body: { proposal: mcp({ entityUrn: 'urn:li:corpuser:bob' }) },
+    status: 400,
+    message: 'is not a dataset urn',
+  },
+  {
+    name: 'an unknown aspect',
+    body: { proposal: mcp({ aspectName: 'flavour' }) },
+    status: 400,
+    message: 'Unknown aspect flavour for entity dataset',
+  },
+  {
+    name: 'an aspect value that is not JSON',
+    body: { proposal: mcp({ aspect: { value: '{nope', contentType: 'application/json' } }) },
+    status: 400,
+    message: "'proposal.aspect.value' is not valid JSON",
+  },
+  {
+    name: 'a PATCH whose value is not a JSON Patch',
+    body: { proposal: mcp({ changeType: 'PATCH' }) },
+    status: 400,
+    message: 'aspect.value must be a JSON Patch array',
+  },
   {
     name: 'a PATCH of a timeseries aspect',
     body: { proposal: mcp({ changeType: 'PATCH', aspectName: 'datasetProfile' }, [{ op: 'add', path: '/rowCount', value: 1 }]) },
     status: 400,
     message: 'PATCH is not supported for timeseries aspect datasetProfile',
   },
-  { name: 'a DELETE change', body: { proposal: mcp({ changeType: 'DELETE' }) }, status: 400, message: "'proposal.changeType' DELETE is not supported" },
+  {
+    name: 'a DELETE change',
+    body: { proposal: mcp({ changeType: 'DELETE' }) },
+    status: 400,
+    message: "'proposal.changeType' DELETE is not supported",
+  },
   { name: 'a wrong field type', body: { proposal: mcp({}, { removed: 'yes' }) }, status: 422, message: 'removed' },
   { name: 'a missing required field', body: { proposal: mcp({ aspectName: 'deprecation' }, { deprecated: true }) }, status: 422, message: 'note' },
-  { name: 'a timeseries event without timestampMillis', body: { proposal: mcp({ aspectName: 'datasetProfile' }, { rowCount: 1 }) }, status: 422, message: 'timestampMillis' },
+  {
+    name: 'a timeseries event without timestampMillis',
+    body: { proposal: mcp({ aspectName: 'datasetProfile' }, { rowCount: 1 }) },
+    status: 422,
+    message: 'timestampMillis',
+  },
   {
     name: 'a batch with one bad item (names the item)',
     path: '/aspects?action=ingestProposalBatch',
@@ -58,24 +118,51 @@ const CASES: Case[] = [
     status: 422,
     message: 'proposals[1]: Aspect datasetProperties is invalid',
   },
-  { name: 'a batch that is not an array', path: '/aspects?action=ingestProposalBatch', body: { proposals: {} }, status: 400, message: "'proposals' must be an array" },
+  {
+    name: 'a batch that is not an array',
+    path: '/aspects?action=ingestProposalBatch',
+    body: { proposals: {} },
+    status: 400,
+    message: "'proposals' must be an array",
+  },
   { name: 'an exists without urn', path: '/entities?action=exists', body: {}, status: 400, message: "Parameter 'urn' is required" },
-  { name: 'a snapshot with an unknown aspect class', path: '/entities?action=ingest', body: { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: URN, aspects: [{ 'com.example.Nope': {} }] } } } }, status: 400, message: 'Unknown aspect class com.example.Nope' },
+  {
+    name: 'a snapshot with an unknown aspect class',
+    path: '/entities?action=ingest',
+    body: { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: URN, aspects: [{ 'com.example.Nope': {} }] } } } },
+    status: 400,
+    message: 'Unknown aspect class com.example.Nope',
+  },
   {
     name: 'a timeseries event dated in microseconds',
     body: { proposal: mcp({ aspectName: 'datasetProfile' }, { timestampMillis: 1767225600000000, rowCount: 1 }) },
     status: 400,
     message: "Field 'timestampMillis' 1767225600000000 is outside 1970-01-01T00:00:00.000Z to a day from now",
   },
-  { name: 'a timeseries event before 1970', body: { proposal: mcp({ aspectName: 'datasetProfile' }, { timestampMillis: -86400000, rowCount: 1 }) }, status: 400, message: "Field 'timestampMillis' -86400000 is outside" },
+  {
+    name: 'a timeseries event before 1970',
+    body: { proposal: mcp({ aspectName: 'datasetProfile' }, { timestampMillis: -86400000, rowCount: 1 }) },
+    status: 400,
+    message: "Field 'timestampMillis' -86400000 is outside",
+  },
   {
     name: 'a batch of events on more than 1,000 distinct days (1,000 new tables)',
     path: '/aspects?action=ingestProposalBatch',
-    body: { proposals: Array.from({ length: 1001 }, (_, d) => mcp({ aspectName: 'datasetProfile' }, { timestampMillis: Date.UTC(2020, 0, 1) + d * 86400000, rowCount: 1 })) },
+    body: {
+      proposals: Array.from({ length: 1001 }, (_, d) =>
+        mcp({ aspectName: 'datasetProfile' }, { timestampMillis: Date.UTC(2020, 0, 1) + d * 86400000, rowCount: 1 }),
+      ),
+    },
     status: 400,
     message: 'at most 1000 distinct days per index; this one touches 1001',
   },
-  { name: 'a negative timeseries limit', path: '/aspects?action=getTimeseriesAspectValues', body: { urn: URN, entity: 'dataset', aspect: 'datasetProfile', limit: -1 }, status: 400, message: "'limit' must be at least 1" },
+  {
+    name: 'a negative timeseries limit',
+    path: '/aspects?action=getTimeseriesAspectValues',
+    body: { urn: URN, entity: 'dataset', aspect: 'datasetProfile', limit: -1 },
+    status: 400,
+    message: "'limit' must be at least 1",
+  },
 ];
 
 for (const backend of await backends()) {
@@ -120,7 +207,9 @@ for (const backend of await backends()) {
     }
 
     it('refuses a body over the limit with 413', async () => {
-      const res = await small.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp({}, { removed: false, pad: 'x'.repeat(4096) }) } });
+      const res = await small.request('POST', '/aspects?action=ingestProposal', {
+        body: { proposal: mcp({}, { removed: false, pad: 'x'.repeat(4096) }) },
+      });
       assert.equal(res.status, 413);
       assert.equal(res.json.status, 413);
       await assertNothingStored();

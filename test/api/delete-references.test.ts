@@ -22,14 +22,25 @@ const field = (fieldPath: string, tags: string[]) => ({
   nativeDataType: 'varchar',
   globalTags: { tags: tags.map((tag) => ({ tag })) },
 });
-const schema = (fields: unknown[]) => ({ schemaName: 's', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } }, fields });
+const schema = (fields: unknown[]) => ({
+  schemaName: 's',
+  platform: 'urn:li:dataPlatform:hive',
+  version: 0,
+  hash: '',
+  platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+  fields,
+});
 
 for (const backend of await backends()) {
   describe(`entities?action=deleteReferences: ${backend.name}`, { skip: backend.skip }, () => {
     let server: TestServer;
-    const call = (body: Record<string, unknown>, auth?: string) => server.request('POST', '/entities?action=deleteReferences', { body, ...(auth ? { auth } : {}) });
+    const call = (body: Record<string, unknown>, auth?: string) =>
+      server.request('POST', '/entities?action=deleteReferences', { body, ...(auth ? { auth } : {}) });
     const aspect = async (urn: string, name: string) => {
-      const res = await server.request('GET', `/openapi/v2/entity/${urn.split(':')[2]}/${encodeURIComponent(urn)}?aspectNames=${name}&systemMetadata=false`);
+      const res = await server.request(
+        'GET',
+        `/openapi/v2/entity/${urn.split(':')[2]}/${encodeURIComponent(urn)}?aspectNames=${name}&systemMetadata=false`,
+      );
       return res.status === 404 ? 'no entity' : res.json.aspects[name]?.value;
     };
     useServer(backend, async (s) => {
@@ -39,7 +50,13 @@ for (const backend of await backends()) {
         mcp(PII, 'tagProperties', { name: 'pii' }, 'tag'),
         mcp(ds('a'), 'globalTags', { tags: [{ tag: PII }, { tag: KEEP }] }),
         mcp(ds('a'), 'schemaMetadata', schema([field('email', [PII]), field('id', [KEEP])])),
-        mcp(ds('a'), 'ownership', { owners: [{ owner: ALICE, type: 'DATAOWNER' }, { owner: 'urn:li:corpuser:bob', type: 'DATAOWNER' }], lastModified: audit }),
+        mcp(ds('a'), 'ownership', {
+          owners: [
+            { owner: ALICE, type: 'DATAOWNER' },
+            { owner: 'urn:li:corpuser:bob', type: 'DATAOWNER' },
+          ],
+          lastModified: audit,
+        }),
         mcp(ds('b'), 'globalTags', { tags: [{ tag: PII }] }),
         mcp(ds('b'), 'domains', { domains: [DOMAIN] }),
         mcp(ds('b'), 'container', { container: CONTAINER }),
@@ -69,10 +86,16 @@ for (const backend of await backends()) {
       assert.equal(res.json.value.total, 3);
       assert.deepEqual(await aspect(ds('a'), 'globalTags'), { tags: [{ tag: KEEP }] });
       assert.deepEqual(await aspect(ds('b'), 'globalTags'), { tags: [] }, 'the required tags array stays, empty');
-      const fields = (await aspect(ds('a'), 'schemaMetadata')).fields.map((f: { fieldPath: string; globalTags: unknown }) => [f.fieldPath, f.globalTags]);
-      assert.deepEqual(fields, [['email', { tags: [] }], ['id', { tags: [{ tag: KEEP }] }]]);
+      const fields = (await aspect(ds('a'), 'schemaMetadata')).fields.map((f: { fieldPath: string; globalTags: unknown }) => [
+        f.fieldPath,
+        f.globalTags,
+      ]);
+      assert.deepEqual(fields, [
+        ['email', { tags: [] }],
+        ['id', { tags: [{ tag: KEEP }] }],
+      ]);
       assert.equal((await aspect(ds('c'), 'datasetProperties')).name, 'mentions urn:li:tag:pii in its description only', 'text is not a reference');
-      assert.deepEqual((await aspect(PII, 'tagProperties')), { name: 'pii' }, 'the tag itself stays');
+      assert.deepEqual(await aspect(PII, 'tagProperties'), { name: 'pii' }, 'the tag itself stays');
       const history = await server.request('GET', `/aspects/${encodeURIComponent(ds('b'))}?aspect=globalTags&version=0`);
       assert.equal(history.status, 200);
       assert.deepEqual((await call({ urn: PII, dryRun: true })).json.value, { total: 0, relatedAspects: [] });
@@ -86,7 +109,10 @@ for (const backend of await backends()) {
 
     it('drops an owner from an ownership list, and deletes an aspect whose only, required value was the urn', async () => {
       await call({ urn: ALICE });
-      assert.deepEqual((await aspect(ds('a'), 'ownership')).owners.map((o: { owner: string }) => o.owner), ['urn:li:corpuser:bob']);
+      assert.deepEqual(
+        (await aspect(ds('a'), 'ownership')).owners.map((o: { owner: string }) => o.owner),
+        ['urn:li:corpuser:bob'],
+      );
       await call({ urn: DOMAIN });
       assert.deepEqual(await aspect(ds('b'), 'domains'), { domains: [] });
       assert.equal((await call({ urn: CONTAINER, dryRun: true })).json.value.total, 1);
@@ -95,7 +121,10 @@ for (const backend of await backends()) {
     });
 
     it("deletes a data job whose key names the flow, as DataHub's removal of a required key field does", async () => {
-      assert.deepEqual((await call({ urn: FLOW, dryRun: true })).json.value, { total: 1, relatedAspects: [{ entity: JOB, aspect: 'dataJobKey', relationship: 'IsPartOf' }] });
+      assert.deepEqual((await call({ urn: FLOW, dryRun: true })).json.value, {
+        total: 1,
+        relatedAspects: [{ entity: JOB, aspect: 'dataJobKey', relationship: 'IsPartOf' }],
+      });
       await call({ urn: FLOW });
       assert.equal(await aspect(JOB, 'dataJobInfo'), 'no entity');
     });

@@ -23,7 +23,9 @@ async function seedDataset(server: TestServer, urn: string): Promise<void> {
   await ingest(
     server,
     ...PROFILE_TIMES.map((t, i) => mcp(urn, 'datasetProfile', { timestampMillis: t, rowCount: i })),
-    ...USAGE_TIMES.map((t) => mcp(urn, 'datasetUsageStatistics', { timestampMillis: t, uniqueUserCount: 1, eventGranularity: { unit: 'DAY', multiple: 1 } })),
+    ...USAGE_TIMES.map((t) =>
+      mcp(urn, 'datasetUsageStatistics', { timestampMillis: t, uniqueUserCount: 1, eventGranularity: { unit: 'DAY', multiple: 1 } }),
+    ),
   );
 }
 
@@ -38,7 +40,8 @@ async function snapshot(server: TestServer, urns: readonly string[]): Promise<st
   const parts: unknown[] = [];
   for (const urn of urns) {
     parts.push((await server.request('GET', `/entities/${enc(urn)}`)).text);
-    for (const version of [0, 1, 2]) parts.push((await server.request('GET', `/aspects/${enc(urn)}?aspect=datasetProperties&version=${version}`)).text);
+    for (const version of [0, 1, 2])
+      parts.push((await server.request('GET', `/aspects/${enc(urn)}?aspect=datasetProperties&version=${version}`)).text);
     parts.push(await timeseries(server, urn, 'datasetProfile'), await timeseries(server, urn, 'datasetUsageStatistics'));
   }
   const sizes = await server.request('POST', '/operations?action=getIndexSizes');
@@ -136,14 +139,42 @@ for (const backend of await backends()) {
     });
 
     const refused: Array<[string, (urn: string) => unknown, RegExp]> = [
-      ['a window on a versioned aspect', (urn) => ({ urn, aspectName: 'datasetProperties', startTimeMillis: T0 }), /'startTimeMillis' and 'endTimeMillis' apply to timeseries aspects only; datasetProperties is versioned/],
-      ['an unknown aspect', (urn) => ({ urn, aspectName: 'datasetProfiles', endTimeMillis: T0 + DAY }), /Parameter 'aspectName': dataset has no aspect datasetProfiles/],
-      ['an aspect of another entity type', (urn) => ({ urn, aspectName: 'chartUsageStatistics' }), /Parameter 'aspectName': dataset has no aspect chartUsageStatistics/],
-      ['the key aspect', (urn) => ({ urn, aspectName: 'datasetKey' }), /datasetKey is the key aspect of dataset; omit 'aspectName' to delete the entity/],
+      [
+        'a window on a versioned aspect',
+        (urn) => ({ urn, aspectName: 'datasetProperties', startTimeMillis: T0 }),
+        /'startTimeMillis' and 'endTimeMillis' apply to timeseries aspects only; datasetProperties is versioned/,
+      ],
+      [
+        'an unknown aspect',
+        (urn) => ({ urn, aspectName: 'datasetProfiles', endTimeMillis: T0 + DAY }),
+        /Parameter 'aspectName': dataset has no aspect datasetProfiles/,
+      ],
+      [
+        'an aspect of another entity type',
+        (urn) => ({ urn, aspectName: 'chartUsageStatistics' }),
+        /Parameter 'aspectName': dataset has no aspect chartUsageStatistics/,
+      ],
+      [
+        'the key aspect',
+        (urn) => ({ urn, aspectName: 'datasetKey' }),
+        /datasetKey is the key aspect of dataset; omit 'aspectName' to delete the entity/,
+      ],
       ['a window without an aspect', (urn) => ({ urn, startTimeMillis: T0, endTimeMillis: T0 + DAY }), /need 'aspectName'/],
-      ['a window that ends before it starts', (urn) => ({ urn, aspectName: 'datasetProfile', startTimeMillis: T0 + DAY, endTimeMillis: T0 }), /'startTimeMillis' .* must not be after 'endTimeMillis'/],
-      ['a parameter it does not take', (urn) => ({ urn, aspect: 'datasetProfile' }), /Unknown parameter 'aspect' for action 'delete'; it takes urn, aspectName, startTimeMillis, endTimeMillis/],
-      ['a time that is not an integer', (urn) => ({ urn, aspectName: 'datasetProfile', endTimeMillis: '2026-01-01' }), /Parameter 'endTimeMillis' must be an integer/],
+      [
+        'a window that ends before it starts',
+        (urn) => ({ urn, aspectName: 'datasetProfile', startTimeMillis: T0 + DAY, endTimeMillis: T0 }),
+        /'startTimeMillis' .* must not be after 'endTimeMillis'/,
+      ],
+      [
+        'a parameter it does not take',
+        (urn) => ({ urn, aspect: 'datasetProfile' }),
+        /Unknown parameter 'aspect' for action 'delete'; it takes urn, aspectName, startTimeMillis, endTimeMillis/,
+      ],
+      [
+        'a time that is not an integer',
+        (urn) => ({ urn, aspectName: 'datasetProfile', endTimeMillis: '2026-01-01' }),
+        /Parameter 'endTimeMillis' must be an integer/,
+      ],
     ];
     for (const [what, body, message] of refused) {
       it(`refuses ${what} with 400 and deletes nothing`, async () => {
@@ -192,7 +223,10 @@ for (const backend of await backends()) {
       const a = datasetUrn('query');
       await seedDataset(server, a);
       const before = await snapshot(server, [a]);
-      assertBadRequest(await del(server, { urn: a }, '/entities?action=delete&aspectName=status'), /Unknown parameter 'aspectName' for action 'delete'/);
+      assertBadRequest(
+        await del(server, { urn: a }, '/entities?action=delete&aspectName=status'),
+        /Unknown parameter 'aspectName' for action 'delete'/,
+      );
       assert.equal(await snapshot(server, [a]), before);
     });
   });

@@ -25,14 +25,17 @@ for (const backend of await backends()) {
       assert.equal(res.json.urn, URN);
       assert.deepEqual(Object.keys(res.json.aspects).sort(), ['datasetKey', 'globalTags', 'status']);
       const tags = res.json.aspects.globalTags;
-      assert.deepEqual({ ...tags, created: undefined, systemMetadata: undefined }, {
-        name: 'globalTags',
-        type: 'VERSIONED',
-        version: 0,
-        value: { tags: [{ tag: 'urn:li:tag:pii' }] },
-        created: undefined,
-        systemMetadata: undefined,
-      });
+      assert.deepEqual(
+        { ...tags, created: undefined, systemMetadata: undefined },
+        {
+          name: 'globalTags',
+          type: 'VERSIONED',
+          version: 0,
+          value: { tags: [{ tag: 'urn:li:tag:pii' }] },
+          created: undefined,
+          systemMetadata: undefined,
+        },
+      );
       assert.equal(tags.created.actor, 'urn:li:corpuser:datahub');
       assert.equal(tags.systemMetadata.runId, 'no-run-id-provided');
     });

@@ -18,7 +18,9 @@ const fragment = (name: string) => {
   assert.ok(m, name);
   return m[0];
 };
-const DEPRECATION_FIELDS = ['deprecationFields', 'entityDisplayNameFields', 'nonConflictingPlatformFields', 'platformFields'].map(fragment).join('\n');
+const DEPRECATION_FIELDS = ['deprecationFields', 'entityDisplayNameFields', 'nonConflictingPlatformFields', 'platformFields']
+  .map(fragment)
+  .join('\n');
 const DISPLAY_NAME_FIELDS = ['entityDisplayNameFields', 'nonConflictingPlatformFields'].map(fragment).join('\n');
 const WITH_FRAGMENTS = `query q($urn: String!) { dataset(urn: $urn) { deprecation { ...deprecationFields } } } ${DEPRECATION_FIELDS}`;
 const ENTITY = `query e($urn: String!) { entity(urn: $urn) { ...entityDisplayNameFields } } ${DISPLAY_NAME_FIELDS}`;
@@ -96,7 +98,12 @@ for (const backend of await backends()) {
       await ingest(
         server,
         mcp(NEW, 'datasetProperties', { name: 'New users', qualifiedName: 'db.types.new', customProperties: {} }),
-        mcp(HIVE, 'dataPlatformInfo', { name: 'hive', displayName: 'Hive', type: 'FILE_SYSTEM', datasetNameDelimiter: '.', logoUrl: 'https://x/hive.png' }, 'dataPlatform'),
+        mcp(
+          HIVE,
+          'dataPlatformInfo',
+          { name: 'hive', displayName: 'Hive', type: 'FILE_SYSTEM', datasetNameDelimiter: '.', logoUrl: 'https://x/hive.png' },
+          'dataPlatform',
+        ),
         mcp(ADMIN, 'corpUserInfo', { active: true, displayName: 'DataHub', fullName: 'Data Hub', email: 'admin@example.com' }, 'corpuser'),
         mcp(ADMIN, 'corpUserEditableInfo', { displayName: 'The admin', pictureLink: 'https://x/me.png' }, 'corpuser'),
       );
@@ -116,7 +123,15 @@ for (const backend of await backends()) {
           type: 'CORP_USER',
           username: 'datahub',
           properties: { displayName: 'DataHub', title: null, firstName: null, lastName: null, fullName: 'Data Hub', email: 'admin@example.com' },
-          info: { active: true, displayName: 'DataHub', title: null, firstName: null, lastName: null, fullName: 'Data Hub', email: 'admin@example.com' },
+          info: {
+            active: true,
+            displayName: 'DataHub',
+            title: null,
+            firstName: null,
+            lastName: null,
+            fullName: 'Data Hub',
+            email: 'admin@example.com',
+          },
         },
         replacement: {
           urn: NEW,
@@ -139,17 +154,26 @@ for (const backend of await backends()) {
     it("deprecates one field with the UI's updateDeprecation and its sub-resource, leaving the dataset as it was", async () => {
       const before = (await gqlData(server, WITH_FRAGMENTS, { urn: OLD })).dataset.deprecation;
       await gqlData(server, UPDATE, { input: { urn: OLD, subResourceType: 'DATASET_FIELD', subResource: 'email', deprecated: true, note: 'PII' } });
-      const data = await gqlData(server, 'query f($urn: String!) { dataset(urn: $urn) { schemaMetadata { fields { fieldPath deprecation { deprecated note } } } } }', { urn: OLD });
+      const data = await gqlData(
+        server,
+        'query f($urn: String!) { dataset(urn: $urn) { schemaMetadata { fields { fieldPath deprecation { deprecated note } } } } }',
+        { urn: OLD },
+      );
       assert.deepEqual(data.dataset.schemaMetadata.fields, [
         { fieldPath: 'id', deprecation: { deprecated: false, note: null } },
         { fieldPath: 'email', deprecation: { deprecated: true, note: 'PII' } },
       ]);
       assert.deepEqual((await gqlData(server, WITH_FRAGMENTS, { urn: OLD })).dataset.deprecation, before);
-      await gqlError(server, UPDATE, { input: { urn: OLD, subResourceType: 'DATASET_FIELD', subResource: 'nope', deprecated: true } }, {
-        code: 400,
-        type: 'BAD_REQUEST',
-        message: `Failed to update ${OLD} & field nope. Field nope does not exist in the datasets schema.`,
-      });
+      await gqlError(
+        server,
+        UPDATE,
+        { input: { urn: OLD, subResourceType: 'DATASET_FIELD', subResource: 'nope', deprecated: true } },
+        {
+          code: 400,
+          type: 'BAD_REQUEST',
+          message: `Failed to update ${OLD} & field nope. Field nope does not exist in the datasets schema.`,
+        },
+      );
     });
 
     it("un-deprecates with the UI's batchUpdateDeprecation: the fragment then shows no replacement", async () => {
@@ -172,8 +196,18 @@ for (const backend of await backends()) {
       const entity = async (urn: string) => (await gqlData(server, ENTITY, { urn })).entity;
       assert.deepEqual(await entity(job), { urn: job, type: 'DATA_JOB', jobId: 'load', properties: { name: 'Load' } });
       assert.deepEqual(await entity(flow), { urn: flow, type: 'DATA_FLOW', properties: { name: 'ETL' } });
-      assert.deepEqual(await entity('urn:li:tag:pii'), { urn: 'urn:li:tag:pii', type: 'TAG', name: 'pii', properties: { name: 'PII', colorHex: '#f00' } });
-      assert.deepEqual(await entity('urn:li:corpGroup:eng'), { urn: 'urn:li:corpGroup:eng', type: 'CORP_GROUP', name: 'eng', info: { displayName: 'Engineering' } });
+      assert.deepEqual(await entity('urn:li:tag:pii'), {
+        urn: 'urn:li:tag:pii',
+        type: 'TAG',
+        name: 'pii',
+        properties: { name: 'PII', colorHex: '#f00' },
+      });
+      assert.deepEqual(await entity('urn:li:corpGroup:eng'), {
+        urn: 'urn:li:corpGroup:eng',
+        type: 'CORP_GROUP',
+        name: 'eng',
+        info: { displayName: 'Engineering' },
+      });
       assert.deepEqual(await entity('urn:li:glossaryTerm:Finance.Revenue'), {
         urn: 'urn:li:glossaryTerm:Finance.Revenue',
         type: 'GLOSSARY_TERM',
@@ -185,7 +219,8 @@ for (const backend of await backends()) {
     });
 
     it("lists tokens with the UI's query, each with its owner as a CorpUser", async () => {
-      const { tokens } = (await gqlData(server, UI_TOKENS, { input: { start: 0, count: 10, filters: [{ field: 'ownerUrn', values: [ADMIN] }] } })).listAccessTokens;
+      const { tokens } = (await gqlData(server, UI_TOKENS, { input: { start: 0, count: 10, filters: [{ field: 'ownerUrn', values: [ADMIN] }] } }))
+        .listAccessTokens;
       assert.ok(tokens.length >= 1);
       assert.deepEqual(tokens[0].owner, {
         urn: ADMIN,
@@ -199,27 +234,47 @@ for (const backend of await backends()) {
 
     it("answers datahub-gc's expiry query: expiresAt LESS_THAN a time lists the tokens that expire before it", async () => {
       const carol = await actorWithRole(server, 'carol', 'Editor');
-      const soon = (await gqlData(server, 'mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:carol", duration: ONE_HOUR, name: "soon"}) { metadata { id } } }', {}, { auth: carol })).createAccessToken.metadata.id;
+      const soon = (
+        await gqlData(
+          server,
+          'mutation { createAccessToken(input: {type: PERSONAL, actorUrn: "urn:li:corpuser:carol", duration: ONE_HOUR, name: "soon"}) { metadata { id } } }',
+          {},
+          { auth: carol },
+        )
+      ).createAccessToken.metadata.id;
       const inTwoHours = String(Date.now() + 2 * 3_600_000);
-      const filters = (condition: string) => [{ field: 'expiresAt', values: [inTwoHours], condition }, { field: 'ownerUrn', values: ['urn:li:corpuser:carol'] }];
+      const filters = (condition: string) => [
+        { field: 'expiresAt', values: [inTwoHours], condition },
+        { field: 'ownerUrn', values: ['urn:li:corpuser:carol'] },
+      ];
       const before = (await gqlData(server, GC_TOKENS, { input: { start: 0, count: 10, filters: filters('LESS_THAN') } })).listAccessTokens;
-      assert.deepEqual(before.tokens.map((t: { id: string; __typename: string }) => [t.id, t.__typename]), [[soon, 'AccessTokenMetadata']]);
+      assert.deepEqual(
+        before.tokens.map((t: { id: string; __typename: string }) => [t.id, t.__typename]),
+        [[soon, 'AccessTokenMetadata']],
+      );
       assert.equal(before.__typename, 'ListAccessTokenResult');
       const after = (await gqlData(server, GC_TOKENS, { input: { start: 0, count: 10, filters: filters('GREATER_THAN') } })).listAccessTokens;
       assert.equal(after.total, 1, "carol's own test token expires in a day");
-      await gqlError(server, GC_TOKENS, { input: { filters: [{ field: 'name', values: ['x'] }] } }, {
-        code: 400,
-        type: 'BAD_REQUEST',
-        message: 'filters[0]: tokens filter on ownerUrn, actorUrn (EQUAL) and expiresAt, not name EQUAL',
-      });
+      await gqlError(
+        server,
+        GC_TOKENS,
+        { input: { filters: [{ field: 'name', values: ['x'] }] } },
+        {
+          code: 400,
+          type: 'BAD_REQUEST',
+          message: 'filters[0]: tokens filter on ownerUrn, actorUrn (EQUAL) and expiresAt, not name EQUAL',
+        },
+      );
     });
 
     it('filters dataset profiles with a FilterInput on their fields', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,types.profiled,PROD)';
-      const profile = (t: number, partition: string) => mcp(urn, 'datasetProfile', { timestampMillis: t, rowCount: t, partitionSpec: { type: 'PARTITION', partition } });
+      const profile = (t: number, partition: string) =>
+        mcp(urn, 'datasetProfile', { timestampMillis: t, rowCount: t, partitionSpec: { type: 'PARTITION', partition } });
       await ingest(server, mcp(urn, 'status', { removed: false }), profile(1, 'a'), profile(2, 'b'), profile(3, 'a'));
       const query = 'query p($urn: String!, $f: FilterInput) { dataset(urn: $urn) { datasetProfiles(filter: $f) { rowCount } } }';
-      const rows = async (f?: unknown) => (await gqlData(server, query, { urn, f })).dataset.datasetProfiles.map((p: { rowCount: number }) => p.rowCount);
+      const rows = async (f?: unknown) =>
+        (await gqlData(server, query, { urn, f })).dataset.datasetProfiles.map((p: { rowCount: number }) => p.rowCount);
       assert.deepEqual(await rows(), [3, 2, 1]);
       assert.deepEqual(await rows({ and: [{ field: 'partitionSpec.partition', values: ['a'] }] }), [3, 1]);
       assert.deepEqual(await rows({ and: [{ field: 'partitionSpec.partition', values: ['a'], negated: true }] }), [2]);

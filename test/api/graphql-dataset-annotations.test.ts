@@ -53,8 +53,20 @@ for (const backend of await backends()) {
         mcp(ORDERS, 'glossaryTerms', { terms: [{ urn: 'urn:li:glossaryTerm:Revenue' }], auditStamp: stamp }),
         mcp(ORDERS, 'domains', { domains: ['urn:li:domain:shop'] }),
         mcp(ORDERS, 'schemaMetadata', {
-          schemaName: 'orders', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-          fields: [{ fieldPath: 'email', type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'varchar', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] }, glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Revenue' }], auditStamp: stamp } }],
+          schemaName: 'orders',
+          platform: 'urn:li:dataPlatform:hive',
+          version: 0,
+          hash: '',
+          platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+          fields: [
+            {
+              fieldPath: 'email',
+              type: { type: { 'com.linkedin.schema.StringType': {} } },
+              nativeDataType: 'varchar',
+              globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+              glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Revenue' }], auditStamp: stamp },
+            },
+          ],
         }),
         mcp(EVENTS, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
         mcp(EVENTS, 'deprecation', { deprecated: true, note: 'gone soon', actor: 'urn:li:corpuser:jdoe' }),
@@ -77,13 +89,19 @@ for (const backend of await backends()) {
         ],
         lastModified: stamp,
       });
-      assert.deepEqual(dataset.tags, { tags: [{ associatedUrn: ORDERS, context: 'classifier', tag: { urn: 'urn:li:tag:pii', name: 'pii', properties: { name: 'PII' } } }] });
+      assert.deepEqual(dataset.tags, {
+        tags: [{ associatedUrn: ORDERS, context: 'classifier', tag: { urn: 'urn:li:tag:pii', name: 'pii', properties: { name: 'PII' } } }],
+      });
       assert.deepEqual(dataset.glossaryTerms, {
         terms: [{ associatedUrn: ORDERS, term: { urn: 'urn:li:glossaryTerm:Revenue', name: 'Revenue', properties: { name: 'Revenue' } } }],
       });
       assert.deepEqual(dataset.domain, { associatedUrn: ORDERS, domain: { urn: 'urn:li:domain:shop', properties: { name: 'Shop' } } });
       assert.deepEqual(dataset.schemaMetadata.fields, [
-        { fieldPath: 'email', tags: { tags: [{ tag: { urn: 'urn:li:tag:pii' } }] }, glossaryTerms: { terms: [{ term: { urn: 'urn:li:glossaryTerm:Revenue' } }] } },
+        {
+          fieldPath: 'email',
+          tags: { tags: [{ tag: { urn: 'urn:li:tag:pii' } }] },
+          glossaryTerms: { terms: [{ term: { urn: 'urn:li:glossaryTerm:Revenue' } }] },
+        },
       ]);
     });
 
@@ -109,7 +127,11 @@ for (const backend of await backends()) {
           { value: 'urn:li:dataPlatform:kafka', count: 1, entity: { urn: 'urn:li:dataPlatform:kafka' } },
         ],
       });
-      assert.deepEqual(facet(all.facets, 'tags')!, { field: 'tags', displayName: 'Tag', aggregations: [{ value: 'urn:li:tag:pii', count: 2, entity: { urn: 'urn:li:tag:pii', properties: { name: 'PII' } } }] });
+      assert.deepEqual(facet(all.facets, 'tags')!, {
+        field: 'tags',
+        displayName: 'Tag',
+        aggregations: [{ value: 'urn:li:tag:pii', count: 2, entity: { urn: 'urn:li:tag:pii', properties: { name: 'PII' } } }],
+      });
       assert.deepEqual(facet(all.facets, 'owners')!, {
         field: 'owners',
         displayName: 'Owned By',
@@ -120,17 +142,25 @@ for (const backend of await backends()) {
       });
       assert.deepEqual(facet(all.facets, 'deprecated')!.aggregations, [{ value: 'true', count: 1, entity: null }]);
 
-      const withRemoved = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', searchFlags: { includeSoftDeleted: true } } })).searchAcrossEntities;
+      const withRemoved = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', searchFlags: { includeSoftDeleted: true } } }))
+        .searchAcrossEntities;
       assert.equal(withRemoved.total, 3);
       assert.deepEqual(facet(withRemoved.facets, 'owners')!.aggregations.find((a) => a.value === 'urn:li:corpuser:jdoe')?.count, 2);
 
-      const filtered = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:kafka'] }] }] } }))
-        .searchAcrossEntities;
+      const filtered = (
+        await gqlData(server, FACETS, {
+          input: { types: ['DATASET'], query: '*', orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:kafka'] }] }] },
+        })
+      ).searchAcrossEntities;
       assert.deepEqual(filtered.searchResults, [{ entity: { urn: EVENTS } }]);
       assert.deepEqual(facet(filtered.facets, 'owners')!.aggregations, []);
-      assert.deepEqual(facet(filtered.facets, 'tags')!.aggregations.map((a) => a.count), [1]);
+      assert.deepEqual(
+        facet(filtered.facets, 'tags')!.aggregations.map((a) => a.count),
+        [1],
+      );
 
-      const skipped = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', searchFlags: { skipAggregates: true } } })).searchAcrossEntities;
+      const skipped = (await gqlData(server, FACETS, { input: { types: ['DATASET'], query: '*', searchFlags: { skipAggregates: true } } }))
+        .searchAcrossEntities;
       assert.deepEqual(skipped.facets, []);
       assert.equal(skipped.total, 2);
     });

@@ -47,7 +47,9 @@ for (const backend of await backends()) {
     it("runs the tutorial's updateDeprecation with inline arguments and reads it back", async () => {
       const urn = datasetUrn('tutorial');
       await createDataset(server, urn);
-      const res = await server.request('POST', '/api/graphql', { body: { query: `mutation { updateDeprecation(input: { urn: "${urn}", deprecated: true }) }`, variables: {} } });
+      const res = await server.request('POST', '/api/graphql', {
+        body: { query: `mutation { updateDeprecation(input: { urn: "${urn}", deprecated: true }) }`, variables: {} },
+      });
       assert.equal(res.text, '{"data":{"updateDeprecation":true},"extensions":{}}');
       assert.deepEqual((await full(urn)).deprecation, { deprecated: true, decommissionTime: null, note: '', actor: ADMIN, replacement: null });
     });
@@ -89,12 +91,22 @@ for (const backend of await backends()) {
       await gqlData(server, UPDATE, { input: { urn, deprecated: true, replacement: KAFKA } });
       assert.deepEqual((await full(urn)).deprecation.replacement, { urn: KAFKA });
       const missing = 'urn:li:dataset:(urn:li:dataPlatform:hive,nowhere,PROD)';
-      const body = await gqlError(server, UPDATE, { input: { urn, deprecated: false, replacement: missing } }, {
-        ...BAD_REQUEST,
-        message: `Failed to update deprecation for Entity ${urn}. Replacement entity ${missing} does not exist.`,
-      });
+      const body = await gqlError(
+        server,
+        UPDATE,
+        { input: { urn, deprecated: false, replacement: missing } },
+        {
+          ...BAD_REQUEST,
+          message: `Failed to update deprecation for Entity ${urn}. Replacement entity ${missing} does not exist.`,
+        },
+      );
       assert.deepEqual(body.data, { updateDeprecation: null });
-      await gqlError(server, UPDATE, { input: { urn, deprecated: false, replacement: 'nonsense' } }, { ...BAD_REQUEST, message: "Invalid replacement urn: Urn doesn't start with 'urn:'. Urn: nonsense" });
+      await gqlError(
+        server,
+        UPDATE,
+        { input: { urn, deprecated: false, replacement: 'nonsense' } },
+        { ...BAD_REQUEST, message: "Invalid replacement urn: Urn doesn't start with 'urn:'. Urn: nonsense" },
+      );
       const after = await full(urn);
       assert.equal(after.deprecation.deprecated, true);
       assert.equal(after.deprecationHistory.length, 1);
@@ -137,25 +149,38 @@ for (const backend of await backends()) {
         const body = await gqlError(server, GET_DATASET, { urn }, { ...BAD_REQUEST, message });
         assert.deepEqual(body.data, { dataset: null });
       }
-      await gqlError(server, UPDATE, { input: { urn: 'urn:li:dataset', deprecated: true } }, { ...BAD_REQUEST, message: 'Urns with empty entityKey are not allowed. Urn: urn:li:dataset' });
+      await gqlError(
+        server,
+        UPDATE,
+        { input: { urn: 'urn:li:dataset', deprecated: true } },
+        { ...BAD_REQUEST, message: 'Urns with empty entityKey are not allowed. Urn: urn:li:dataset' },
+      );
     });
 
     it('deprecates every resource of a batch in one call', async () => {
       const [a, b] = [datasetUrn('batch'), datasetUrn('batch')];
       await createDataset(server, a);
       await createDataset(server, b);
-      const data = await gqlData(server, BATCH, { input: { deprecated: true, note: 'Use c', decommissionTime: 42, resources: [{ resourceUrn: a }, { resourceUrn: b }] } });
+      const data = await gqlData(server, BATCH, {
+        input: { deprecated: true, note: 'Use c', decommissionTime: 42, resources: [{ resourceUrn: a }, { resourceUrn: b }] },
+      });
       assert.equal(data.batchUpdateDeprecation, true);
-      for (const urn of [a, b]) assert.deepEqual((await full(urn)).deprecation, { deprecated: true, decommissionTime: 42, note: 'Use c', actor: ADMIN, replacement: null });
+      for (const urn of [a, b])
+        assert.deepEqual((await full(urn)).deprecation, { deprecated: true, decommissionTime: 42, note: 'Use c', actor: ADMIN, replacement: null });
     });
 
     it('fails a batch naming a missing entity, leaving the existing resources unchanged', async () => {
       const [a, missing] = [datasetUrn('batchmiss'), datasetUrn('batchmiss')];
       await createDataset(server, a);
-      const body = await gqlError(server, BATCH, { input: { deprecated: true, resources: [{ resourceUrn: a }, { resourceUrn: missing }] } }, {
-        ...BAD_REQUEST,
-        message: `Failed to update resource with urn ${missing}. Entity does not exist.`,
-      });
+      const body = await gqlError(
+        server,
+        BATCH,
+        { input: { deprecated: true, resources: [{ resourceUrn: a }, { resourceUrn: missing }] } },
+        {
+          ...BAD_REQUEST,
+          message: `Failed to update resource with urn ${missing}. Entity does not exist.`,
+        },
+      );
       assert.deepEqual(body.data, { batchUpdateDeprecation: null });
       assert.deepEqual(body.errors[0].path, ['batchUpdateDeprecation']);
       const after = await full(a);
@@ -166,19 +191,34 @@ for (const backend of await backends()) {
     it('fails a batch with a malformed resource urn or a missing replacement, changing nothing', async () => {
       const a = datasetUrn('batchbad');
       await createDataset(server, a);
-      await gqlError(server, BATCH, { input: { deprecated: true, resources: [{ resourceUrn: a }, { resourceUrn: 'urn:li:dataset' }] } }, {
-        ...BAD_REQUEST,
-        message: /^Urns with empty entityKey are not allowed\. Urn: urn:li:dataset$/,
-      });
+      await gqlError(
+        server,
+        BATCH,
+        { input: { deprecated: true, resources: [{ resourceUrn: a }, { resourceUrn: 'urn:li:dataset' }] } },
+        {
+          ...BAD_REQUEST,
+          message: /^Urns with empty entityKey are not allowed\. Urn: urn:li:dataset$/,
+        },
+      );
       const missing = datasetUrn('batchbad');
-      await gqlError(server, BATCH, { input: { deprecated: true, replacement: missing, resources: [{ resourceUrn: a }] } }, {
-        ...BAD_REQUEST,
-        message: `Failed to batch update deprecation. Replacement entity ${missing} does not exist.`,
-      });
-      await gqlError(server, BATCH, { input: { deprecated: true, replacement: '', resources: [{ resourceUrn: a }] } }, {
-        ...BAD_REQUEST,
-        message: /^Invalid replacement urn: Urn doesn't start with 'urn:'/,
-      });
+      await gqlError(
+        server,
+        BATCH,
+        { input: { deprecated: true, replacement: missing, resources: [{ resourceUrn: a }] } },
+        {
+          ...BAD_REQUEST,
+          message: `Failed to batch update deprecation. Replacement entity ${missing} does not exist.`,
+        },
+      );
+      await gqlError(
+        server,
+        BATCH,
+        { input: { deprecated: true, replacement: '', resources: [{ resourceUrn: a }] } },
+        {
+          ...BAD_REQUEST,
+          message: /^Invalid replacement urn: Urn doesn't start with 'urn:'/,
+        },
+      );
       const after = await full(a);
       assert.deepEqual([after.deprecation.deprecated, after.deprecationHistory], [false, []]);
     });
@@ -188,11 +228,21 @@ for (const backend of await backends()) {
       await createDataset(server, a, ['id']);
       await createDataset(server, b, ['id']);
       await gqlData(server, BATCH, { input: { deprecated: true, note: 'first', resources: [{ resourceUrn: a }] } });
-      const resources = [{ resourceUrn: a }, { resourceUrn: b }, { resourceUrn: b, subResourceType: 'DATASET_FIELD', subResource: 'id' }, { resourceUrn: b, subResourceType: 'DATASET_FIELD', subResource: 'nope' }];
-      await gqlError(server, BATCH, { input: { deprecated: false, note: 'second', resources } }, {
-        ...BAD_REQUEST,
-        message: `Failed to update ${b} & field nope. Field nope does not exist in the datasets schema.`,
-      });
+      const resources = [
+        { resourceUrn: a },
+        { resourceUrn: b },
+        { resourceUrn: b, subResourceType: 'DATASET_FIELD', subResource: 'id' },
+        { resourceUrn: b, subResourceType: 'DATASET_FIELD', subResource: 'nope' },
+      ];
+      await gqlError(
+        server,
+        BATCH,
+        { input: { deprecated: false, note: 'second', resources } },
+        {
+          ...BAD_REQUEST,
+          message: `Failed to update ${b} & field nope. Field nope does not exist in the datasets schema.`,
+        },
+      );
       const [afterA, afterB] = [await full(a), await full(b)];
       assert.deepEqual([afterA.deprecation.deprecated, afterA.deprecation.note, afterA.deprecationHistory.length], [true, 'first', 1]);
       assert.deepEqual([afterB.deprecation.deprecated, afterB.deprecationHistory.length], [false, 0]);
@@ -216,14 +266,24 @@ for (const backend of await backends()) {
       const dataset = await full(urn);
       assert.equal(dataset.deprecation.deprecated, false, 'the dataset itself is not deprecated');
       assert.deepEqual(
-        dataset.schemaMetadata.fields.map((f: { fieldPath: string; deprecation: { deprecated: boolean; note: string | null } }) => [f.fieldPath, f.deprecation.deprecated, f.deprecation.note]),
-        [['id', false, null], ['email', true, 'PII'], ['address(street,zip)', true, 'PII']],
+        dataset.schemaMetadata.fields.map((f: { fieldPath: string; deprecation: { deprecated: boolean; note: string | null } }) => [
+          f.fieldPath,
+          f.deprecation.deprecated,
+          f.deprecation.note,
+        ]),
+        [
+          ['id', false, null],
+          ['email', true, 'PII'],
+          ['address(street,zip)', true, 'PII'],
+        ],
       );
       // The field is an entity of its own, with DataHub's percent-encoded urn.
       const fieldUrn = `urn:li:schemaField:(${urn},address%28street%2Czip%29)`;
       const exists = await server.request('POST', '/entities?action=exists', { body: { urn: fieldUrn } });
       assert.deepEqual(exists.json, { value: true });
-      const history = await gqlData(server, 'query h($urn: String!) { deprecationHistory(urn: $urn) { deprecated note actor createdBy } }', { urn: fieldUrn });
+      const history = await gqlData(server, 'query h($urn: String!) { deprecationHistory(urn: $urn) { deprecated note actor createdBy } }', {
+        urn: fieldUrn,
+      });
       assert.deepEqual(history.deprecationHistory, [{ deprecated: true, note: 'PII', actor: ADMIN, createdBy: ADMIN }]);
     });
 
@@ -233,13 +293,26 @@ for (const backend of await backends()) {
       await createDataset(server, urn, ['id']);
       await createDataset(server, noSchema);
       const cases: Array<[Record<string, unknown>, string]> = [
-        [{ resourceUrn: urn, subResourceType: 'DATASET_FIELD' }, `Failed to update resource with urn ${urn}. SubResourceType (DATASET_FIELD) provided without a subResource.`],
-        [{ resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource: '' }, `Failed to update resource with urn ${urn}. SubResourceType (DATASET_FIELD) provided without a subResource.`],
+        [
+          { resourceUrn: urn, subResourceType: 'DATASET_FIELD' },
+          `Failed to update resource with urn ${urn}. SubResourceType (DATASET_FIELD) provided without a subResource.`,
+        ],
+        [
+          { resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource: '' },
+          `Failed to update resource with urn ${urn}. SubResourceType (DATASET_FIELD) provided without a subResource.`,
+        ],
         [{ resourceUrn: urn, subResource: 'id' }, `Failed to updates resource with urn ${urn}. SubResource (id) provided without a subResourceType.`],
-        [{ resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource: 'other' }, `Failed to update ${urn} & field other. Field other does not exist in the datasets schema.`],
-        [{ resourceUrn: noSchema, subResourceType: 'DATASET_FIELD', subResource: 'id' }, `Failed to update ${noSchema} & field id. ${noSchema} has no schema.`],
+        [
+          { resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource: 'other' },
+          `Failed to update ${urn} & field other. Field other does not exist in the datasets schema.`,
+        ],
+        [
+          { resourceUrn: noSchema, subResourceType: 'DATASET_FIELD', subResource: 'id' },
+          `Failed to update ${noSchema} & field id. ${noSchema} has no schema.`,
+        ],
       ];
-      for (const [resource, message] of cases) await gqlError(server, BATCH, { input: { deprecated: true, resources: [resource] } }, { ...BAD_REQUEST, message });
+      for (const [resource, message] of cases)
+        await gqlError(server, BATCH, { input: { deprecated: true, resources: [resource] } }, { ...BAD_REQUEST, message });
       assert.deepEqual((await full(urn)).deprecationHistory, []);
     });
 
@@ -251,7 +324,11 @@ for (const backend of await backends()) {
       const editor = await actorWithRole(server, `historian${counter}`, 'Editor');
       await gqlData(server, UPDATE, { input: { urn, deprecated: true, note: 'v2', decommissionTime: 99 } }, { auth: editor });
       await gqlData(server, UPDATE, { input: { urn, deprecated: false } });
-      const { deprecationHistory } = await gqlData(server, 'query h($urn: String!) { dataset(urn: $urn) { deprecationHistory(limit: 10) { version deprecated note decommissionTime actor replacement time createdBy } } }', { urn }).then((d) => d.dataset);
+      const { deprecationHistory } = await gqlData(
+        server,
+        'query h($urn: String!) { dataset(urn: $urn) { deprecationHistory(limit: 10) { version deprecated note decommissionTime actor replacement time createdBy } } }',
+        { urn },
+      ).then((d) => d.dataset);
       assert.deepEqual(
         deprecationHistory.map((h: Record<string, unknown>) => [h.version, h.deprecated, h.note, h.decommissionTime, h.actor, h.createdBy]),
         [
@@ -261,18 +338,33 @@ for (const backend of await backends()) {
         ],
       );
       const times = deprecationHistory.map((h: { time: number }) => h.time);
-      assert.ok(times.every((t: number) => t >= start && t <= Date.now()), String(times));
-      assert.deepEqual([...times].sort((x, y) => y - x), times);
+      assert.ok(
+        times.every((t: number) => t >= start && t <= Date.now()),
+        String(times),
+      );
+      assert.deepEqual(
+        [...times].sort((x, y) => y - x),
+        times,
+      );
       const limited = await gqlData(server, 'query h($urn: String!) { deprecationHistory(urn: $urn, limit: 1) { version note } }', { urn });
       assert.deepEqual(limited.deprecationHistory, [{ version: 0, note: '' }]);
-      await gqlError(server, 'query h($urn: String!) { deprecationHistory(urn: $urn, limit: 0) { version } }', { urn }, { ...BAD_REQUEST, message: 'limit must be an integer from 1 to 1000, got 0' });
+      await gqlError(
+        server,
+        'query h($urn: String!) { deprecationHistory(urn: $urn, limit: 0) { version } }',
+        { urn },
+        { ...BAD_REQUEST, message: 'limit must be an integer from 1 to 1000, got 0' },
+      );
     });
 
     it('refuses a caller without EDIT_ENTITY or EDIT_DEPRECATION_PRIVILEGE with 403 UNAUTHORIZED, changing nothing', async () => {
       const urn = datasetUrn('denied');
       await createDataset(server, urn);
       const reader = await actorWithRole(server, `reader${counter}`, 'Reader');
-      const expected = { code: 403, type: 'UNAUTHORIZED', message: 'Unauthorized to perform this action. Please contact your DataHub administrator.' };
+      const expected = {
+        code: 403,
+        type: 'UNAUTHORIZED',
+        message: 'Unauthorized to perform this action. Please contact your DataHub administrator.',
+      };
       const single = await gqlError(server, UPDATE, { input: { urn, deprecated: true } }, expected, { auth: reader });
       assert.deepEqual(single.data, { updateDeprecation: null });
       await gqlError(server, BATCH, { input: { deprecated: true, resources: [{ resourceUrn: urn }] } }, expected, { auth: reader });
@@ -286,8 +378,18 @@ for (const backend of await backends()) {
       const urn = datasetUrn('oversize');
       await createDataset(server, urn);
       const resources = Array.from({ length: 1001 }, () => ({ resourceUrn: urn }));
-      await gqlError(server, BATCH, { input: { deprecated: true, resources } }, { ...BAD_REQUEST, message: 'batchUpdateDeprecation accepts at most 1000 resources, got 1001' });
-      await gqlError(server, BATCH, { input: { deprecated: true, resources: [{ resourceUrn: urn }, null] } }, { ...BAD_REQUEST, message: 'resources[1] must not be null' });
+      await gqlError(
+        server,
+        BATCH,
+        { input: { deprecated: true, resources } },
+        { ...BAD_REQUEST, message: 'batchUpdateDeprecation accepts at most 1000 resources, got 1001' },
+      );
+      await gqlError(
+        server,
+        BATCH,
+        { input: { deprecated: true, resources: [{ resourceUrn: urn }, null] } },
+        { ...BAD_REQUEST, message: 'resources[1] must not be null' },
+      );
       assert.deepEqual((await full(urn)).deprecationHistory, []);
     });
 
@@ -296,7 +398,17 @@ for (const backend of await backends()) {
       for (const urn of urns) await createDataset(server, urn);
       const day = Date.UTC(2026, 0, 10);
       for (const [i, urn] of urns.entries()) {
-        await ingest(server, ...[-2, -1, 0].map((off) => mcp(urn, 'datasetProfile', { timestampMillis: day + off * 86_400_000, rowCount: (3 + off) * 100 + i, columnCount: 5, messageId: `${urn}-day${off}` })));
+        await ingest(
+          server,
+          ...[-2, -1, 0].map((off) =>
+            mcp(urn, 'datasetProfile', {
+              timestampMillis: day + off * 86_400_000,
+              rowCount: (3 + off) * 100 + i,
+              columnCount: 5,
+              messageId: `${urn}-day${off}`,
+            }),
+          ),
+        );
       }
       const data = await gqlData(
         server,

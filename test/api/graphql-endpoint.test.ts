@@ -80,12 +80,23 @@ for (const backend of await backends()) {
       assert.deepEqual(syntax.errors[0].locations, [{ line: 1, column: unterminated.length + 1 }]);
       // The whole document is validated first, so the valid mutation next to the bad query never runs.
       const doc = `mutation m { updateDeprecation(input: {urn: "${urn}", deprecated: true}) } query q { dataset(urn: "${urn}") { frobnicate } }`;
-      const unknown = await gqlError(server, doc, {}, { ...BAD_REQUEST, message: 'Cannot query field "frobnicate" on type "Dataset".' }, { operationName: 'm' });
+      const unknown = await gqlError(
+        server,
+        doc,
+        {},
+        { ...BAD_REQUEST, message: 'Cannot query field "frobnicate" on type "Dataset".' },
+        { operationName: 'm' },
+      );
       assert.equal('data' in unknown, false);
-      await gqlError(server, `mutation { updateDeprecation(input: {urn: "${urn}", deprecated: true, colour: "red"}) }`, {}, {
-        ...BAD_REQUEST,
-        message: 'Field "colour" is not defined by type "UpdateDeprecationInput".',
-      });
+      await gqlError(
+        server,
+        `mutation { updateDeprecation(input: {urn: "${urn}", deprecated: true, colour: "red"}) }`,
+        {},
+        {
+          ...BAD_REQUEST,
+          message: 'Field "colour" is not defined by type "UpdateDeprecationInput".',
+        },
+      );
       await assertUnchanged(urn);
     });
 
@@ -97,7 +108,10 @@ for (const backend of await backends()) {
         [{ input: { urn, deprecated: 'yes' } }, /at "input\.deprecated"; Boolean cannot represent a non boolean value: "yes"/],
         [{ input: { urn } }, /Field "deprecated" of required type "Boolean!" was not provided/],
         [{ input: { urn: 7, deprecated: true } }, /at "input\.urn"; String cannot represent a non string value: 7/],
-        [{ input: { urn, deprecated: true, decommissionTime: 1.5 } }, /at "input\.decommissionTime"; Long cannot represent a non-integer value: 1\.5/],
+        [
+          { input: { urn, deprecated: true, decommissionTime: 1.5 } },
+          /at "input\.decommissionTime"; Long cannot represent a non-integer value: 1\.5/,
+        ],
         [{ input: { urn, deprecated: true, decommissionTime: 'soon' } }, /Long cannot represent a non-integer value: "soon"/],
         [{ input: { urn, deprecated: true, decommissionTime: 2 ** 60 } }, /Long cannot represent 1152921504606847000 exactly/],
         [{ input: { urn, deprecated: true, extra: 1 } }, /Field "extra" is not defined by type "UpdateDeprecationInput"/],
@@ -107,11 +121,21 @@ for (const backend of await backends()) {
         assert.equal('data' in body, false);
       }
       const batch = 'mutation b($input: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $input) }';
-      await gqlError(server, batch, { input: { deprecated: true, resources: [{ resourceUrn: urn, subResourceType: 'COLUMN', subResource: 'x' }] } }, {
-        ...BAD_REQUEST,
-        message: /Value "COLUMN" does not exist in "SubResourceType" enum/,
-      });
-      await gqlError(server, batch, { input: { deprecated: true } }, { ...BAD_REQUEST, message: /Field "resources" of required type "\[ResourceRefInput\]!" was not provided/ });
+      await gqlError(
+        server,
+        batch,
+        { input: { deprecated: true, resources: [{ resourceUrn: urn, subResourceType: 'COLUMN', subResource: 'x' }] } },
+        {
+          ...BAD_REQUEST,
+          message: /Value "COLUMN" does not exist in "SubResourceType" enum/,
+        },
+      );
+      await gqlError(
+        server,
+        batch,
+        { input: { deprecated: true } },
+        { ...BAD_REQUEST, message: /Field "resources" of required type "\[ResourceRefInput\]!" was not provided/ },
+      );
       await assertUnchanged(urn);
     });
 
@@ -137,31 +161,48 @@ for (const backend of await backends()) {
     it('masks unexpected failures as "An unknown error occurred." with SERVER_ERROR', async () => {
       const urn = datasetUrn();
       // A schema field type DataHub's GraphQL cannot map (its mapper throws the same way).
-      await ingest(server, mcp(urn, 'schemaMetadata', {
-        schemaName: 't', platform: 'urn:li:dataPlatform:hive', version: 0, hash: '',
-        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-        fields: [{ fieldPath: 'x', type: { type: { 'com.example.WeirdType': {} } }, nativeDataType: '?' }],
-      }));
-      const body = await gqlError(server, 'query r($urn: String!) { dataset(urn: $urn) { urn schemaMetadata { fields { fieldPath type } } } }', { urn }, {
-        code: 500,
-        type: 'SERVER_ERROR',
-        message: 'An unknown error occurred.',
-      });
+      await ingest(
+        server,
+        mcp(urn, 'schemaMetadata', {
+          schemaName: 't',
+          platform: 'urn:li:dataPlatform:hive',
+          version: 0,
+          hash: '',
+          platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+          fields: [{ fieldPath: 'x', type: { type: { 'com.example.WeirdType': {} } }, nativeDataType: '?' }],
+        }),
+      );
+      const body = await gqlError(
+        server,
+        'query r($urn: String!) { dataset(urn: $urn) { urn schemaMetadata { fields { fieldPath type } } } }',
+        { urn },
+        {
+          code: 500,
+          type: 'SERVER_ERROR',
+          message: 'An unknown error occurred.',
+        },
+      );
       assert.deepEqual(body.errors[0].path, ['dataset', 'schemaMetadata', 'fields', 0, 'type']);
       assert.deepEqual(body.data, { dataset: { urn, schemaMetadata: null } });
     });
 
     it('runs a request whose non-null variable is left out but has a default', async () => {
-      const doc = 'query q($hide: Boolean! = false, $urn: String! = "urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)") { __typename @skip(if: $hide) dataset(urn: $urn) { urn } }';
+      const doc =
+        'query q($hide: Boolean! = false, $urn: String! = "urn:li:dataset:(urn:li:dataPlatform:hive,none,PROD)") { __typename @skip(if: $hide) dataset(urn: $urn) { urn } }';
       assert.deepEqual(await gqlData(server, doc, {}), { __typename: 'Query', dataset: null });
       assert.deepEqual(await gqlData(server, doc, { hide: true }), { dataset: null });
     });
 
     it('answers an explicit null for a non-null argument whose variable has a default as BAD_REQUEST', async () => {
-      const body = await gqlError(server, 'query q($urn: String = "urn:li:corpuser:x") { dataset(urn: $urn) { urn } }', { urn: null }, {
-        ...BAD_REQUEST,
-        message: 'Argument "urn" of non-null type "String!" must not be null.',
-      });
+      const body = await gqlError(
+        server,
+        'query q($urn: String = "urn:li:corpuser:x") { dataset(urn: $urn) { urn } }',
+        { urn: null },
+        {
+          ...BAD_REQUEST,
+          message: 'Argument "urn" of non-null type "String!" must not be null.',
+        },
+      );
       assert.deepEqual(body.data, { dataset: null });
     });
 
@@ -169,10 +210,15 @@ for (const backend of await backends()) {
       const urn = datasetUrn();
       await createDataset(server, urn);
       for (const literal of ['99999999999999999999', '"abc"', '1.5']) {
-        const body = await gqlError(server, `mutation { updateDeprecation(input: {urn: "${urn}", deprecated: true, decommissionTime: ${literal}}) }`, undefined, {
-          ...BAD_REQUEST,
-          message: /Long cannot represent/,
-        });
+        const body = await gqlError(
+          server,
+          `mutation { updateDeprecation(input: {urn: "${urn}", deprecated: true, decommissionTime: ${literal}}) }`,
+          undefined,
+          {
+            ...BAD_REQUEST,
+            message: /Long cannot represent/,
+          },
+        );
         assert.equal(body.errors[0].locations?.length, 1, literal);
       }
       await assertUnchanged(urn);
@@ -183,13 +229,36 @@ for (const backend of await backends()) {
       const schema = buildClientSchema(data as IntrospectionQuery);
       const fields = (type: string) => Object.keys((schema.getType(type) as unknown as { getFields(): object }).getFields());
       assert.deepEqual(fields('Deprecation'), ['deprecated', 'decommissionTime', 'note', 'actor', 'actorEntity', 'replacement']);
-      assert.equal(String((schema.getType('Deprecation') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().replacement!.type), 'Entity');
-      assert.deepEqual(fields('UpdateDeprecationInput'), ['urn', 'subResourceType', 'subResource', 'deprecated', 'decommissionTime', 'note', 'replacement']);
+      assert.equal(
+        String((schema.getType('Deprecation') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().replacement!.type),
+        'Entity',
+      );
+      assert.deepEqual(fields('UpdateDeprecationInput'), [
+        'urn',
+        'subResourceType',
+        'subResource',
+        'deprecated',
+        'decommissionTime',
+        'note',
+        'replacement',
+      ]);
       assert.deepEqual(fields('BatchUpdateDeprecationInput'), ['deprecated', 'decommissionTime', 'note', 'resources', 'replacement']);
       assert.deepEqual(fields('ResourceRefInput'), ['resourceUrn', 'subResourceType', 'subResource']);
       assert.equal(printType(schema.getType('SubResourceType')!), 'enum SubResourceType {\n  DATASET_FIELD\n}');
       assert.ok(schema.getType('Long'));
-      for (const f of ['urn', 'type', 'name', 'platform', 'exists', 'status', 'properties', 'deprecation', 'deprecationHistory', 'schemaMetadata', 'datasetProfiles']) {
+      for (const f of [
+        'urn',
+        'type',
+        'name',
+        'platform',
+        'exists',
+        'status',
+        'properties',
+        'deprecation',
+        'deprecationHistory',
+        'schemaMetadata',
+        'datasetProfiles',
+      ]) {
         assert.ok(fields('Dataset').includes(f), f);
       }
       const mutation = schema.getMutationType()!.getFields();
@@ -197,7 +266,13 @@ for (const backend of await backends()) {
       assert.equal(String(mutation.updateDeprecation!.args[0]!.type), 'UpdateDeprecationInput!');
       assert.equal(String(mutation.batchUpdateDeprecation!.args[0]!.type), 'BatchUpdateDeprecationInput!');
       assert.equal(String(schema.getQueryType()!.getFields().dataset!.type), 'Dataset');
-      assert.equal(String(schema.getType('Deprecation') && (schema.getType('Deprecation') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().deprecated!.type), 'Boolean!');
+      assert.equal(
+        String(
+          schema.getType('Deprecation') &&
+            (schema.getType('Deprecation') as unknown as { getFields(): Record<string, { type: unknown }> }).getFields().deprecated!.type,
+        ),
+        'Boolean!',
+      );
     });
 
     it('serves GraphiQL without a token, with every asset from this server', async () => {

@@ -21,7 +21,10 @@ for (const backend of await backends()) {
       server = s;
     });
 
-    for (const [n, limit] of [[300, /aliases/i], [1500, /more that 20000 tokens/]] as const) {
+    for (const [n, limit] of [
+      [300, /aliases/i],
+      [1500, /more that 20000 tokens/],
+    ] as const) {
       it(`refuses ${n} aliased searches before running any, while /health keeps answering`, async () => {
         const fields = Array.from({ length: n }, (_, i) => `s${i}: search(input: {type: DATASET, query: "x${i}", start: 0, count: 10}) { total }`);
         const attack = gql(server, `{ ${fields.join(' ')} }`);
@@ -40,7 +43,6 @@ for (const backend of await backends()) {
       const read = await gql(server, `{ dataset(urn: "${URN}") { urn } }`);
       assert.equal(read.json.data.dataset, null, 'the batch wrote nothing: the dataset does not even exist');
     });
-
   });
 
   describe(`GraphQL limits from the configuration: ${backend.name}`, { skip: backend.skip }, () => {

@@ -10,7 +10,9 @@ const SRC = datasetUrn('gql.lin_src');
 const MID = Array.from({ length: 3 }, (_, i) => datasetUrn(`gql.lin_mid${i}`));
 const LEAF = datasetUrn('gql.lin_leaf');
 const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,gql_lin,PROD),task)';
-const upstreams = (...urns: string[]) => ({ upstreams: urns.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' } })) });
+const upstreams = (...urns: string[]) => ({
+  upstreams: urns.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' } })),
+});
 
 const SCROLL = `query s($input: ScrollAcrossLineageInput!) {
   scrollAcrossLineage(input: $input) { nextScrollId count total searchResults { entity { urn } degree } }
@@ -36,7 +38,9 @@ for (const backend of await backends()) {
       let scrollId: string | null = null;
       let pages = 0;
       do {
-        const data: { scrollAcrossLineage: { nextScrollId: string | null; total: number; searchResults: Array<{ entity: { urn: string }; degree: number }> } } = await gqlData(server, SCROLL, {
+        const data: {
+          scrollAcrossLineage: { nextScrollId: string | null; total: number; searchResults: Array<{ entity: { urn: string }; degree: number }> };
+        } = await gqlData(server, SCROLL, {
           input: { urn: SRC, direction: 'DOWNSTREAM', query: '*', count: 2, ...(scrollId ? { scrollId } : {}) },
         });
         assert.equal(data.scrollAcrossLineage.total, 5);
@@ -49,12 +53,18 @@ for (const backend of await backends()) {
     });
 
     it('reports only the types asked for', async () => {
-      const data = await gqlData(server, SEARCH, { input: { urn: SRC, direction: 'DOWNSTREAM', types: ['DATA_JOB'], orFilters: [{ and: [{ field: 'degree', values: ['3+'] }] }] } });
+      const data = await gqlData(server, SEARCH, {
+        input: { urn: SRC, direction: 'DOWNSTREAM', types: ['DATA_JOB'], orFilters: [{ and: [{ field: 'degree', values: ['3+'] }] }] },
+      });
       assert.deepEqual(data.searchAcrossLineage, { total: 1, searchResults: [{ entity: { urn: JOB, type: 'DATA_JOB' }, degree: 3 }] });
     });
 
     it('answers an entity lineage field one hop away, with a path per neighbour', async () => {
-      const data = await gqlData(server, `query l($urn: String!) { dataset(urn: $urn) { lineage(input: { direction: UPSTREAM, start: 0, count: 10 }) { start count total filtered relationships { type degree entity { urn } paths { path { urn } } } } } }`, { urn: LEAF });
+      const data = await gqlData(
+        server,
+        `query l($urn: String!) { dataset(urn: $urn) { lineage(input: { direction: UPSTREAM, start: 0, count: 10 }) { start count total filtered relationships { type degree entity { urn } paths { path { urn } } } } } }`,
+        { urn: LEAF },
+      );
       assert.deepEqual(data.dataset.lineage, {
         start: 0,
         count: 3,
@@ -65,12 +75,18 @@ for (const backend of await backends()) {
     });
 
     it('refuses what it cannot apply, naming the input', async () => {
-      const refuse = (input: Record<string, unknown>, message: RegExp) => gqlError(server, SEARCH, { input: { urn: SRC, direction: 'DOWNSTREAM', ...input } }, { code: 400, type: 'BAD_REQUEST', message });
+      const refuse = (input: Record<string, unknown>, message: RegExp) =>
+        gqlError(server, SEARCH, { input: { urn: SRC, direction: 'DOWNSTREAM', ...input } }, { code: 400, type: 'BAD_REQUEST', message });
       await refuse({ orFilters: [{ and: [{ field: 'platform', values: ['hive'] }] }] }, /by degree only, not by platform/);
       await refuse({ orFilters: [{ and: [{ field: 'degree', values: ['4'] }] }] }, /4 is not a valid filter value for degree/);
       await refuse({ query: 'orders' }, /^query:/);
       await refuse({ urn: null }, /^urn:/);
-      await gqlError(server, SCROLL, { input: { urn: SRC, direction: 'DOWNSTREAM', scrollId: 'nope' } }, { code: 400, type: 'BAD_REQUEST', message: /^scrollId:/ });
+      await gqlError(
+        server,
+        SCROLL,
+        { input: { urn: SRC, direction: 'DOWNSTREAM', scrollId: 'nope' } },
+        { code: 400, type: 'BAD_REQUEST', message: /^scrollId:/ },
+      );
     });
   });
 }

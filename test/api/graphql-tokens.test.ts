@@ -26,7 +26,12 @@ for (const backend of await backends()) {
       const before = (await gqlData(server, LIST, { input: { start: 0, count: 20 } }, { auth: bob })).listAccessTokens;
       assert.equal(before.total, 1);
       const created = (
-        await gqlData(server, CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_HOUR', name: 'my token', description: 'for a script' } }, { auth: bob })
+        await gqlData(
+          server,
+          CREATE,
+          { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_HOUR', name: 'my token', description: 'for a script' } },
+          { auth: bob },
+        )
       ).createAccessToken;
       assert.ok(created.accessToken);
       assert.equal(created.metadata.urn, `urn:li:dataHubAccessToken:${created.metadata.id}`);
@@ -41,13 +46,18 @@ for (const backend of await backends()) {
       assert.equal(me.me.corpUser.urn, 'urn:li:corpuser:bob');
 
       assert.equal((await gqlData(server, REVOKE, { id: created.metadata.id }, { auth: bob })).revokeAccessToken, true);
-      const res = await server.request('POST', '/api/graphql', { body: { query: '{ me { corpUser { urn } } }' }, auth: `Bearer ${created.accessToken}` });
+      const res = await server.request('POST', '/api/graphql', {
+        body: { query: '{ me { corpUser { urn } } }' },
+        auth: `Bearer ${created.accessToken}`,
+      });
       assert.equal(res.status, 401);
       assert.equal((await gqlData(server, LIST, { input: { start: 0, count: 20 } }, { auth: bob })).listAccessTokens.total, 1);
     });
 
     it('lets an administrator create a token for another user, owned by the administrator', async () => {
-      const created = (await gqlData(server, CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'NO_EXPIRY', name: 'for bob' } })).createAccessToken;
+      const created = (
+        await gqlData(server, CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'NO_EXPIRY', name: 'for bob' } })
+      ).createAccessToken;
       assert.equal(created.metadata.actorUrn, 'urn:li:corpuser:bob');
       assert.equal(created.metadata.ownerUrn, 'urn:li:corpuser:datahub');
       assert.equal(created.metadata.expiresAt, null);
@@ -56,11 +66,16 @@ for (const backend of await backends()) {
     });
 
     it('refuses a token for a user that does not exist', async () => {
-      await gqlError(server, CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:ghost', duration: 'ONE_DAY', name: 'x' } }, {
-        code: 400,
-        type: 'BAD_REQUEST',
-        message: 'Failed to create access token: actor urn:li:corpuser:ghost does not exist',
-      });
+      await gqlError(
+        server,
+        CREATE,
+        { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:ghost', duration: 'ONE_DAY', name: 'x' } },
+        {
+          code: 400,
+          type: 'BAD_REQUEST',
+          message: 'Failed to create access token: actor urn:li:corpuser:ghost does not exist',
+        },
+      );
     });
 
     it('refuses an unknown duration before execution', async () => {
@@ -80,11 +95,25 @@ for (const backend of await backends()) {
       const deprecate = 'mutation($i: UpdateDeprecationInput!) { updateDeprecation(input: $i) }';
       const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,roles.t,PROD)';
       const ingest = await server.request('POST', '/aspects?action=ingestProposal', {
-        body: { proposal: { entityType: 'dataset', entityUrn: dataset, changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: 'application/json' } } },
+        body: {
+          proposal: {
+            entityType: 'dataset',
+            entityUrn: dataset,
+            changeType: 'UPSERT',
+            aspectName: 'status',
+            aspect: { value: '{"removed":false}', contentType: 'application/json' },
+          },
+        },
       });
       assert.equal(ingest.status, 200);
       const urn = 'urn:li:corpuser:bob';
-      await gqlError(server, deprecate, { i: { urn: dataset, deprecated: true } }, { code: 403, type: 'UNAUTHORIZED', message: /Unauthorized/ }, { auth: bob });
+      await gqlError(
+        server,
+        deprecate,
+        { i: { urn: dataset, deprecated: true } },
+        { code: 403, type: 'UNAUTHORIZED', message: /Unauthorized/ },
+        { auth: bob },
+      );
       assert.equal((await gqlData(server, ASSIGN, { input: { roleUrn: 'urn:li:dataHubRole:Editor', actors: [urn] } })).batchAssignRole, true);
       assert.equal((await gqlData(server, '{ me { role privileges } }', {}, { auth: bob })).me.role, 'urn:li:dataHubRole:Editor');
       assert.equal((await gqlData(server, deprecate, { i: { urn: dataset, deprecated: true } }, { auth: bob })).updateDeprecation, true);
@@ -94,12 +123,22 @@ for (const backend of await backends()) {
     });
 
     it('refuses an unknown role or user, changing nothing', async () => {
-      await gqlError(server, ASSIGN, { input: { roleUrn: 'urn:li:dataHubRole:Owner', actors: ['urn:li:corpuser:bob'] } }, { code: 400, type: 'BAD_REQUEST', message: 'Role urn:li:dataHubRole:Owner does not exist' });
-      await gqlError(server, ASSIGN, { input: { roleUrn: 'urn:li:dataHubRole:Admin', actors: ['urn:li:corpuser:bob', 'urn:li:corpuser:ghost'] } }, {
-        code: 400,
-        type: 'BAD_REQUEST',
-        message: 'Failed to assign role: user urn:li:corpuser:ghost does not exist',
-      });
+      await gqlError(
+        server,
+        ASSIGN,
+        { input: { roleUrn: 'urn:li:dataHubRole:Owner', actors: ['urn:li:corpuser:bob'] } },
+        { code: 400, type: 'BAD_REQUEST', message: 'Role urn:li:dataHubRole:Owner does not exist' },
+      );
+      await gqlError(
+        server,
+        ASSIGN,
+        { input: { roleUrn: 'urn:li:dataHubRole:Admin', actors: ['urn:li:corpuser:bob', 'urn:li:corpuser:ghost'] } },
+        {
+          code: 400,
+          type: 'BAD_REQUEST',
+          message: 'Failed to assign role: user urn:li:corpuser:ghost does not exist',
+        },
+      );
       assert.equal(await server.app.services.store.getRole('urn:li:corpuser:bob'), undefined);
     });
   });

@@ -50,7 +50,11 @@ describe('every connection has a bounded cost', () => {
     const { response, closedAfterMillis } = await slow;
     assert.match(response, /^HTTP\/1\.1 408/);
     const body = JSON.parse(response.slice(response.indexOf('\r\n\r\n') + 4));
-    assert.deepEqual(body, { exceptionClass: 'com.linkedin.restli.server.RestLiServiceException', message: 'The request was not received in time', status: 408 });
+    assert.deepEqual(body, {
+      exceptionClass: 'com.linkedin.restli.server.RestLiServiceException',
+      message: 'The request was not received in time',
+      status: 408,
+    });
     assert.ok(closedAfterMillis < 3000, `closed after ${closedAfterMillis} ms`);
   });
 

@@ -25,8 +25,7 @@ const mcp = (urn: string, aspectName: string, value: unknown, entityType = 'data
 for (const backend of await backends()) {
   describe(`ingestion API: ${backend.name}`, { skip: backend.skip }, () => {
     let server: TestServer;
-    const emit = (action: string, body: unknown) =>
-      server.request('POST', `/aspects?action=${action}`, { body, headers: EMITTER_HEADERS });
+    const emit = (action: string, body: unknown) => server.request('POST', `/aspects?action=${action}`, { body, headers: EMITTER_HEADERS });
     useServer(backend, (s) => {
       server = s;
     });
@@ -44,11 +43,16 @@ for (const backend of await backends()) {
 
     it('accepts a profile for an entity that has nothing else yet, which then exists with its key aspect, as in DataHub', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.profiled_first,PROD)';
-      const res = await emit('ingestProposal', { proposal: mcp(urn, 'datasetProfile', { timestampMillis: 1767225600000, rowCount: 5 }), async: 'false' });
+      const res = await emit('ingestProposal', {
+        proposal: mcp(urn, 'datasetProfile', { timestampMillis: 1767225600000, rowCount: 5 }),
+        async: 'false',
+      });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual((await server.request('POST', '/entities?action=exists', { body: { urn } })).json, { value: true });
       const key = await server.request('GET', `/aspects/${enc(urn)}?aspect=datasetKey&version=0`);
-      assert.deepEqual(key.json.aspect, { 'com.linkedin.metadata.key.DatasetKey': { platform: 'urn:li:dataPlatform:hive', name: 'db.profiled_first', origin: 'PROD' } });
+      assert.deepEqual(key.json.aspect, {
+        'com.linkedin.metadata.key.DatasetKey': { platform: 'urn:li:dataPlatform:hive', name: 'db.profiled_first', origin: 'PROD' },
+      });
       const values = await emit('getTimeseriesAspectValues', { urn, entity: 'dataset', aspect: 'datasetProfile' });
       assert.equal(JSON.parse(values.json.value.values[0].aspect.value).rowCount, 5);
     });
@@ -103,7 +107,9 @@ for (const backend of await backends()) {
     });
 
     it('ingests a batch of timeseries events and reads them newest first, overwriting a re-ingested event', async () => {
-      const profiles = [1, 2, 3].map((d) => mcp(URN, 'datasetProfile', { timestampMillis: Date.UTC(2026, 0, d), rowCount: d * 100, messageId: `m${d}` }));
+      const profiles = [1, 2, 3].map((d) =>
+        mcp(URN, 'datasetProfile', { timestampMillis: Date.UTC(2026, 0, d), rowCount: d * 100, messageId: `m${d}` }),
+      );
       assert.deepEqual((await emit('ingestProposalBatch', { proposals: profiles, async: 'false' })).json, { value: 'success' });
       const again = mcp(URN, 'datasetProfile', { timestampMillis: Date.UTC(2026, 0, 3), rowCount: 999, messageId: 'm3' });
       assert.equal((await emit('ingestProposal', { proposal: again })).status, 200);
@@ -131,7 +137,11 @@ for (const backend of await backends()) {
       const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.snap,PROD)';
       const res = await server.request('POST', '/entities?action=ingest', {
         body: {
-          entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: other, aspects: [{ 'com.linkedin.common.Status': { removed: false } }] } } },
+          entity: {
+            value: {
+              'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn: other, aspects: [{ 'com.linkedin.common.Status': { removed: false } }] },
+            },
+          },
           systemMetadata: { runId: 'r1', lastObserved: 1 },
         },
       });

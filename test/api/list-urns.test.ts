@@ -14,7 +14,11 @@ for (const backend of await backends()) {
     useServer(backend, async (s) => {
       server = s;
       // A soft-deleted tag is listed too: DataHub lists every urn with a key aspect.
-      await ingest(server, ...[1, 2, 3].map((n) => mcp(tag(n), 'tagProperties', { name: `t${n}` }, 'tag')), mcp(tag(4), 'status', { removed: true }, 'tag'));
+      await ingest(
+        server,
+        ...[1, 2, 3].map((n) => mcp(tag(n), 'tagProperties', { name: `t${n}` }, 'tag')),
+        mcp(tag(4), 'status', { removed: true }, 'tag'),
+      );
     });
 
     it("answers DataHub's ListUrnsResult a page at a time, as list_all_entity_urns reads it", async () => {

@@ -40,7 +40,10 @@ for (const backend of await backends()) {
       const payload = JSON.parse(Buffer.from(res.json.accessToken.split('.')[1], 'base64url').toString());
       assert.equal(payload.type, 'SESSION');
       assert.equal(payload.exp - payload.iat, 24 * 60 * 60, "DataHub's default session length");
-      const exists = await server.request('POST', '/entities?action=exists', { body: { urn: 'urn:li:corpuser:alice' }, auth: `Bearer ${res.json.accessToken}` });
+      const exists = await server.request('POST', '/entities?action=exists', {
+        body: { urn: 'urn:li:corpuser:alice' },
+        auth: `Bearer ${res.json.accessToken}`,
+      });
       assert.deepEqual(exists.json, { value: true });
     });
 

@@ -39,15 +39,31 @@ for (const backend of await backends()) {
       await server.request('POST', '/entities?action=exists', { body: { urn: 'urn:li:corpuser:datahub' }, auth: null });
       await server.request('POST', '/entities?action=exists', { body: { urn: 'urn:li:corpuser:datahub' }, auth: 'Bearer nope' });
       const after = await scrape();
-      assert.equal(sample(after, 'almanac_http_request_duration_seconds_count', exists) - sample(before, 'almanac_http_request_duration_seconds_count', exists), 3);
-      assert.equal(sample(after, 'almanac_auth_failures_total', { reason: 'missing_header' }) - sample(before, 'almanac_auth_failures_total', { reason: 'missing_header' }), 1);
-      assert.equal(sample(after, 'almanac_auth_failures_total', { reason: 'invalid_token' }) - sample(before, 'almanac_auth_failures_total', { reason: 'invalid_token' }), 1);
+      assert.equal(
+        sample(after, 'almanac_http_request_duration_seconds_count', exists) - sample(before, 'almanac_http_request_duration_seconds_count', exists),
+        3,
+      );
+      assert.equal(
+        sample(after, 'almanac_auth_failures_total', { reason: 'missing_header' }) -
+          sample(before, 'almanac_auth_failures_total', { reason: 'missing_header' }),
+        1,
+      );
+      assert.equal(
+        sample(after, 'almanac_auth_failures_total', { reason: 'invalid_token' }) -
+          sample(before, 'almanac_auth_failures_total', { reason: 'invalid_token' }),
+        1,
+      );
       assert.ok(sample(after, 'almanac_process_resident_memory_bytes') > 0);
     });
 
     it('counts ingested proposals and GraphQL operations by name', async () => {
       const urn = datasetUrn('metrics.ingest');
-      await ingest(server, mcp(urn, 'status', { removed: false }), mcp(urn, 'datasetProperties', { name: 'm' }), mcp(urn, 'datasetProfile', { timestampMillis: T0, rowCount: 1 }));
+      await ingest(
+        server,
+        mcp(urn, 'status', { removed: false }),
+        mcp(urn, 'datasetProperties', { name: 'm' }),
+        mcp(urn, 'datasetProfile', { timestampMillis: T0, rowCount: 1 }),
+      );
       await gqlData(server, 'query readDataset($urn: String!) { dataset(urn: $urn) { urn } }', { urn }, { operationName: 'readDataset' });
       const text = await scrape();
       assert.equal(sample(text, 'almanac_ingested_proposals_total', { route: 'ingestProposalBatch' }), 3);
@@ -56,7 +72,11 @@ for (const backend of await backends()) {
 
     it('reports truncation tasks from their records after a real truncation', async () => {
       const urn = datasetUrn('metrics.truncate');
-      await ingest(server, mcp(urn, 'status', { removed: false }), ...[0, 1, 2].map((d) => mcp(urn, 'operation', { timestampMillis: T0 + d * DAY, lastUpdatedTimestamp: T0, operationType: 'INSERT' })));
+      await ingest(
+        server,
+        mcp(urn, 'status', { removed: false }),
+        ...[0, 1, 2].map((d) => mcp(urn, 'operation', { timestampMillis: T0 + d * DAY, lastUpdatedTimestamp: T0, operationType: 'INSERT' })),
+      );
       const id = await startTruncation(server.request, { entityType: 'dataset', aspect: 'operation', endTimeMillis: T0 + 2 * DAY, dryRun: false });
       assert.equal((await waitForTask(server.request, id, ended)).state, 'completed');
       const text = await scrape();

@@ -26,15 +26,27 @@ for (const backend of await backends()) {
 
     it('scrolls with a filter and a body sort, leaving soft-deleted entities out unless asked', async () => {
       const filter = { and: [{ criteria: [{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }] }] };
-      const res = await scroll('?count=1', { entities: ['dataset'], aspects: ['datasetProperties'], filter, sortCriteria: [{ field: 'name', order: 'DESCENDING' }] });
+      const res = await scroll('?count=1', {
+        entities: ['dataset'],
+        aspects: ['datasetProperties'],
+        filter,
+        sortCriteria: [{ field: 'name', order: 'DESCENDING' }],
+      });
       assert.equal(res.status, 200);
       assert.deepEqual(res.json.entities, [{ urn: B, datasetProperties: { value: { name: 'reads.b', customProperties: {} } } }]);
       assert.equal(res.json.totalCount, 2);
-      const next = await scroll(`?count=1&scrollId=${res.json.scrollId}`, { entities: ['dataset'], filter, sortCriteria: [{ field: 'name', order: 'DESCENDING' }] });
+      const next = await scroll(`?count=1&scrollId=${res.json.scrollId}`, {
+        entities: ['dataset'],
+        filter,
+        sortCriteria: [{ field: 'name', order: 'DESCENDING' }],
+      });
       assert.deepEqual(next.json.entities, [{ urn: A }]);
       assert.equal(next.json.scrollId, null);
       const withRemoved = await scroll('?includeSoftDelete=true&count=10', { entities: ['dataset'], filter });
-      assert.deepEqual(withRemoved.json.entities.map((e: { urn: string }) => e.urn), [A, B, GONE]);
+      assert.deepEqual(
+        withRemoved.json.entities.map((e: { urn: string }) => e.urn),
+        [A, B, GONE],
+      );
     });
 
     it('answers systemMetadata only when asked', async () => {
@@ -62,14 +74,22 @@ for (const backend of await backends()) {
     });
 
     it('batch-gets the entities that exist, v3 and v2, and refuses urns of another type', async () => {
-      const v3 = await server.request('POST', '/openapi/v3/entity/dataset/batchGet', { body: [{ urn: K, datasetProperties: {} }, { urn: ds('hive', 'never') }] });
+      const v3 = await server.request('POST', '/openapi/v3/entity/dataset/batchGet', {
+        body: [{ urn: K, datasetProperties: {} }, { urn: ds('hive', 'never') }],
+      });
       assert.equal(v3.status, 200);
       assert.deepEqual(v3.json, [{ urn: K, datasetProperties: { value: { name: 'reads.k', customProperties: {} } } }]);
       const v2 = await server.request('POST', '/openapi/v2/entity/batch/dataset', { body: { urns: [A, K], aspectNames: ['datasetProperties'] } });
-      assert.deepEqual(v2.json.entities.map((e: { urn: string; aspects: Record<string, { value: { name: string } }> }) => [e.urn, e.aspects.datasetProperties!.value.name]), [
-        [A, 'reads.a'],
-        [K, 'reads.k'],
-      ]);
+      assert.deepEqual(
+        v2.json.entities.map((e: { urn: string; aspects: Record<string, { value: { name: string } }> }) => [
+          e.urn,
+          e.aspects.datasetProperties!.value.name,
+        ]),
+        [
+          [A, 'reads.a'],
+          [K, 'reads.k'],
+        ],
+      );
       const wrongType = await server.request('POST', '/openapi/v3/entity/dataset/batchGet', { body: [{ urn: 'urn:li:corpuser:datahub' }] });
       assert.equal(wrongType.status, 400);
       assert.match(wrongType.json.message, /'\[0\]\.urn'.*not a dataset urn/);

@@ -6,9 +6,16 @@ import { useServer } from '../support/lifecycle.ts';
 import type { TestServer } from '../support/server.ts';
 
 const request = (id: string) => `urn:li:dataHubExecutionRequest:${id}`;
-const input = (requestedAt: number) => ({ task: 'CLI Ingestion', args: {}, executorId: '__datahub_cli_', source: { type: 'CLI_INGESTION_SOURCE', ingestionSource: 'urn:li:dataHubIngestionSource:cli-1' }, requestedAt });
+const input = (requestedAt: number) => ({
+  task: 'CLI Ingestion',
+  args: {},
+  executorId: '__datahub_cli_',
+  source: { type: 'CLI_INGESTION_SOURCE', ingestionSource: 'urn:li:dataHubIngestionSource:cli-1' },
+  requestedAt,
+});
 // What datahub-gc's execution request cleanup asks for, page after page.
-const SCROLL = '/openapi/v2/entity/dataHubExecutionRequest?aspectNames=dataHubExecutionRequestKey&aspectNames=dataHubExecutionRequestInput&aspectNames=dataHubExecutionRequestResult&count=2&sort=requestTimeMs&sortOrder=DESCENDING&systemMetadata=false&skipCache=true';
+const SCROLL =
+  '/openapi/v2/entity/dataHubExecutionRequest?aspectNames=dataHubExecutionRequestKey&aspectNames=dataHubExecutionRequestInput&aspectNames=dataHubExecutionRequestResult&count=2&sort=requestTimeMs&sortOrder=DESCENDING&systemMetadata=false&skipCache=true';
 
 for (const backend of await backends()) {
   describe(`OpenAPI v2 entity scroll and get: ${backend.name}`, { skip: backend.skip }, () => {
@@ -17,7 +24,11 @@ for (const backend of await backends()) {
       server = s;
       await ingest(
         server,
-        ...[['a', 300], ['b', 100], ['c', 200]].map(([id, at]) => mcp(request(id as string), 'dataHubExecutionRequestInput', input(at as number), 'dataHubExecutionRequest')),
+        ...[
+          ['a', 300],
+          ['b', 100],
+          ['c', 200],
+        ].map(([id, at]) => mcp(request(id as string), 'dataHubExecutionRequestInput', input(at as number), 'dataHubExecutionRequest')),
         mcp(request('a'), 'dataHubExecutionRequestResult', { status: 'SUCCESS', startTimeMs: 300, durationMs: 5 }, 'dataHubExecutionRequest'),
       );
     });
@@ -25,7 +36,10 @@ for (const backend of await backends()) {
     it('scrolls newest request first with the aspects asked for, and stops giving a scrollId at the end', async () => {
       const first = await server.request('GET', SCROLL);
       assert.equal(first.status, 200, first.text);
-      assert.deepEqual(first.json.results.map((r: { urn: string }) => r.urn), [request('a'), request('c')]);
+      assert.deepEqual(
+        first.json.results.map((r: { urn: string }) => r.urn),
+        [request('a'), request('c')],
+      );
       assert.deepEqual(first.json.results[0].aspects, {
         dataHubExecutionRequestKey: { value: { id: 'a' } },
         dataHubExecutionRequestInput: { value: input(300) },
@@ -33,11 +47,18 @@ for (const backend of await backends()) {
       });
       assert.ok(first.json.scrollId);
       const second = await server.request('GET', `${SCROLL}&scrollId=${encodeURIComponent(first.json.scrollId)}`);
-      assert.deepEqual(second.json, { results: [{ urn: request('b'), aspects: { dataHubExecutionRequestKey: { value: { id: 'b' } }, dataHubExecutionRequestInput: { value: input(100) } } }] });
+      assert.deepEqual(second.json, {
+        results: [
+          { urn: request('b'), aspects: { dataHubExecutionRequestKey: { value: { id: 'b' } }, dataHubExecutionRequestInput: { value: input(100) } } },
+        ],
+      });
     });
 
     it('gets one entity with its system metadata when asked, and 404 for one that does not exist', async () => {
-      const one = await server.request('GET', `/openapi/v2/entity/dataHubExecutionRequest/${encodeURIComponent(request('b'))}?aspectNames=dataHubExecutionRequestInput&systemMetadata=true`);
+      const one = await server.request(
+        'GET',
+        `/openapi/v2/entity/dataHubExecutionRequest/${encodeURIComponent(request('b'))}?aspectNames=dataHubExecutionRequestInput&systemMetadata=true`,
+      );
       assert.equal(one.status, 200, one.text);
       assert.deepEqual(Object.keys(one.json.aspects.dataHubExecutionRequestInput), ['value', 'systemMetadata']);
       assert.equal((await server.request('GET', `/openapi/v2/entity/dataHubExecutionRequest/${encodeURIComponent(request('z'))}`)).status, 404);

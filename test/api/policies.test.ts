@@ -55,7 +55,8 @@ for (const backend of await backends()) {
       return { urn: `urn:li:corpuser:${name}`, auth: await actorWithRole(server, name, 'Reader') };
     };
     const deprecate = (auth: string, urn: string) => gql(server, DEPRECATE, { input: { urn, deprecated: true, note: 'by policy' } }, { auth });
-    const assertAllowed = async (auth: string, urn: string) => assert.deepEqual((await deprecate(auth, urn)).json, { data: { updateDeprecation: true }, extensions: {} });
+    const assertAllowed = async (auth: string, urn: string) =>
+      assert.deepEqual((await deprecate(auth, urn)).json, { data: { updateDeprecation: true }, extensions: {} });
     const assertRefused = async (auth: string, urn: string) => {
       const res = await deprecate(auth, urn);
       assert.equal(res.json.errors?.[0]?.message, DENIED.message, res.text);
@@ -90,7 +91,10 @@ for (const backend of await backends()) {
       await assertAllowed(me.auth, mine);
       await assertRefused(me.auth, other);
       // The same policy does not grant what it does not list: editing the dataset's other aspects.
-      const res = await server.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp(mine, 'status', { removed: false }) }, auth: me.auth });
+      const res = await server.request('POST', '/aspects?action=ingestProposal', {
+        body: { proposal: mcp(mine, 'status', { removed: false }) },
+        auth: me.auth,
+      });
       assert.equal(res.status, 403, res.text);
       assert.equal(res.json.message, `User ${me.urn} is unauthorized to modify entity: ${mine}`);
     });
@@ -99,7 +103,8 @@ for (const backend of await backends()) {
       const [mine, other] = [datasetUrn(), datasetUrn()];
       const me = await reader();
       await create(policy({ privileges: ['EDIT_ENTITY'], actors: { ...NO_ACTORS, users: [me.urn] }, resources: onDatasets(mine) }));
-      const write = (urn: string) => server.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp(urn, 'status', { removed: false }) }, auth: me.auth });
+      const write = (urn: string) =>
+        server.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp(urn, 'status', { removed: false }) }, auth: me.auth });
       assert.equal((await write(mine)).status, 200);
       const refused = await write(other);
       assert.equal(refused.status, 403, refused.text);
@@ -122,7 +127,11 @@ for (const backend of await backends()) {
     it("lets owners edit what they own through DataHub's default owners policy, and only that", async () => {
       const [owned, notOwned] = [datasetUrn(), datasetUrn()];
       const me = await reader();
-      await ingest(server, mcp(owned, 'ownership', { owners: [{ owner: me.urn, type: 'TECHNICAL_OWNER' }] }), mcp(notOwned, 'status', { removed: false }));
+      await ingest(
+        server,
+        mcp(owned, 'ownership', { owners: [{ owner: me.urn, type: 'TECHNICAL_OWNER' }] }),
+        mcp(notOwned, 'status', { removed: false }),
+      );
       await assertAllowed(me.auth, owned);
       await assertRefused(me.auth, notOwned);
     });
@@ -259,8 +268,12 @@ for (const backend of await backends()) {
       const first = await create(policy({ name: `${tag} one` }));
       const second = await create(policy({ name: `${tag} two`, state: 'INACTIVE' }));
       const page = (await gqlData(server, LIST, { input: { query: tag, start: 1, count: 1 } })).listPolicies;
-      assert.deepEqual({ start: page.start, count: page.count, total: page.total, listed: page.policies.length }, { start: 1, count: 1, total: 2, listed: 1 });
-      const inactive = (await gqlData(server, LIST, { input: { query: tag, orFilters: [{ and: [{ field: 'state', values: ['INACTIVE'] }] }] } })).listPolicies;
+      assert.deepEqual(
+        { start: page.start, count: page.count, total: page.total, listed: page.policies.length },
+        { start: 1, count: 1, total: 2, listed: 1 },
+      );
+      const inactive = (await gqlData(server, LIST, { input: { query: tag, orFilters: [{ and: [{ field: 'state', values: ['INACTIVE'] }] }] } }))
+        .listPolicies;
       assert.deepEqual(
         inactive.policies.map((p: { urn: string }) => p.urn),
         [second],
@@ -276,8 +289,14 @@ for (const backend of await backends()) {
         [policy({ privileges: [] }), /^input\.privileges/],
         [policy({ actors: { ...NO_ACTORS, users: ['urn:li:corpGroup:x'] } }), /^input\.actors\.users\[0\]/],
         [policy({ actors: { ...NO_ACTORS, groups: ['not an urn'] } }), /^input\.actors\.groups\[0\]/],
-        [policy({ resources: { filter: { criteria: [{ field: 'COLOUR', values: ['red'], condition: 'EQUALS' }] } } }), /^input\.resources\.filter\.criteria\[0\]\.field/],
-        [policy({ resources: { filter: { criteria: [{ field: 'URN', values: [], condition: 'EQUALS' }] } } }), /^input\.resources\.filter\.criteria\[0\]\.values/],
+        [
+          policy({ resources: { filter: { criteria: [{ field: 'COLOUR', values: ['red'], condition: 'EQUALS' }] } } }),
+          /^input\.resources\.filter\.criteria\[0\]\.field/,
+        ],
+        [
+          policy({ resources: { filter: { criteria: [{ field: 'URN', values: [], condition: 'EQUALS' }] } } }),
+          /^input\.resources\.filter\.criteria\[0\]\.values/,
+        ],
       ];
       for (const [input, message] of cases) await gqlError(server, CREATE, { input }, { ...BAD_REQUEST, message });
       await gqlError(server, UPDATE, { urn: 'urn:li:corpuser:datahub', input: policy({}) }, { ...BAD_REQUEST, message: /^urn: / });

@@ -169,7 +169,9 @@ const OPERATIONS: Operation[] = [
     name: 'assign a role',
     allowed: ['Admin', 'system'],
     run: (s, auth) =>
-      graphql(s, auth, 'mutation($i: BatchAssignRoleInput!) { batchAssignRole(input: $i) }', { i: { roleUrn: 'urn:li:dataHubRole:Reader', actors: ['urn:li:corpuser:user-reader'] } }),
+      graphql(s, auth, 'mutation($i: BatchAssignRoleInput!) { batchAssignRole(input: $i) }', {
+        i: { roleUrn: 'urn:li:dataHubRole:Reader', actors: ['urn:li:corpuser:user-reader'] },
+      }),
     assertAllowed: gqlAllowed('batchAssignRole', true),
     assertDenied: gqlDenied('batchAssignRole'),
   },

@@ -49,7 +49,10 @@ for (const backend of await backends()) {
       const carol = await actorWithRole(server, 'carol', 'Editor');
       for (let i = 0; i < 4; i++) assert.equal((await server.request('GET', relationships, { auth: carol })).status, i < 3 ? 200 : 429);
       for (let i = 0; i < 10; i++) {
-        const res = await server.request('POST', '/aspects?action=ingestProposal', { auth: carol, body: { proposal: mcp(URN, 'status', { removed: false }) } });
+        const res = await server.request('POST', '/aspects?action=ingestProposal', {
+          auth: carol,
+          body: { proposal: mcp(URN, 'status', { removed: false }) },
+        });
         assert.equal(res.status, 200, res.text);
       }
       assert.equal((await server.request('GET', `/entities/${encodeURIComponent(URN)}`, { auth: carol })).status, 200);
@@ -73,9 +76,13 @@ for (const backend of await backends()) {
 
   describe(`the budget turned off: ${backend.name}`, { skip: backend.skip }, () => {
     let server: TestServer;
-    useServer(backend, (s) => {
-      server = s;
-    }, { ALMANAC_RATE_LIMIT_MAX: '0' });
+    useServer(
+      backend,
+      (s) => {
+        server = s;
+      },
+      { ALMANAC_RATE_LIMIT_MAX: '0' },
+    );
 
     it('lets ALMANAC_RATE_LIMIT_MAX=0 run any number of expensive operations', async () => {
       for (let i = 0; i < 20; i++) assert.equal((await server.request('GET', relationships)).status, 200);

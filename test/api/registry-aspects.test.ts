@@ -19,9 +19,7 @@ const T = 1_784_800_000_000;
 
 /** Values with keys in no particular order, nesting, nulls, unicode and fields no schema Almanac has names. */
 const lineage = {
-  upstreams: [
-    { type: 'TRANSFORMED', dataset: UPSTREAM, auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, query: 'urn:li:query:q1' },
-  ],
+  upstreams: [{ type: 'TRANSFORMED', dataset: UPSTREAM, auditStamp: { time: 0, actor: 'urn:li:corpuser:unknown' }, query: 'urn:li:query:q1' }],
   fineGrainedLineages: [
     {
       upstreamType: 'FIELD_SET',
@@ -33,7 +31,12 @@ const lineage = {
     },
   ],
 };
-const editable = { description: 'Kundendaten — bereinigt', created: { time: T, actor: 'urn:li:corpuser:alice' }, lastModified: { time: T, actor: 'urn:li:corpuser:alice' }, name: 'registry' };
+const editable = {
+  description: 'Kundendaten — bereinigt',
+  created: { time: T, actor: 'urn:li:corpuser:alice' },
+  lastModified: { time: T, actor: 'urn:li:corpuser:alice' },
+  name: 'registry',
+};
 const tagProperties = { name: 'pii', description: 'Personal data', colorHex: '#d0021b' };
 const sourceInfo = {
   name: '[CLI] file',
@@ -150,7 +153,10 @@ for (const backend of await backends()) {
         body: { urn: JOB, entity: 'dataJob', aspect: 'datahubIngestionCheckpoint', latestValue: true },
       });
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.json.value.values.map((v: { aspect: { value: string } }) => v.aspect.value), [JSON.stringify(checkpoint)]);
+      assert.deepEqual(
+        res.json.value.values.map((v: { aspect: { value: string } }) => v.aspect.value),
+        [JSON.stringify(checkpoint)],
+      );
       const sizes = await server.request('POST', '/operations?action=getIndexSizes', { body: {} });
       const index = sizes.json.value.indexSizes.find((s: { indexName: string }) => s.indexName === 'datajob_datahubingestioncheckpointaspect_v1');
       assert.equal(index.rowCount, 1);
@@ -164,9 +170,21 @@ for (const backend of await backends()) {
       };
       await refused(mcp(DATASET, 'notAnAspect', {}), 400, 'Unknown aspect notAnAspect for entity dataset');
       await refused(mcp(TAG, 'upstreamLineage', lineage, 'tag'), 400, 'Unknown aspect upstreamLineage for entity tag');
-      await refused(mcp('urn:li:spaceship:x', 'status', { removed: false }, 'spaceship'), 400, 'Failed to find entity with name spaceship in EntityRegistry');
-      await refused(mcp(DATASET, 'upstreamLineage', ['not', 'an', 'object']), 422, 'Aspect upstreamLineage is invalid: expected object, received array');
-      await refused(mcp(JOB, 'datahubIngestionCheckpoint', { pipelineName: 'p' }, 'dataJob'), 422, 'Input timeseries aspect does not contain a timestampMillis field');
+      await refused(
+        mcp('urn:li:spaceship:x', 'status', { removed: false }, 'spaceship'),
+        400,
+        'Failed to find entity with name spaceship in EntityRegistry',
+      );
+      await refused(
+        mcp(DATASET, 'upstreamLineage', ['not', 'an', 'object']),
+        422,
+        'Aspect upstreamLineage is invalid: expected object, received array',
+      );
+      await refused(
+        mcp(JOB, 'datahubIngestionCheckpoint', { pipelineName: 'p' }, 'dataJob'),
+        422,
+        'Input timeseries aspect does not contain a timestampMillis field',
+      );
     });
   });
 }

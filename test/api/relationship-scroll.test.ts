@@ -8,7 +8,11 @@ import type { HttpResult, TestServer } from '../support/server.ts';
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,scroll.${name},PROD)`;
 const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,etl,prod),load)';
 const node = (urn: string) => ({ entityType: urn.split(':')[2], urn });
-const edge = (source: string, relationshipType: string, destination: string) => ({ relationshipType, source: node(source), destination: node(destination) });
+const edge = (source: string, relationshipType: string, destination: string) => ({
+  relationshipType,
+  source: node(source),
+  destination: node(destination),
+});
 const urnFilter = (...urns: string[]) => ({ and: [{ criteria: [{ field: 'urn', values: urns, condition: 'EQUAL' }] }] });
 
 for (const backend of await backends()) {
@@ -25,8 +29,10 @@ for (const backend of await backends()) {
       );
     });
 
-    const scroll = (query: string, body: unknown = {}): Promise<HttpResult> => server.request('POST', `/openapi/v3/relationship/scroll?${query}`, { body });
-    const lineage = (query: string, body: unknown = {}): Promise<HttpResult> => server.request('POST', `/openapi/v3/lineage/scroll?${query}`, { body });
+    const scroll = (query: string, body: unknown = {}): Promise<HttpResult> =>
+      server.request('POST', `/openapi/v3/relationship/scroll?${query}`, { body });
+    const lineage = (query: string, body: unknown = {}): Promise<HttpResult> =>
+      server.request('POST', `/openapi/v3/lineage/scroll?${query}`, { body });
 
     it('scrolls edges of the given types in key order, a page at a time, with a scroll id while pages are full', async () => {
       const first = await scroll('relationshipTypes=DownstreamOf&count=1');
@@ -53,7 +59,11 @@ for (const backend of await backends()) {
 
     it('refuses filters it cannot apply, naming them, rather than ignoring them', async () => {
       for (const [query, body, message] of [
-        ['', { sourceFilter: { and: [{ criteria: [{ field: 'platform', values: ['hive'] }] }] } }, /sourceFilter.and\[0\].criteria\[0\].field' platform cannot filter/],
+        [
+          '',
+          { sourceFilter: { and: [{ criteria: [{ field: 'platform', values: ['hive'] }] }] } },
+          /sourceFilter.and\[0\].criteria\[0\].field' platform cannot filter/,
+        ],
         ['', { edgeFilter: { and: [{ criteria: [{ field: 'via', values: ['x'], condition: 'CONTAIN' }] }] } }, /must be EQUAL/],
         ['', { sourceFilter: urnFilter(ds('c')), other: 1 }, /Unknown field 'other'/],
         ['direction=SIDEWAYS', {}, /Direction must be INCOMING, OUTGOING, or UNDIRECTED, got: SIDEWAYS/],
@@ -79,9 +89,15 @@ for (const backend of await backends()) {
 
     it('keeps only the edges that run the asked way from the urns, and leaves out edges that are not lineage', async () => {
       const up = await lineage('direction=UPSTREAM', { urns: [ds('c')] });
-      assert.deepEqual(up.json.results.map((r: { upstream: string }) => r.upstream), [ds('b')]);
+      assert.deepEqual(
+        up.json.results.map((r: { upstream: string }) => r.upstream),
+        [ds('b')],
+      );
       const down = await lineage('direction=downstream', { urns: [ds('c')] });
-      assert.deepEqual(down.json.results.map((r: { downstream: string }) => r.downstream), [JOB]);
+      assert.deepEqual(
+        down.json.results.map((r: { downstream: string }) => r.downstream),
+        [JOB],
+      );
       const all = await lineage('count=100');
       assert.ok(all.json.results.every((r: { relationshipType: string }) => r.relationshipType !== 'TaggedWith'));
       assert.equal(all.json.results.length, 4);

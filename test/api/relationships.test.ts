@@ -83,7 +83,10 @@ for (const backend of await backends()) {
       const up = ds('patched-up');
       const add = [{ op: 'add', path: `/upstreams/${up}`, value: { dataset: up, type: 'TRANSFORMED', auditStamp: { time: 0, actor: user('x') } } }];
       await ingest(server, patchMcp(ds('c'), add));
-      assert.deepEqual((await related(ds('c'), 'DownstreamOf', 'OUTGOING')).entities.map((e: { urn: string }) => e.urn), [ds('b'), up]);
+      assert.deepEqual(
+        (await related(ds('c'), 'DownstreamOf', 'OUTGOING')).entities.map((e: { urn: string }) => e.urn),
+        [ds('b'), up],
+      );
       await ingest(server, patchMcp(ds('c'), [{ op: 'remove', path: `/upstreams/${up}`, value: {} }]));
       assert.deepEqual((await related(up, 'DownstreamOf', 'INCOMING')).entities, []);
     });
@@ -122,7 +125,10 @@ for (const backend of await backends()) {
       );
       assert.deepEqual(value.relationships[2].paths, [[ds('a'), ds('b'), ds('c'), ds('d')]]);
       const oneHop = await server.request('POST', '/relationships?action=getLineage', { body: { urn: ds('b'), direction: 'UPSTREAM' } });
-      assert.deepEqual(oneHop.json.value.relationships.map((r: { entity: string }) => r.entity), [ds('a'), ds('e')]);
+      assert.deepEqual(
+        oneHop.json.value.relationships.map((r: { entity: string }) => r.entity),
+        [ds('a'), ds('e')],
+      );
     });
 
     it('refuses getLineage without a direction, or with a parameter it does not take', async () => {
@@ -136,16 +142,27 @@ for (const backend of await backends()) {
 
     it('hides the relationships of a soft-deleted entity on both sides, and shows them again when it is restored', async () => {
       await ingest(server, mcp(ds('a'), 'status', { removed: true }));
-      assert.deepEqual((await related(ds('b'), 'DownstreamOf', 'OUTGOING')).entities.map((e: { urn: string }) => e.urn), [ds('e')]);
+      assert.deepEqual(
+        (await related(ds('b'), 'DownstreamOf', 'OUTGOING')).entities.map((e: { urn: string }) => e.urn),
+        [ds('e')],
+      );
       assert.deepEqual((await related(ds('a'), 'DownstreamOf', 'OUTGOING')).entities, []);
       const walk = await server.request('POST', '/relationships?action=getLineage', { body: { urn: ds('e'), direction: 'DOWNSTREAM', maxHops: 5 } });
-      assert.deepEqual(walk.json.value.relationships.map((r: { entity: string }) => r.entity), [ds('b'), ds('c'), ds('d')]);
+      assert.deepEqual(
+        walk.json.value.relationships.map((r: { entity: string }) => r.entity),
+        [ds('b'), ds('c'), ds('d')],
+      );
       await ingest(server, mcp(ds('a'), 'status', { removed: false }));
       assert.deepEqual((await related(ds('b'), 'DownstreamOf', 'OUTGOING')).total, 2);
     });
 
     it('drops the relationships of a deleted aspect and of a hard-deleted entity', async () => {
-      await ingest(server, mcp(ds('x'), 'upstreamLineage', lineage(ds('y'))), mcp(ds('x'), 'ownership', owners('zed')), mcp(ds('w'), 'upstreamLineage', lineage(ds('x'))));
+      await ingest(
+        server,
+        mcp(ds('x'), 'upstreamLineage', lineage(ds('y'))),
+        mcp(ds('x'), 'ownership', owners('zed')),
+        mcp(ds('w'), 'upstreamLineage', lineage(ds('x'))),
+      );
       const aspect = await server.request('POST', '/entities?action=delete', { body: { urn: ds('x'), aspectName: 'ownership' } });
       assert.equal(aspect.status, 200, aspect.text);
       assert.equal((await related(user('zed'), 'OwnedBy', 'INCOMING')).total, 0);

@@ -66,7 +66,10 @@ for (const backend of await backends()) {
     });
 
     it('refuses a body nested deeper than 1000 levels before reading its fields', async () => {
-      const res = await server.request('POST', '/openapi/v3/entity/dataset', { rawBody: `[${nested(5000)}]`, headers: { 'Content-Type': 'application/json' } });
+      const res = await server.request('POST', '/openapi/v3/entity/dataset', {
+        rawBody: `[${nested(5000)}]`,
+        headers: { 'Content-Type': 'application/json' },
+      });
       assertRestliError(res, 400, /^Request body nests objects and arrays deeper than 1000 levels$/);
     });
 
@@ -104,7 +107,8 @@ for (const backend of await backends()) {
       const noise = (n: number) => Array.from({ length: n }, () => 'abcdefghijklmnopqrstuvwxyz0123456789'[Math.floor(Math.random() * 36)]).join('');
       const up = ds('up');
       const down = ds('down');
-      const fieldUrn = (dataset: string, fill: number) => `urn:li:schemaField:(${dataset},${noise(fill - `urn:li:schemaField:(${dataset},)`.length)})`;
+      const fieldUrn = (dataset: string, fill: number) =>
+        `urn:li:schemaField:(${dataset},${noise(fill - `urn:li:schemaField:(${dataset},)`.length)})`;
       const upstreams = [fieldUrn(up, 600), `urn:li:schemaField:(${up},${noise(5000)})`];
       const lineage = {
         upstreams: [{ dataset: up, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }],
@@ -114,17 +118,28 @@ for (const backend of await backends()) {
       };
       const res = await server.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp(down, 'upstreamLineage', lineage) } });
       assert.equal(res.status, 200, res.text);
-      const related = await server.request('GET', `/relationships?urn=${enc(lineage.fineGrainedLineages[0]!.downstreams[0]!)}&types=List(DownstreamOf)&direction=OUTGOING`);
+      const related = await server.request(
+        'GET',
+        `/relationships?urn=${enc(lineage.fineGrainedLineages[0]!.downstreams[0]!)}&types=List(DownstreamOf)&direction=OUTGOING`,
+      );
       assert.equal(related.status, 200, related.text);
-      assert.deepEqual(related.json.relationships.map((r: { entity: string }) => r.entity), [upstreams[0]]);
+      assert.deepEqual(
+        related.json.relationships.map((r: { entity: string }) => r.entity),
+        [upstreams[0]],
+      );
     });
 
     it('reads a dataset urn near the 512-byte limit by path on every by-path route', async () => {
       const name = `warehouse.${'segment_'.repeat(50)}`.slice(0, 460);
       const urn = ds(name);
       await ingest(server, mcp(urn, 'status', { removed: false }));
-      assert.ok(enc(urn).length > 400, 'far past Fastify\'s default of 100');
-      for (const path of [`/entities/${enc(urn)}`, `/aspects/${enc(urn)}?aspect=status&version=0`, `/openapi/v3/entity/dataset/${enc(urn)}`, `/api/gms/entitiesV2/${enc(urn)}`]) {
+      assert.ok(enc(urn).length > 400, "far past Fastify's default of 100");
+      for (const path of [
+        `/entities/${enc(urn)}`,
+        `/aspects/${enc(urn)}?aspect=status&version=0`,
+        `/openapi/v3/entity/dataset/${enc(urn)}`,
+        `/api/gms/entitiesV2/${enc(urn)}`,
+      ]) {
         const res = await server.request('GET', path);
         assert.equal(res.status, 200, `${path}: ${res.text}`);
       }
@@ -133,7 +148,11 @@ for (const backend of await backends()) {
     it('refuses a batch writing more versions than ALMANAC_MAX_WRITES_PER_REQUEST, writing none of it', async () => {
       const proposals = Array.from({ length: 6 }, (_, i) => mcp(ds(`cap${i}`), 'status', { removed: false }));
       const res = await server.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } });
-      assertRestliError(res, 400, /^Parameter 'proposals': this request would write 6 aspect versions, more than the 5 one request may write \(ALMANAC_MAX_WRITES_PER_REQUEST\)/);
+      assertRestliError(
+        res,
+        400,
+        /^Parameter 'proposals': this request would write 6 aspect versions, more than the 5 one request may write \(ALMANAC_MAX_WRITES_PER_REQUEST\)/,
+      );
       for (let i = 0; i < 6; i++) assert.equal((await server.request('GET', `/entities/${enc(ds(`cap${i}`))}`)).status, 404);
       await ingest(server, ...proposals.slice(0, 5));
     });
@@ -147,7 +166,10 @@ for (const backend of await backends()) {
       const res = await gql(server, `mutation { ${batch('a', urns.slice(0, 2))} ${batch('b', urns.slice(2, 4))} ${batch('c', urns.slice(4, 6))} }`);
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.json.data, { a: true, b: true, c: null });
-      assert.deepEqual(res.json.errors.map((e: { path: string[] }) => e.path), [['c']]);
+      assert.deepEqual(
+        res.json.errors.map((e: { path: string[] }) => e.path),
+        [['c']],
+      );
       assert.match(res.json.errors[0].message, /'input\.resources': this request would write 6 aspect versions, more than the 5/);
       for (const [i, u] of urns.entries()) {
         const read = await gql(server, `{ dataset(urn: "${u}") { deprecation { deprecated } } }`);
@@ -168,9 +190,13 @@ for (const backend of await backends()) {
 
   describe(`every framework-level error in Rest.li shape: ${backend.name}`, { skip: backend.skip }, () => {
     let server: TestServer;
-    useServer(backend, (s) => {
-      server = s;
-    }, { ALMANAC_MAX_BODY_BYTES: '4096' });
+    useServer(
+      backend,
+      (s) => {
+        server = s;
+      },
+      { ALMANAC_MAX_BODY_BYTES: '4096' },
+    );
 
     it('answers an unknown route, bad JSON and a body too large in Rest.li shape', async () => {
       assertRestliError(await server.request('GET', '/no/such/route'), 404, /^No resource for GET \/no\/such\/route$/);
@@ -186,7 +212,11 @@ for (const backend of await backends()) {
     it('answers headers too large with 431 and a malformed request with 400, both in Rest.li shape', async () => {
       const big = await rawExchange(server.url, `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'z'.repeat(20_000)}\r\n\r\n`);
       assert.match(big, /^HTTP\/1\.1 431 /);
-      assert.deepEqual(bodyOf(big), { exceptionClass: 'com.linkedin.restli.server.RestLiServiceException', message: 'The request headers are too large', status: 431 });
+      assert.deepEqual(bodyOf(big), {
+        exceptionClass: 'com.linkedin.restli.server.RestLiServiceException',
+        message: 'The request headers are too large',
+        status: 431,
+      });
       const garbage = await rawExchange(server.url, 'NOT HTTP AT ALL\r\n\r\n');
       assert.match(garbage, /^HTTP\/1\.1 400 /);
       assert.equal(bodyOf(garbage).exceptionClass, 'com.linkedin.restli.server.RestLiServiceException');

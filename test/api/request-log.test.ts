@@ -30,7 +30,11 @@ for (const backend of await backends()) {
       assert.equal(typeof line.durationMs, 'number');
       assert.equal(line.actor, 'urn:li:corpuser:datahub');
       assert.equal(line.userAgent, USER_AGENT);
-      assert.deepEqual(linesOf('log-ok').map((l) => l.msg), ['request completed'], 'no arrival line at info');
+      assert.deepEqual(
+        linesOf('log-ok').map((l) => l.msg),
+        ['request completed'],
+        'no arrival line at info',
+      );
     });
 
     it('keeps the reason a request was refused, on Rest.li, GraphQL and an unknown path', async () => {
@@ -54,7 +58,11 @@ for (const backend of await backends()) {
     });
 
     it('never writes a token or a password', async () => {
-      await server.request('POST', '/logIn', { auth: null, body: { username: 'datahub', password: 'log-test-secret-pw' }, headers: { 'X-Request-Id': 'log-login' } });
+      await server.request('POST', '/logIn', {
+        auth: null,
+        body: { username: 'datahub', password: 'log-test-secret-pw' },
+        headers: { 'X-Request-Id': 'log-login' },
+      });
       await log.waitFor((l) => l.reqId === 'log-login');
       await call('log-token', 'GET', `/no/such/route?token=${server.adminToken}`);
       await log.waitFor((l) => l.reqId === 'log-token');
@@ -79,4 +87,3 @@ for (const backend of await backends()) {
     });
   });
 }
-

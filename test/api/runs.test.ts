@@ -38,7 +38,9 @@ async function snapshot(server: TestServer, urns: readonly string[]): Promise<st
     for (const aspect of ['status', 'datasetProperties', 'globalTags', 'ownership', 'editableDatasetProperties']) {
       for (const version of [0, 1, 2]) parts.push(await aspectText(server, urn, aspect, version));
     }
-    const profiles = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn, entity: 'dataset', aspect: 'datasetProfile' } });
+    const profiles = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', {
+      body: { urn, entity: 'dataset', aspect: 'datasetProfile' },
+    });
     parts.push(profiles.json);
   }
   parts.push(await ok(post(server, 'list', { pageOffset: 0, pageSize: 100, includeSoft: true })));
@@ -103,8 +105,13 @@ for (const backend of await backends()) {
       assert.ok(rows.every((r: { timestamp: number }) => typeof r.timestamp === 'number' && r.timestamp > 0));
       assert.deepEqual(Object.keys(rows[0]).sort(), ['aspectName', 'keyAspect', 'runId', 'timestamp', 'urn']);
 
-      const page = await ok(server.request('POST', '/api/gms/runs?action=describe', { body: { runId: run2, start: 1, count: 2, includeAspect: true } }));
-      assert.deepEqual(page.map((r: { aspectName: string }) => r.aspectName), ['ownership', 'datasetKey']);
+      const page = await ok(
+        server.request('POST', '/api/gms/runs?action=describe', { body: { runId: run2, start: 1, count: 2, includeAspect: true } }),
+      );
+      assert.deepEqual(
+        page.map((r: { aspectName: string }) => r.aspectName),
+        ['ownership', 'datasetKey'],
+      );
       assert.deepEqual(page[0].aspect, { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }] });
       assert.deepEqual(await ok(post(server, 'describe', { runId: 'never-ran', start: 0, count: 10 })), []);
     });
@@ -114,9 +121,18 @@ for (const backend of await backends()) {
       const runs = await ok(post(server, 'list', { pageOffset: 0, pageSize: 100, includeSoft: false }));
       const ours = runs.filter((r: { runId: string }) => [run1, run2].includes(r.runId));
       // Run 1 still owns a's status and tags, b's status and properties, and a's and b's keys.
-      assert.deepEqual(ours.map((r: { runId: string; rows: number }) => [r.runId, r.rows]), [[run2, 5], [run1, 6]]);
+      assert.deepEqual(
+        ours.map((r: { runId: string; rows: number }) => [r.runId, r.rows]),
+        [
+          [run2, 5],
+          [run1, 6],
+        ],
+      );
       assert.ok(ours[0].timestamp >= ours[1].timestamp);
-      assert.ok(runs.some((r: { runId: string }) => r.runId === 'no-run-id-provided'), 'writes outside any run are listed as DataHub lists them');
+      assert.ok(
+        runs.some((r: { runId: string }) => r.runId === 'no-run-id-provided'),
+        'writes outside any run are listed as DataHub lists them',
+      );
       const second = await ok(post(server, 'list', { pageOffset: 1, pageSize: 1 }));
       assert.deepEqual(second, [runs[1]]);
     });
@@ -127,11 +143,24 @@ for (const backend of await backends()) {
       const soft = await ok(post(server, 'rollback', { runId: run2, dryRun: true, safe: true }));
       assert.deepEqual(
         soft.aspectRowSummaries.map((r: { urn: string; aspectName: string }) => [r.urn, r.aspectName]),
-        [[a, 'datasetProperties'], [a, 'ownership'], [c, 'datasetProperties'], [c, 'status']],
+        [
+          [a, 'datasetProperties'],
+          [a, 'ownership'],
+          [c, 'datasetProperties'],
+          [c, 'status'],
+        ],
       );
       assert.deepEqual(
         { ...soft, aspectRowSummaries: undefined },
-        { aspectRowSummaries: undefined, entitiesAffected: 2, aspectsAffected: 1, entitiesDeleted: 1, aspectsReverted: 4, unsafeEntitiesCount: 1, unsafeEntities: [{ urn: c }] },
+        {
+          aspectRowSummaries: undefined,
+          entitiesAffected: 2,
+          aspectsAffected: 1,
+          entitiesDeleted: 1,
+          aspectsReverted: 4,
+          unsafeEntitiesCount: 1,
+          unsafeEntities: [{ urn: c }],
+        },
       );
       const hard = await ok(post(server, 'rollback', { runId: run2, dryRun: true, safe: false }));
       assert.equal(hard.aspectRowSummaries.length, 5);
@@ -142,13 +171,24 @@ for (const backend of await backends()) {
     it("rolls back softly: run 1's values come back exactly, run 2's new aspects and rows go, and the entity it created is soft-deleted", async () => {
       const { a, b, c, run1, run2, before } = await twoRuns(server);
       const request = `urn:li:dataHubExecutionRequest:${run2}`;
-      await ingest(server, mcp(request, 'dataHubExecutionRequestResult', { status: 'SUCCESS', startTimeMs: T0, durationMs: 5 }, 'dataHubExecutionRequest'));
+      await ingest(
+        server,
+        mcp(request, 'dataHubExecutionRequestResult', { status: 'SUCCESS', startTimeMs: T0, durationMs: 5 }, 'dataHubExecutionRequest'),
+      );
 
       const res = await ok(post(server, 'rollback', { runId: run2, dryRun: false, safe: true }));
       assert.deepEqual(
         { ...res, aspectRowSummaries: res.aspectRowSummaries.length },
         // Four aspects rolled back and one profile row deleted; the kept key aspect is not counted.
-        { aspectRowSummaries: 5, entitiesAffected: 2, aspectsAffected: 1, entitiesDeleted: 1, aspectsReverted: 5, unsafeEntitiesCount: 1, unsafeEntities: [{ urn: c }] },
+        {
+          aspectRowSummaries: 5,
+          entitiesAffected: 2,
+          aspectsAffected: 1,
+          entitiesDeleted: 1,
+          aspectsReverted: 5,
+          unsafeEntitiesCount: 1,
+          unsafeEntities: [{ urn: c }],
+        },
       );
       // Exactly as run 1 left them: value, version, created stamp and systemMetadata.
       assert.equal(await aspectText(server, a, 'datasetProperties'), before.props);
@@ -157,19 +197,27 @@ for (const backend of await backends()) {
       assert.equal(await aspectText(server, b, 'datasetProperties'), before.bProps);
       // Sent again unchanged by run 2, a's tags were never run 2's: their value stays.
       assert.equal(JSON.parse(await aspectText(server, a, 'globalTags')).aspect['com.linkedin.common.GlobalTags'].tags[0].tag, 'urn:li:tag:t1');
-      const profiles = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn: a, entity: 'dataset', aspect: 'datasetProfile' } });
+      const profiles = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', {
+        body: { urn: a, entity: 'dataset', aspect: 'datasetProfile' },
+      });
       assert.deepEqual(profiles.json.value.values, []);
       // c: soft-deleted, its hand edit kept for a re-ingestion to bring back.
       assert.deepEqual(JSON.parse(await aspectText(server, c, 'status')).aspect['com.linkedin.common.Status'], { removed: true });
       assert.equal((await server.request('GET', `/aspects/${enc(c)}?aspect=datasetProperties`)).status, 404);
       assert.equal((await server.request('GET', `/aspects/${enc(c)}?aspect=editableDatasetProperties`)).status, 200);
       assert.deepEqual((await server.request('POST', '/entities?action=exists', { body: { urn: c } })).json, { value: true });
-      assert.equal(JSON.parse(await aspectText(server, request, 'dataHubExecutionRequestResult')).aspect['com.linkedin.execution.ExecutionRequestResult'].status, 'ROLLED_BACK');
+      assert.equal(
+        JSON.parse(await aspectText(server, request, 'dataHubExecutionRequestResult')).aspect['com.linkedin.execution.ExecutionRequestResult'].status,
+        'ROLLED_BACK',
+      );
 
       // What is left of run 2 is the soft-deleted entity's key: hidden unless asked for.
       assert.deepEqual(await ok(post(server, 'describe', { runId: run2, start: 0, count: 10 })), []);
       const soft = await ok(post(server, 'describe', { runId: run2, start: 0, count: 10, includeSoft: true }));
-      assert.deepEqual(soft.map((r: { urn: string; aspectName: string }) => [r.urn, r.aspectName]), [[c, 'datasetKey']]);
+      assert.deepEqual(
+        soft.map((r: { urn: string; aspectName: string }) => [r.urn, r.aspectName]),
+        [[c, 'datasetKey']],
+      );
       const listed = (await ok(post(server, 'list', { pageOffset: 0, pageSize: 100 }))).map((r: { runId: string }) => r.runId);
       assert.ok(listed.includes(run1) && !listed.includes(run2));
       assert.equal((await ok(post(server, 'rollback', { runId: run2, dryRun: false, safe: true }))).aspectsReverted, 0);
@@ -201,8 +249,16 @@ for (const backend of await backends()) {
       const { a, b, c, run2 } = await twoRuns(server);
       const before = await snapshot(server, [a, b, c]);
       const cases: Array<[string, unknown, RegExp]> = [
-        ['/runs?action=rollback', { runId: 'no-run-id-provided', dryRun: false }, /no-run-id-provided is a default run-id provided for non labeled ingestion runs/],
-        ['/runs?action=rollback', { runId: run2, dryRun: false, hardDelet: true }, /Unknown parameter 'hardDelet' for action 'rollback'; it takes runId, dryRun, hardDelete, safe/],
+        [
+          '/runs?action=rollback',
+          { runId: 'no-run-id-provided', dryRun: false },
+          /no-run-id-provided is a default run-id provided for non labeled ingestion runs/,
+        ],
+        [
+          '/runs?action=rollback',
+          { runId: run2, dryRun: false, hardDelet: true },
+          /Unknown parameter 'hardDelet' for action 'rollback'; it takes runId, dryRun, hardDelete, safe/,
+        ],
         ['/runs?action=rollback&force=true', { runId: run2, dryRun: false }, /Unknown parameter 'force' for action 'rollback'/],
         ['/runs?action=rollback', { runId: run2 }, /Parameter 'dryRun' is required/],
         ['/runs?action=rollback', { runId: run2, dryRun: 'no' }, /Parameter 'dryRun' must be a boolean/],

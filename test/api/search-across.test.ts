@@ -91,7 +91,12 @@ const OTHER_JOB = `urn:li:dataJob:(${FLOW},idle)`;
 const dpi = (id: string) => `urn:li:dataProcessInstance:${id}`;
 const DAY = 86_400_000;
 const NOW = Date.now();
-const filterRule = (field: string, values: string[], condition = 'EQUAL', negated = false) => ({ field, values, condition, ...(negated ? { negated } : {}) });
+const filterRule = (field: string, values: string[], condition = 'EQUAL', negated = false) => ({
+  field,
+  values,
+  condition,
+  ...(negated ? { negated } : {}),
+});
 
 for (const backend of await backends()) {
   describe(`searchAcrossEntities and scrollAcrossEntities: ${backend.name}`, { skip: backend.skip }, () => {
@@ -102,7 +107,9 @@ for (const backend of await backends()) {
       let scrollId: string | null = null;
       let pages = 0;
       do {
-        const data: { nextScrollId: string | null; searchResults: Array<{ entity: { urn: string }; extraProperties: unknown }> } = (await gqlData(server, SCROLL_URNS, { query: '*', skipCache: false, sortInput: null, includeSoftDeleted: null, ...variables, scrollId })).scrollAcrossEntities;
+        const data: { nextScrollId: string | null; searchResults: Array<{ entity: { urn: string }; extraProperties: unknown }> } = (
+          await gqlData(server, SCROLL_URNS, { query: '*', skipCache: false, sortInput: null, includeSoftDeleted: null, ...variables, scrollId })
+        ).scrollAcrossEntities;
         urns.push(...data.searchResults.map((r) => r.entity.urn));
         for (const r of data.searchResults) assert.deepEqual(r.extraProperties, []);
         scrollId = data.nextScrollId;
@@ -110,16 +117,28 @@ for (const backend of await backends()) {
       } while (scrollId);
       return { urns, pages };
     };
-    const dpiProps = (id: string, daysAgo: number) => mcp(dpi(id), 'dataProcessInstanceProperties', { name: id, created: { time: NOW - daysAgo * DAY, actor: 'urn:li:corpuser:airflow' }, customProperties: {} }, 'dataProcessInstance');
-    const dpiParent = (id: string, parent: string) => mcp(dpi(id), 'dataProcessInstanceRelationships', { parentTemplate: parent, upstreamInstances: [] }, 'dataProcessInstance');
+    const dpiProps = (id: string, daysAgo: number) =>
+      mcp(
+        dpi(id),
+        'dataProcessInstanceProperties',
+        { name: id, created: { time: NOW - daysAgo * DAY, actor: 'urn:li:corpuser:airflow' }, customProperties: {} },
+        'dataProcessInstance',
+      );
+    const dpiParent = (id: string, parent: string) =>
+      mcp(dpi(id), 'dataProcessInstanceRelationships', { parentTemplate: parent, upstreamInstances: [] }, 'dataProcessInstance');
     const runEvent = (id: string) => mcp(dpi(id), 'dataProcessInstanceRunEvent', { timestampMillis: NOW, status: 'COMPLETE' }, 'dataProcessInstance');
     const query = (id: string, source: string, daysAgo: number) =>
-      mcp(`urn:li:query:${id}`, 'queryProperties', {
-        statement: { value: `select ${id}`, language: 'SQL' },
-        source,
-        created: { time: NOW - daysAgo * DAY, actor: 'urn:li:corpuser:x' },
-        lastModified: { time: NOW - daysAgo * DAY, actor: 'urn:li:corpuser:x' },
-      }, 'query');
+      mcp(
+        `urn:li:query:${id}`,
+        'queryProperties',
+        {
+          statement: { value: `select ${id}`, language: 'SQL' },
+          source,
+          created: { time: NOW - daysAgo * DAY, actor: 'urn:li:corpuser:x' },
+          lastModified: { time: NOW - daysAgo * DAY, actor: 'urn:li:corpuser:x' },
+        },
+        'query',
+      );
 
     useServer(backend, async (s) => {
       server = s;
@@ -133,11 +152,22 @@ for (const backend of await backends()) {
         mcp(JOB, 'dataJobInfo', { name: 'Load', type: { string: 'BATCH' }, customProperties: {} }, 'dataJob'),
         mcp(JOB, 'subTypes', { typeNames: ['Task'] }, 'dataJob'),
         mcp(OTHER_JOB, 'status', { removed: false }, 'dataJob'),
-        dpiProps('old', 30), dpiParent('old', JOB), runEvent('old'),
-        dpiProps('new', 1), dpiParent('new', JOB), runEvent('new'),
-        dpiProps('quiet', 2), dpiParent('quiet', JOB),
-        dpiProps('gone', 3), dpiParent('gone', JOB), runEvent('gone'), mcp(dpi('gone'), 'status', { removed: true }, 'dataProcessInstance'),
-        query('stale', 'SYSTEM', 400), query('older', 'SYSTEM', 500), query('fresh', 'SYSTEM', 1), query('manual', 'MANUAL', 600),
+        dpiProps('old', 30),
+        dpiParent('old', JOB),
+        runEvent('old'),
+        dpiProps('new', 1),
+        dpiParent('new', JOB),
+        runEvent('new'),
+        dpiProps('quiet', 2),
+        dpiParent('quiet', JOB),
+        dpiProps('gone', 3),
+        dpiParent('gone', JOB),
+        runEvent('gone'),
+        mcp(dpi('gone'), 'status', { removed: true }, 'dataProcessInstance'),
+        query('stale', 'SYSTEM', 400),
+        query('older', 'SYSTEM', 500),
+        query('fresh', 'SYSTEM', 1),
+        query('manual', 'MANUAL', 600),
       );
     });
 
@@ -152,7 +182,12 @@ for (const backend of await backends()) {
       const orFilters = [{ and: [filterRule('removed', ['true'])] }];
       const { urns } = await scrollAll({ types: null, orFilters, batchSize: 100, includeSoftDeleted: true });
       assert.deepEqual(urns, [B]);
-      const dpis = await scrollAll({ types: ['DATA_PROCESS_INSTANCE'], orFilters: [{ and: [filterRule('removed', ['true']), filterRule('created', [String(NOW - 2 * DAY)], 'LESS_THAN')] }], batchSize: 10, includeSoftDeleted: true });
+      const dpis = await scrollAll({
+        types: ['DATA_PROCESS_INSTANCE'],
+        orFilters: [{ and: [filterRule('removed', ['true']), filterRule('created', [String(NOW - 2 * DAY)], 'LESS_THAN')] }],
+        batchSize: 10,
+        includeSoftDeleted: true,
+      });
       assert.deepEqual(dpis.urns, [dpi('gone')]);
     });
 
@@ -168,8 +203,16 @@ for (const backend of await backends()) {
       assert.deepEqual((await scrollAll({ types: ['DATASET'], query: 'search.', batchSize: 10 })).urns, [A, D, C], 'urn order');
     });
 
-    it("sorts as query cleanup asks: SYSTEM queries modified before a cutoff, oldest first", async () => {
-      const orFilters = [{ and: [filterRule('removed', ['true'], 'EQUAL', true), filterRule('source', ['SYSTEM']), filterRule('lastModifiedAt', [String(NOW - 180 * DAY)], 'LESS_THAN')] }];
+    it('sorts as query cleanup asks: SYSTEM queries modified before a cutoff, oldest first', async () => {
+      const orFilters = [
+        {
+          and: [
+            filterRule('removed', ['true'], 'EQUAL', true),
+            filterRule('source', ['SYSTEM']),
+            filterRule('lastModifiedAt', [String(NOW - 180 * DAY)], 'LESS_THAN'),
+          ],
+        },
+      ];
       const sortInput = { sortCriteria: [{ field: 'lastModifiedAt', sortOrder: 'ASCENDING' }] };
       const { urns, pages } = await scrollAll({ types: ['QUERY'], orFilters, sortInput, batchSize: 1 });
       assert.deepEqual(urns, ['urn:li:query:older', 'urn:li:query:stale']);
@@ -182,36 +225,82 @@ for (const backend of await backends()) {
       assert.equal(jobs.count, 2);
       const load = jobs.searchResults.find((r: { entity: { urn: string } }) => r.entity.urn === JOB).entity;
       assert.deepEqual(load, {
-        type: 'DATA_JOB', urn: JOB, dataFlow: { urn: FLOW }, lastIngested: null, subTypes: { typeNames: ['Task'] }, jobId: 'load', dataPlatformInstance: null, runs: { total: 2 },
+        type: 'DATA_JOB',
+        urn: JOB,
+        dataFlow: { urn: FLOW },
+        lastIngested: null,
+        subTypes: { typeNames: ['Task'] },
+        jobId: 'load',
+        dataPlatformInstance: null,
+        runs: { total: 2 },
       });
       const flows = (await gqlData(server, DATAFLOW_QUERY, { query: '*', scrollId: null, batchSize: 500 })).scrollAcrossEntities;
-      assert.deepEqual(flows.searchResults, [{ entity: { type: 'DATA_FLOW', urn: FLOW, orchestrator: 'airflow', cluster: 'prod', lastIngested: null } }]);
-      const runs = (await gqlData(server, RUNS_QUERY, { dataJobUrn: JOB, start: 0, count: 500 })).dataJob.runs;
-      assert.deepEqual(runs.runs.map((r: { urn: string; created: { time: number; actor: string } }) => [r.urn, r.created.time, r.created.actor]), [
-        [dpi('new'), NOW - DAY, 'urn:li:corpuser:airflow'],
-        [dpi('old'), NOW - 30 * DAY, 'urn:li:corpuser:airflow'],
+      assert.deepEqual(flows.searchResults, [
+        { entity: { type: 'DATA_FLOW', urn: FLOW, orchestrator: 'airflow', cluster: 'prod', lastIngested: null } },
       ]);
+      const runs = (await gqlData(server, RUNS_QUERY, { dataJobUrn: JOB, start: 0, count: 500 })).dataJob.runs;
+      assert.deepEqual(
+        runs.runs.map((r: { urn: string; created: { time: number; actor: string } }) => [r.urn, r.created.time, r.created.actor]),
+        [
+          [dpi('new'), NOW - DAY, 'urn:li:corpuser:airflow'],
+          [dpi('old'), NOW - 30 * DAY, 'urn:li:corpuser:airflow'],
+        ],
+      );
       assert.equal((await gqlData(server, RUNS_QUERY, { dataJobUrn: OTHER_JOB, start: 0, count: 10 })).dataJob.runs.runs.length, 0);
     });
 
     it('pages searchAcrossEntities by start and count, with the total', async () => {
       const input = { types: ['DATASET'], query: '*', start: 1, count: 1 };
-      assert.deepEqual((await gqlData(server, SEARCH, { input })).searchAcrossEntities, { start: 1, count: 1, total: 3, searchResults: [{ entity: { urn: D, type: 'DATASET' } }] });
+      assert.deepEqual((await gqlData(server, SEARCH, { input })).searchAcrossEntities, {
+        start: 1,
+        count: 1,
+        total: 3,
+        searchResults: [{ entity: { urn: D, type: 'DATASET' } }],
+      });
       const soft = { types: ['DATASET'], query: '*', searchFlags: { includeSoftDeleted: true } };
       assert.equal((await gqlData(server, SEARCH, { input: soft })).searchAcrossEntities.total, 4);
-      const legacy = { types: ['DATASET'], query: '*', filters: [{ field: 'origin', values: ['PROD'] }, { field: 'platform', values: ['urn:li:dataPlatform:kafka'] }] };
-      assert.deepEqual((await gqlData(server, SEARCH, { input: legacy })).searchAcrossEntities.searchResults, [{ entity: { urn: C, type: 'DATASET' } }]);
+      const legacy = {
+        types: ['DATASET'],
+        query: '*',
+        filters: [
+          { field: 'origin', values: ['PROD'] },
+          { field: 'platform', values: ['urn:li:dataPlatform:kafka'] },
+        ],
+      };
+      assert.deepEqual((await gqlData(server, SEARCH, { input: legacy })).searchAcrossEntities.searchResults, [
+        { entity: { urn: C, type: 'DATASET' } },
+      ]);
     });
 
     it('refuses what it cannot do, naming it: a condition, a type, a view, a scroll id', async () => {
       const bad = { code: 400, type: 'BAD_REQUEST' };
-      await gqlError(server, SEARCH, { input: { query: '*', orFilters: [{ and: [filterRule('browsePathV2', ['x'], 'DESCENDANTS_INCL')] }] } }, {
-        ...bad,
-        message: /^orFilters\[0\]\.and\[0\] \(browsePathV2\): condition DESCENDANTS_INCL is not supported/,
-      });
-      await gqlError(server, SEARCH, { input: { query: '*', types: ['ASSERTION'] } }, { ...bad, message: 'types: Almanac does not search entities of type ASSERTION' });
-      await gqlError(server, SEARCH, { input: { query: '*', viewUrn: 'urn:li:dataHubView:x' } }, { ...bad, message: 'viewUrn: views are not supported by Almanac' });
-      await gqlError(server, SCROLL_URNS, { query: '*', batchSize: 1, skipCache: false, scrollId: 'nope' }, { ...bad, message: /^Invalid scrollId nope/ });
+      await gqlError(
+        server,
+        SEARCH,
+        { input: { query: '*', orFilters: [{ and: [filterRule('browsePathV2', ['x'], 'DESCENDANTS_INCL')] }] } },
+        {
+          ...bad,
+          message: /^orFilters\[0\]\.and\[0\] \(browsePathV2\): condition DESCENDANTS_INCL is not supported/,
+        },
+      );
+      await gqlError(
+        server,
+        SEARCH,
+        { input: { query: '*', types: ['ASSERTION'] } },
+        { ...bad, message: 'types: Almanac does not search entities of type ASSERTION' },
+      );
+      await gqlError(
+        server,
+        SEARCH,
+        { input: { query: '*', viewUrn: 'urn:li:dataHubView:x' } },
+        { ...bad, message: 'viewUrn: views are not supported by Almanac' },
+      );
+      await gqlError(
+        server,
+        SCROLL_URNS,
+        { query: '*', batchSize: 1, skipCache: false, scrollId: 'nope' },
+        { ...bad, message: /^Invalid scrollId nope/ },
+      );
     });
   });
 }

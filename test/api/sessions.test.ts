@@ -39,7 +39,10 @@ for (const backend of await backends()) {
       const res = await login('alice');
       assert.equal(res.status, 200, res.text);
       const session = attributesOf(res, 'PLAY_SESSION');
-      assert.ok(session.includes('HttpOnly') && session.includes('SameSite=Lax') && session.includes('Path=/') && session.includes('Max-Age=7200'), session.join('; '));
+      assert.ok(
+        session.includes('HttpOnly') && session.includes('SameSite=Lax') && session.includes('Path=/') && session.includes('Max-Age=7200'),
+        session.join('; '),
+      );
       const actor = attributesOf(res, 'actor');
       assert.equal(actor[0], 'actor=urn:li:corpuser:alice');
       assert.ok(!actor.includes('HttpOnly'), 'the page reads the actor cookie, as in DataHub');
@@ -52,7 +55,11 @@ for (const backend of await backends()) {
       const res = await whoAmI({ Cookie: cookie });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(res.json, { urn: 'urn:li:corpuser:alice' });
-      const viaCookie = await server.request('POST', '/api/v2/graphql', { auth: null, headers: { Cookie: cookie }, body: { query: '{ me { corpUser { urn } } }' } });
+      const viaCookie = await server.request('POST', '/api/v2/graphql', {
+        auth: null,
+        headers: { Cookie: cookie },
+        body: { query: '{ me { corpUser { urn } } }' },
+      });
       assert.equal(viaCookie.status, 200, viaCookie.text);
       assert.equal(viaCookie.json.data.me.corpUser.urn, 'urn:li:corpuser:alice');
     });
@@ -91,7 +98,7 @@ for (const backend of await backends()) {
       assert.equal((await whoAmI({ Cookie: cookie })).status, 401);
     });
 
-    it("ends every session of a user whose password is reset", async () => {
+    it('ends every session of a user whose password is reset', async () => {
       const cookie = cookiesOf(await login('dave'));
       await actorWithRole(server, 'dave', 'Reader', 'a brand new password');
       assert.equal((await whoAmI({ Cookie: cookie })).status, 401);

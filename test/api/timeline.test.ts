@@ -56,11 +56,17 @@ for (const backend of await backends()) {
         semVerChange: 'MAJOR',
         description: "A backwards incompatible change due to removal of field: 'name'.",
       });
-      assert.equal(txns[1].changeEvents[1].description, "A backwards incompatible change due to native datatype of the field 'id' changed from 'int' to 'bigint'.");
+      assert.equal(
+        txns[1].changeEvents[1].description,
+        "A backwards incompatible change due to native datatype of the field 'id' changed from 'int' to 'bigint'.",
+      );
       assert.equal(txns[2].changeEvents[0].description, "A forwards & backwards compatible change due to renaming of the field 'email to mail'.");
       assert.equal(txns[2].changeEvents[0].parameters.modificationCategory, 'RENAME');
       assert.ok(txns.every((t, i) => i === 0 || t.timestamp > txns[i - 1].timestamp));
-      assert.deepEqual(txns.map((t) => t.versionStamp), ['schemaMetadata:1', 'schemaMetadata:2', 'schemaMetadata:0']);
+      assert.deepEqual(
+        txns.map((t) => t.versionStamp),
+        ['schemaMetadata:1', 'schemaMetadata:2', 'schemaMetadata:0'],
+      );
       assert.ok(txns.every((t) => !('rawDiff' in t)));
     });
 
@@ -80,7 +86,10 @@ for (const backend of await backends()) {
         semVerChange: 'MINOR',
         description: `'alice' removed as a \`TECHNICAL_OWNER\` of '${urn}'.`,
       });
-      assert.deepEqual(txns.map((t) => t.semVer), ['0.0.0-computed', '0.1.0-computed']);
+      assert.deepEqual(
+        txns.map((t) => t.semVer),
+        ['0.0.0-computed', '0.1.0-computed'],
+      );
     });
 
     it('groups the tag and term changes written together into one transaction', async () => {
@@ -89,7 +98,10 @@ for (const backend of await backends()) {
         server,
         urn,
         { globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } },
-        { globalTags: { tags: [{ tag: 'urn:li:tag:gold' }] }, glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Email' }], auditStamp: { time: 1, actor: ADMIN } } },
+        {
+          globalTags: { tags: [{ tag: 'urn:li:tag:gold' }] },
+          glossaryTerms: { terms: [{ urn: 'urn:li:glossaryTerm:Email' }], auditStamp: { time: 1, actor: ADMIN } },
+        },
       );
       const txns = await timeline(urn, 'categories=TAG&categories=GLOSSARY_TERM');
       assert.deepEqual(events(txns), [['ADD urn:li:tag:pii'], ['ADD urn:li:tag:gold', 'REMOVE urn:li:tag:pii', 'ADD urn:li:glossaryTerm:Email']]);
@@ -109,7 +121,13 @@ for (const backend of await backends()) {
 
     it('reports description changes under DOCUMENTATION', async () => {
       const urn = ds('docs');
-      await writeVersions(server, urn, { editableDatasetProperties: { description: 'first' } }, { editableDatasetProperties: { description: 'second' } }, { editableDatasetProperties: {} });
+      await writeVersions(
+        server,
+        urn,
+        { editableDatasetProperties: { description: 'first' } },
+        { editableDatasetProperties: { description: 'second' } },
+        { editableDatasetProperties: {} },
+      );
       const txns = await timeline(urn, 'categories=DOCUMENTATION');
       assert.deepEqual(
         txns.flatMap((t) => t.changeEvents.map((e: any) => [e.operation, e.description, e.parameters.description])),
@@ -132,7 +150,10 @@ for (const backend of await backends()) {
       const txns = await timeline(urn, 'categories=DEPRECATION');
       assert.deepEqual(
         txns.map((t) => t.changeEvents.map((e: any) => [e.category, e.operation, e.parameters])),
-        [[['DEPRECATION', 'MODIFY', { status: 'DEPRECATED', timestamp: '1800000000000', note: 'use v2' }]], [['DEPRECATION', 'MODIFY', { status: 'ACTIVE' }]]],
+        [
+          [['DEPRECATION', 'MODIFY', { status: 'DEPRECATED', timestamp: '1800000000000', note: 'use v2' }]],
+          [['DEPRECATION', 'MODIFY', { status: 'ACTIVE' }]],
+        ],
       );
       assert.equal(txns[0].changeEvents[0].description, `'${urn}' has been deprecated: 'use v2'.`);
     });
@@ -156,7 +177,12 @@ for (const backend of await backends()) {
     it('counts primary-key changes as major and names v2 field paths in their short form', async () => {
       const urn = ds('keys');
       const v2 = '[version=2.0].[type=struct].address.[type=string].city';
-      await writeVersions(server, urn, { schemaMetadata: { ...schema(['id', 'int']), primaryKeys: ['id'] } }, { schemaMetadata: { ...schema(['id', 'int'], [v2, 'string']), primaryKeys: [] } });
+      await writeVersions(
+        server,
+        urn,
+        { schemaMetadata: { ...schema(['id', 'int']), primaryKeys: ['id'] } },
+        { schemaMetadata: { ...schema(['id', 'int'], [v2, 'string']), primaryKeys: [] } },
+      );
       const [, second] = await timeline(urn, 'categories=technical_schema');
       assert.equal(second.semVer, '1.0.0-computed');
       assert.deepEqual(

@@ -27,11 +27,18 @@ for (const backend of await backends()) {
       );
       await ingest(server, ...profiles);
     });
-    const read = (body: Record<string, unknown>): Promise<HttpResult> => server.request('POST', '/aspects?action=getTimeseriesAspectValues', { body });
+    const read = (body: Record<string, unknown>): Promise<HttpResult> =>
+      server.request('POST', '/aspects?action=getTimeseriesAspectValues', { body });
     const rowCounts = (res: HttpResult) => res.json.value.values.map((v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).rowCount);
 
     it("returns the latest value of one partition, as get_latest_timeseries_value's filter asks", async () => {
-      const res = await read({ urn: URN, entity: 'dataset', aspect: 'datasetProfile', limit: 1, filter: filterOf({ 'partitionSpec.partition': 'p=1' }) });
+      const res = await read({
+        urn: URN,
+        entity: 'dataset',
+        aspect: 'datasetProfile',
+        limit: 1,
+        filter: filterOf({ 'partitionSpec.partition': 'p=1' }),
+      });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(rowCounts(res), [30]);
       const all = await read({ urn: URN, entity: 'dataset', aspect: 'datasetProfile', filter: filterOf({ 'partitionSpec.partition': 'p=2' }) });
@@ -41,7 +48,12 @@ for (const backend of await backends()) {
     it('combines conditions, negation, a time window and ORs of ANDs', async () => {
       const filter = {
         or: [
-          { and: [{ field: 'rowCount', values: ['10'], condition: 'GREATER_THAN' }, { field: 'partitionSpec.partition', values: ['p=1'], negated: true }] },
+          {
+            and: [
+              { field: 'rowCount', values: ['10'], condition: 'GREATER_THAN' },
+              { field: 'partitionSpec.partition', values: ['p=1'], negated: true },
+            ],
+          },
           { and: [{ field: 'rowCount', values: ['0'], condition: 'EQUAL' }] },
         ],
       };
@@ -51,15 +63,40 @@ for (const backend of await backends()) {
 
     it('reads the checkpoint stateful ingestion asks for by pipeline name', async () => {
       const checkpoint = (pipelineName: string, t: number) =>
-        mcp(JOB, 'datahubIngestionCheckpoint', { timestampMillis: t, pipelineName, platformInstanceId: '', config: '', state: { formatVersion: '1.0', serde: 'utf-8' }, runId: `run-${t}` }, 'dataJob');
+        mcp(
+          JOB,
+          'datahubIngestionCheckpoint',
+          {
+            timestampMillis: t,
+            pipelineName,
+            platformInstanceId: '',
+            config: '',
+            state: { formatVersion: '1.0', serde: 'utf-8' },
+            runId: `run-${t}`,
+          },
+          'dataJob',
+        );
       await ingest(server, checkpoint('my_pipeline', T0), checkpoint('my_pipeline', T0 + 1000), checkpoint('other', T0 + 2000));
-      const res = await read({ urn: JOB, entity: 'dataJob', aspect: 'datahubIngestionCheckpoint', limit: 1, filter: filterOf({ pipelineName: 'my_pipeline' }) });
+      const res = await read({
+        urn: JOB,
+        entity: 'dataJob',
+        aspect: 'datahubIngestionCheckpoint',
+        limit: 1,
+        filter: filterOf({ pipelineName: 'my_pipeline' }),
+      });
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(res.json.value.values.map((v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).runId), [`run-${T0 + 1000}`]);
+      assert.deepEqual(
+        res.json.value.values.map((v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).runId),
+        [`run-${T0 + 1000}`],
+      );
     });
 
     const refused: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['a condition it cannot apply', { filter: filterOf({ rowCount: '1' }, 'DESCENDANTS_INCL') }, /'filter.or\[0\].and\[0\].condition' "DESCENDANTS_INCL" is not supported/],
+      [
+        'a condition it cannot apply',
+        { filter: filterOf({ rowCount: '1' }, 'DESCENDANTS_INCL') },
+        /'filter.or\[0\].and\[0\].condition' "DESCENDANTS_INCL" is not supported/,
+      ],
       ['a filter key it does not know', { filter: { any: [] } }, /Parameter 'filter.any' is not supported/],
       ['an oldest-first sort', { sort: { field: 'timestampMillis', order: 'ASCENDING' } }, /Parameter 'sort' .* is not supported/],
       ['a limit over 10,000', { limit: 10_001 }, /'limit' must be at most 10000/],

@@ -21,7 +21,12 @@ for (const backend of await backends()) {
       { ALMANAC_MAX_TOKENS_PER_USER: '3', ALMANAC_TOKEN_NAME_MAX_LENGTH: '10', ALMANAC_TOKEN_DESCRIPTION_MAX_LENGTH: '20' },
     );
     const create = (name: string, description?: string) =>
-      gql(server, CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:tess', duration: 'ONE_DAY', name, description } }, { auth: reader });
+      gql(
+        server,
+        CREATE,
+        { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:tess', duration: 'ONE_DAY', name, description } },
+        { auth: reader },
+      );
     const errorOf = async (name: string, description?: string) => {
       const res = await create(name, description);
       assert.equal(res.status, 200);

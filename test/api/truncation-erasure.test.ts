@@ -35,7 +35,7 @@ async function onDisk(db: TestDatabase): Promise<{ dayTables: number; live: numb
 
 for (const backend of await backends()) {
   describe(`truncated rows never stay on disk: ${backend.name}`, { skip: backend.skip }, () => {
-    it("drops at start-up the tables a completed task retired when a crash cut its reclaim short", async () => {
+    it('drops at start-up the tables a completed task retired when a crash cut its reclaim short', async () => {
       const db = await backend.create();
       try {
         const store = await openStore(db.config);

@@ -68,7 +68,10 @@ for (const backend of await backends()) {
         assert.equal(await dryRun({ endTimeMillis: T0 + 2 * DAY }), `Delete 20 out of 30 rows (66.67%). ${REBUILD}${TAIL}`);
         assert.equal(await dryRun({ endTimeMillis: T0 + 3 * DAY }), `Delete 30 out of 30 rows (100.00%). ${REBUILD}${TAIL}`);
         assert.equal(await dryRun({ endTimeMillis: T0 + DAY, forceDeleteByQuery: true }), `Delete 10 out of 30 rows (33.33%). ${BY_QUERY}${TAIL}`);
-        assert.equal(await dryRun({ endTimeMillis: T0 + DAY, forceReindex: true, forceDeleteByQuery: false }), `Delete 10 out of 30 rows (33.33%). ${REBUILD}${TAIL}`);
+        assert.equal(
+          await dryRun({ endTimeMillis: T0 + DAY, forceReindex: true, forceDeleteByQuery: false }),
+          `Delete 10 out of 30 rows (33.33%). ${REBUILD}${TAIL}`,
+        );
         assert.equal(await dryRun({ endTimeMillis: T0 + DAY, forceReindex: true }), `Delete 10 out of 30 rows (33.33%). ${REBUILD}${TAIL}`);
       });
     });
@@ -84,7 +87,10 @@ for (const backend of await backends()) {
     it("answers DataHub's flag conflict and runs nothing when both force flags agree", async () => {
       await withDataset('flags', async (urn) => {
         await ingestEvents(request, urn, hourly(1, 4));
-        for (const flags of [{ forceDeleteByQuery: true, forceReindex: true }, { forceDeleteByQuery: false, forceReindex: false }]) {
+        for (const flags of [
+          { forceDeleteByQuery: true, forceReindex: true },
+          { forceDeleteByQuery: false, forceReindex: false },
+        ]) {
           const res = await truncate(request, { ...PROFILE, endTimeMillis: T0 + DAY, dryRun: false, ...flags });
           assert.deepEqual(res.json, { value: 'please only set forceReindex OR forceDeleteByQuery flags' });
         }
@@ -129,7 +135,10 @@ for (const backend of await backends()) {
         assert.ok(task.sizeBytesBefore > task.sizeBytesAfter, JSON.stringify(task));
         assert.ok(task.freedBytes > 0 && task.reclaimedBytes >= 0);
 
-        assert.deepEqual(await storedStamps(request, urn), profiles.filter((t) => t >= cutoff));
+        assert.deepEqual(
+          await storedStamps(request, urn),
+          profiles.filter((t) => t >= cutoff),
+        );
         assert.deepEqual(await storedStamps(request, urn, 'datasetUsageStatistics'), usage);
         assert.deepEqual(await dryRunCounts(request, 'datasetProfile', cutoff + 1), [1, 9]);
 
@@ -166,8 +175,14 @@ for (const backend of await backends()) {
         const cutoff = T0 + 2 * DAY + 5 * HOUR;
         const id = await startTruncation(request, { endTimeMillis: cutoff, forceDeleteByQuery: true, batchSize: 10 });
         const task = await waitForTask(request, id, settled);
-        assert.deepEqual([task.state, task.strategy, task.rowsDeleted, task.batches, task.partitionsDropped], ['completed', 'delete_by_query', 25, 3, 0]);
-        assert.deepEqual(await storedStamps(request, urn), stamps.filter((t) => t >= cutoff));
+        assert.deepEqual(
+          [task.state, task.strategy, task.rowsDeleted, task.batches, task.partitionsDropped],
+          ['completed', 'delete_by_query', 25, 3, 0],
+        );
+        assert.deepEqual(
+          await storedStamps(request, urn),
+          stamps.filter((t) => t >= cutoff),
+        );
         assert.deepEqual(await dryRunCounts(request, 'datasetProfile', T0 + 10 * DAY), [5, 5]);
       });
     });
@@ -178,7 +193,13 @@ for (const backend of await backends()) {
         await ingestEvents(request, urn, stamps);
         const cutoff = T0 + 2 * DAY;
         // Two rows every half second: about four rows fit in the one-second budget.
-        const id = await startTruncation(request, { endTimeMillis: cutoff, forceDeleteByQuery: true, batchSize: 2, requestsPerSecond: 4, timeoutSeconds: 1 });
+        const id = await startTruncation(request, {
+          endTimeMillis: cutoff,
+          forceDeleteByQuery: true,
+          batchSize: 2,
+          requestsPerSecond: 4,
+          timeoutSeconds: 1,
+        });
         const task = await waitForTask(request, id, ended);
         assert.equal(task.state, 'timed_out');
         assert.ok(task.rowsDeleted > 0 && task.rowsDeleted < 20, JSON.stringify(task));
@@ -268,14 +289,21 @@ for (const backend of await backends()) {
 
         const again = await startTruncation(request, { endTimeMillis: cutoff });
         assert.equal((await waitForTask(request, again, ended)).state, 'completed');
-        assert.deepEqual(await storedStamps(request, urn), stamps.filter((t) => t >= cutoff));
+        assert.deepEqual(
+          await storedStamps(request, urn),
+          stamps.filter((t) => t >= cutoff),
+        );
       });
     });
 
     it('truncates a timeseries aspect of any entity in the registry, such as query usage', async () => {
       const urn = 'urn:li:query:truncation-usage';
       const proposal = (aspectName: string, value: unknown) => ({
-        entityType: 'query', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' },
+        entityType: 'query',
+        entityUrn: urn,
+        changeType: 'UPSERT',
+        aspectName,
+        aspect: { value: JSON.stringify(value), contentType: 'application/json' },
       });
       const ingest = async (proposals: unknown[]) => {
         const res = await request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } });
@@ -287,7 +315,9 @@ for (const backend of await backends()) {
       assert.equal((await truncate(request, index)).json.value, `Delete 3 out of 6 rows (50.00%). ${REBUILD}${TAIL}`);
       const id = (await truncate(request, { ...index, dryRun: false })).json.value as string;
       assert.equal((await waitForTask(request, id, ended)).state, 'completed');
-      const left = await request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn, entity: 'query', aspect: 'queryUsageStatistics' } });
+      const left = await request('POST', '/aspects?action=getTimeseriesAspectValues', {
+        body: { urn, entity: 'query', aspect: 'queryUsageStatistics' },
+      });
       assert.equal(left.json.value.values.length, 3);
       await request('POST', '/entities?action=delete', { body: { urn } });
     });
@@ -298,22 +328,19 @@ for (const backend of await backends()) {
         const res = await request('POST', '/api/gms/operations?action=getIndexSizes', { body: {} });
         assert.equal(res.status, 200, res.text);
         const sizes = res.json.value.indexSizes as Array<Record<string, unknown>>;
-        assert.deepEqual(
-          sizes.map((s) => s.indexName).sort(),
-          [
-            'assertion_assertionruneventaspect_v1',
-            'chart_chartusagestatisticsaspect_v1',
-            'dashboard_dashboardusagestatisticsaspect_v1',
-            'datajob_datahubingestioncheckpointaspect_v1',
-            'datajob_datahubingestionrunsummaryaspect_v1',
-            'dataprocessinstance_dataprocessinstanceruneventaspect_v1',
-            'dataset_datasetprofileaspect_v1',
-            'dataset_datasetusagestatisticsaspect_v1',
-            'dataset_operationaspect_v1',
-            'document_documentusagestatisticsaspect_v1',
-            'query_queryusagestatisticsaspect_v1',
-          ],
-        );
+        assert.deepEqual(sizes.map((s) => s.indexName).sort(), [
+          'assertion_assertionruneventaspect_v1',
+          'chart_chartusagestatisticsaspect_v1',
+          'dashboard_dashboardusagestatisticsaspect_v1',
+          'datajob_datahubingestioncheckpointaspect_v1',
+          'datajob_datahubingestionrunsummaryaspect_v1',
+          'dataprocessinstance_dataprocessinstanceruneventaspect_v1',
+          'dataset_datasetprofileaspect_v1',
+          'dataset_datasetusagestatisticsaspect_v1',
+          'dataset_operationaspect_v1',
+          'document_documentusagestatisticsaspect_v1',
+          'query_queryusagestatisticsaspect_v1',
+        ]);
         const profile = sizes.find((s) => s.indexName === 'dataset_datasetprofileaspect_v1')!;
         assert.equal(profile.entityName, 'dataset');
         assert.equal(profile.aspectName, 'datasetprofile');
@@ -349,9 +376,15 @@ for (const backend of await backends()) {
         [{ ...base, forceDeleteByQuery: 1 }, /^Parameter 'forceDeleteByQuery' must be a boolean/],
         [{ ...base, forceReindex: 'no' }, /^Parameter 'forceReindex' must be a boolean/],
         [{ ...base, requestsPerSecond: 0 }, /^Parameter 'requestsPerSecond' must be a number from 0\.01 to 1000000, got 0$/],
-        [{ ...base, entityType: 'spaceship' }, /^Parameter 'entityType': 'spaceship' is not a known entity type\. Valid \(entityType, aspect\) pairs: \(assertion, assertionRunEvent\), .*\(dataset, datasetProfile\), /],
+        [
+          { ...base, entityType: 'spaceship' },
+          /^Parameter 'entityType': 'spaceship' is not a known entity type\. Valid \(entityType, aspect\) pairs: \(assertion, assertionRunEvent\), .*\(dataset, datasetProfile\), /,
+        ],
         [{ ...base, entityType: 'corpuser' }, /^Parameter 'entityType': entity type corpuser has no timeseries aspects/],
-        [{ ...base, aspect: 'status' }, /^Parameter 'aspect': 'status' is not a timeseries aspect of entity type dataset\. Valid \(entityType, aspect\) pairs: .*\(chart, chartUsageStatistics\)/],
+        [
+          { ...base, aspect: 'status' },
+          /^Parameter 'aspect': 'status' is not a timeseries aspect of entity type dataset\. Valid \(entityType, aspect\) pairs: .*\(chart, chartUsageStatistics\)/,
+        ],
         [{ ...base, entityType: 'chart' }, /^Parameter 'aspect': 'datasetProfile' is not a timeseries aspect of entity type chart/],
       ];
       for (const [body, message] of cases) {

@@ -13,10 +13,18 @@ const enc = encodeURIComponent;
 /** What a client reads of one dataset and of every index: equal before and after means nothing changed. */
 async function readBack(server: TestServer, urn: string): Promise<string> {
   const entity = await server.request('GET', `/entities/${enc(urn)}`);
-  const profiles = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn, entity: 'dataset', aspect: 'datasetProfile' } });
+  const profiles = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', {
+    body: { urn, entity: 'dataset', aspect: 'datasetProfile' },
+  });
   const sizes = await server.request('POST', '/operations?action=getIndexSizes');
   const tasks = await server.request('GET', '/api/tasks');
-  return JSON.stringify([entity.status, entity.json, profiles.json, sizes.json.value.indexSizes.map((s: { rowCount: number }) => s.rowCount), tasks.json]);
+  return JSON.stringify([
+    entity.status,
+    entity.json,
+    profiles.json,
+    sizes.json.value.indexSizes.map((s: { rowCount: number }) => s.rowCount),
+    tasks.json,
+  ]);
 }
 
 async function seeded(server: TestServer): Promise<string> {
@@ -48,7 +56,11 @@ for (const backend of await backends()) {
     const restCases: Array<[string, (urn: string) => [string, string, unknown], RegExp]> = [
       [
         'truncateTimeseriesAspect with a misspelt dryRun',
-        () => ['POST', '/operations?action=truncateTimeseriesAspect', { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 + 1, dryrun: false }],
+        () => [
+          'POST',
+          '/operations?action=truncateTimeseriesAspect',
+          { entityType: 'dataset', aspect: 'datasetProfile', endTimeMillis: T0 + 1, dryrun: false },
+        ],
         /Unknown parameter 'dryrun' for action 'truncateTimeseriesAspect'/,
       ],
       [
@@ -66,12 +78,25 @@ for (const backend of await backends()) {
         (urn) => [
           'POST',
           '/entities?action=ingest',
-          { entity: { value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn, aspects: [{ 'com.linkedin.common.Status': { removed: true } }] } } }, upsert: false },
+          {
+            entity: {
+              value: { 'com.linkedin.metadata.snapshot.DatasetSnapshot': { urn, aspects: [{ 'com.linkedin.common.Status': { removed: true } }] } },
+            },
+            upsert: false,
+          },
         ],
         /Unknown parameter 'upsert' for action 'ingest'/,
       ],
-      ['OpenAPI DELETE with an aspects filter', (urn) => ['DELETE', `/openapi/v3/entity/dataset/${enc(urn)}?aspects=status`, undefined], /Unknown query parameter 'aspects'; this route takes none/],
-      ['OpenAPI DELETE under another entity type', (urn) => ['DELETE', `/openapi/v3/entity/chart/${enc(urn)}`, undefined], /is not a chart urn; nothing was deleted/],
+      [
+        'OpenAPI DELETE with an aspects filter',
+        (urn) => ['DELETE', `/openapi/v3/entity/dataset/${enc(urn)}?aspects=status`, undefined],
+        /Unknown query parameter 'aspects'; this route takes none/,
+      ],
+      [
+        'OpenAPI DELETE under another entity type',
+        (urn) => ['DELETE', `/openapi/v3/entity/chart/${enc(urn)}`, undefined],
+        /is not a chart urn; nothing was deleted/,
+      ],
       [
         'OpenAPI POST asking for create-only',
         (urn) => ['POST', '/openapi/v3/entity/dataset?createIfNotExists=true', [{ urn, status: { value: { removed: true } } }]],
@@ -121,7 +146,11 @@ for (const backend of await backends()) {
       ).createAccessToken;
       const res = await gql(server, 'mutation($id: String!) { revokeAccessToken(tokenId: $id, everywhere: true) }', { id: created.metadata.id });
       assertGraphqlRefused(res, 'everywhere');
-      assert.equal((await server.request('POST', '/entities?action=exists', { body: { urn: 'urn:li:corpuser:datahub' }, auth: `Bearer ${created.accessToken}` })).status, 200);
+      assert.equal(
+        (await server.request('POST', '/entities?action=exists', { body: { urn: 'urn:li:corpuser:datahub' }, auth: `Bearer ${created.accessToken}` }))
+          .status,
+        200,
+      );
     });
   });
 }

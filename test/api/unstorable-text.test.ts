@@ -29,7 +29,10 @@ for (const backend of await backends()) {
 
     it("refuses them inside an MCP's aspect JSON, naming the field, and stores nothing", async () => {
       assertRefused(await raw(server, '/aspects?action=ingestProposal', proposal('{"name":"a\\u0000b"}')), 'proposal.aspect.value.name');
-      assertRefused(await raw(server, '/aspects?action=ingestProposal', proposal('{"name":"x","description":"\\ud800"}')), 'proposal.aspect.value.description');
+      assertRefused(
+        await raw(server, '/aspects?action=ingestProposal', proposal('{"name":"x","description":"\\ud800"}')),
+        'proposal.aspect.value.description',
+      );
       assertRefused(await raw(server, '/aspects?action=ingestProposal', proposal('{"name":"x"}', '\\udc00x')), 'proposal.systemMetadata.runId');
       assert.equal(await stored(), 404);
     });
@@ -39,7 +42,11 @@ for (const backend of await backends()) {
     });
 
     it('refuses them in GraphQL variables and in a path', async () => {
-      const res = await raw(server, '/api/graphql', '{"query":"query($u: String!) { dataset(urn: $u) { urn } }","variables":{"u":"urn:li:dataset:\\ud83d"}}');
+      const res = await raw(
+        server,
+        '/api/graphql',
+        '{"query":"query($u: String!) { dataset(urn: $u) { urn } }","variables":{"u":"urn:li:dataset:\\ud83d"}}',
+      );
       assert.equal(res.status, 400, res.text);
       assert.match(res.text, /Field 'variables\.u' contains U\+0000 or an unpaired surrogate/);
       const path = await server.request('GET', `/aspects/${enc(URN)}%00?aspect=status`);

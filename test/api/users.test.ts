@@ -38,7 +38,13 @@ for (const backend of await backends()) {
       const { createInviteToken } = await gqlData(server, CREATE_INVITE, { roleUrn: 'urn:li:dataHubRole:Editor' });
       const { getInviteToken } = await gqlData(server, GET_INVITE, { roleUrn: 'urn:li:dataHubRole:Editor' });
       assert.equal(getInviteToken.inviteToken, createInviteToken.inviteToken, 'getInviteToken answers the current token');
-      const res = await signUp({ fullName: 'Frida Example', email: 'frida@example.com', title: 'Analyst', password: 'frida password', inviteToken: createInviteToken.inviteToken });
+      const res = await signUp({
+        fullName: 'Frida Example',
+        email: 'frida@example.com',
+        title: 'Analyst',
+        password: 'frida password',
+        inviteToken: createInviteToken.inviteToken,
+      });
       assert.equal(res.status, 200, res.text);
       assert.equal(res.json.actorUrn, 'urn:li:corpuser:frida@example.com');
       assert.ok(res.headers.getSetCookie().some((c) => c.startsWith('PLAY_SESSION=')));
@@ -82,10 +88,20 @@ for (const backend of await backends()) {
       await gqlError(server, GET_INVITE, { roleUrn: null }, UNAUTHORIZED, { auth: editor });
       await gqlError(server, SET_STATUS, { urn: 'urn:li:corpuser:ed', status: 'SUSPENDED' }, UNAUTHORIZED, { auth: editor });
       await gqlError(server, REMOVE, { urn: 'urn:li:corpuser:ed' }, UNAUTHORIZED, { auth: editor });
-      await gqlError(server, SET_STATUS, { urn: 'urn:li:corpuser:datahub', status: 'SUSPENDED' }, { code: 403, type: 'UNAUTHORIZED', message: /built-in administrator/ });
+      await gqlError(
+        server,
+        SET_STATUS,
+        { urn: 'urn:li:corpuser:datahub', status: 'SUSPENDED' },
+        { code: 403, type: 'UNAUTHORIZED', message: /built-in administrator/ },
+      );
       await gqlError(server, REMOVE, { urn: 'urn:li:corpuser:datahub' }, { code: 403, type: 'UNAUTHORIZED', message: /built-in administrator/ });
       await gqlError(server, CREATE_INVITE, { roleUrn: 'urn:li:dataHubRole:Nobody' }, { code: 400, type: 'BAD_REQUEST', message: /'roleUrn'/ });
-      await gqlError(server, SET_STATUS, { urn: 'urn:li:corpuser:ghost', status: 'SUSPENDED' }, { code: 404, type: 'NOT_FOUND', message: /does not exist/ });
+      await gqlError(
+        server,
+        SET_STATUS,
+        { urn: 'urn:li:corpuser:ghost', status: 'SUSPENDED' },
+        { code: 404, type: 'NOT_FOUND', message: /does not exist/ },
+      );
     });
 
     it('lists users a page at a time, with a total, and by query', async () => {
@@ -97,15 +113,21 @@ for (const backend of await backends()) {
       assert.deepEqual({ start: page.start, count: page.count, total: page.total }, { start: 1, count: 1, total: all.total });
       assert.equal(page.users[0].urn, urns[1]);
       const found = (await gqlData(server, LIST_USERS, { input: { query: 'frida' } })).listUsers;
-      assert.deepEqual(found.users.map((u: { username: string }) => u.username), ['frida@example.com']);
+      assert.deepEqual(
+        found.users.map((u: { username: string }) => u.username),
+        ['frida@example.com'],
+      );
       const tooMany = await gql(server, LIST_USERS, { input: { count: 5000 } });
       assert.match(tooMany.json.errors[0].message, /'count'/);
     });
 
-    it("suspends a user: their tokens and sessions fail at once, and work again on reactivation", async () => {
+    it('suspends a user: their tokens and sessions fail at once, and work again on reactivation', async () => {
       const token = await actorWithRole(server, 'hal', 'Reader', 'hal password');
       const session = `Bearer ${(await server.request('POST', '/logIn', { auth: null, body: { username: 'hal', password: 'hal password' } })).json.accessToken}`;
-      assert.equal(await gqlData(server, SET_STATUS, { urn: 'urn:li:corpuser:hal', status: 'SUSPENDED' }).then((d) => d.updateUserStatus), 'urn:li:corpuser:hal');
+      assert.equal(
+        await gqlData(server, SET_STATUS, { urn: 'urn:li:corpuser:hal', status: 'SUSPENDED' }).then((d) => d.updateUserStatus),
+        'urn:li:corpuser:hal',
+      );
       for (const auth of [token, session]) {
         const res = await whoAmI(auth);
         assert.equal(res.status, 401);
@@ -115,15 +137,24 @@ for (const backend of await backends()) {
       assert.equal(login.status, 401);
       assert.match(login.json.message, /is not active/);
       const listed = (await gqlData(server, LIST_USERS, { input: { query: 'hal' } })).listUsers.users;
-      assert.deepEqual(listed.map((u: { status: string }) => u.status), ['SUSPENDED']);
+      assert.deepEqual(
+        listed.map((u: { status: string }) => u.status),
+        ['SUSPENDED'],
+      );
       await gqlData(server, SET_STATUS, { urn: 'urn:li:corpuser:hal', status: 'ACTIVE' });
       for (const auth of [token, session]) assert.equal((await whoAmI(auth)).status, 200);
     });
 
-    it("lets no Editor suspend or soft-delete a user by ingestion, and no one the built-in administrator", async () => {
+    it('lets no Editor suspend or soft-delete a user by ingestion, and no one the built-in administrator', async () => {
       const write = (auth: string | undefined, urn: string, aspect: string, value: unknown) =>
-        server.request('POST', '/aspects?action=ingestProposal', { ...(auth ? { auth } : {}), body: { proposal: mcp(urn, aspect, value, 'corpuser') } });
-      for (const [aspect, value] of [['corpUserStatus', { status: 'SUSPENDED' }], ['status', { removed: true }]] as const) {
+        server.request('POST', '/aspects?action=ingestProposal', {
+          ...(auth ? { auth } : {}),
+          body: { proposal: mcp(urn, aspect, value, 'corpuser') },
+        });
+      for (const [aspect, value] of [
+        ['corpUserStatus', { status: 'SUSPENDED' }],
+        ['status', { removed: true }],
+      ] as const) {
         const byEditor = await write(editor, 'urn:li:corpuser:frida@example.com', aspect, value);
         assert.equal(byEditor.status, 403, byEditor.text);
         const onAdmin = await write(undefined, 'urn:li:corpuser:datahub', aspect, value);
@@ -146,17 +177,29 @@ for (const backend of await backends()) {
       assert.equal((await whoAmI(token)).status, 200);
     });
 
-    it("removes a user: their tokens fail, what they owned stays (without them as owner), and re-creating them revives nothing", async () => {
+    it('removes a user: their tokens fail, what they owned stays (without them as owner), and re-creating them revives nothing', async () => {
       const token = await actorWithRole(server, 'ida', 'Editor', 'ida password');
       const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,users.owned,PROD)';
       const audit = { time: 1, actor: 'urn:li:corpuser:ida' };
-      await ingest(server, mcp(dataset, 'ownership', { owners: [{ owner: 'urn:li:corpuser:ida', type: 'DATAOWNER' }, { owner: 'urn:li:corpuser:ed', type: 'DATAOWNER' }], lastModified: audit }));
+      await ingest(
+        server,
+        mcp(dataset, 'ownership', {
+          owners: [
+            { owner: 'urn:li:corpuser:ida', type: 'DATAOWNER' },
+            { owner: 'urn:li:corpuser:ed', type: 'DATAOWNER' },
+          ],
+          lastModified: audit,
+        }),
+      );
       assert.equal((await gqlData(server, REMOVE, { urn: 'urn:li:corpuser:ida' })).removeUser, true);
       assert.equal((await whoAmI(token)).status, 401);
       const ownership = await server.request('GET', `/aspects/${encodeURIComponent(dataset)}?aspect=ownership&version=0`);
       assert.equal(ownership.status, 200, ownership.text);
       const owners = ownership.json.aspect['com.linkedin.common.Ownership'].owners;
-      assert.deepEqual(owners.map((o: { owner: string }) => o.owner), ['urn:li:corpuser:ed']);
+      assert.deepEqual(
+        owners.map((o: { owner: string }) => o.owner),
+        ['urn:li:corpuser:ed'],
+      );
       await ingest(server, mcp('urn:li:corpuser:ida', 'corpUserInfo', { active: true }, 'corpuser'));
       assert.equal((await whoAmI(token)).status, 401, 'the re-created user has no token');
       const login = await server.request('POST', '/logIn', { auth: null, body: { username: 'ida', password: 'ida password' } });

@@ -73,7 +73,15 @@ describe('the almanac command line against a real server', () => {
   it("ingests DataHub's file-sink format (MCE snapshots and MCPs with aspect.json)", async () => {
     const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,cli.customers,PROD)';
     const sink = [
-      { auditHeader: null, proposedSnapshot: { 'com.linkedin.pegasus2avro.metadata.snapshot.DatasetSnapshot': { urn: other, aspects: [{ 'com.linkedin.pegasus2avro.common.Status': { removed: false } }] } } },
+      {
+        auditHeader: null,
+        proposedSnapshot: {
+          'com.linkedin.pegasus2avro.metadata.snapshot.DatasetSnapshot': {
+            urn: other,
+            aspects: [{ 'com.linkedin.pegasus2avro.common.Status': { removed: false } }],
+          },
+        },
+      },
       { entityType: 'dataset', entityUrn: other, changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { json: { name: 'customers' } } },
     ];
     const res = await cli(['ingest', file('sink.json', sink), '--json']);
@@ -110,7 +118,12 @@ describe('the almanac command line against a real server', () => {
     assert.deepEqual(JSON.parse(undep.stdout), { updated: [URN], deprecated: false, result: true });
     const history = JSON.parse((await cli(['deprecation-history', URN, '--json'])).stdout);
     assert.deepEqual(
-      history.map((h: { deprecated: boolean; note: string; decommissionTime: number | null; actor: string }) => [h.deprecated, h.note, h.decommissionTime, h.actor]),
+      history.map((h: { deprecated: boolean; note: string; decommissionTime: number | null; actor: string }) => [
+        h.deprecated,
+        h.note,
+        h.decommissionTime,
+        h.actor,
+      ]),
       [
         [false, '', null, 'urn:li:corpuser:datahub'],
         [true, 'Use cli.orders_v2', Date.UTC(2026, 11, 31), 'urn:li:corpuser:datahub'],
@@ -141,7 +154,7 @@ describe('the almanac command line against a real server', () => {
     assert.match(res.stdout, /^DRY RUN \(nothing was deleted\)/);
     assert.match(res.stdout, /Delete 2 out of 4 rows \(50\.00%\)\. /);
     assert.match(res.stdout, /\nAdd --execute to delete them\.\n$/);
-    assert.doesNotMatch(res.stdout, /dryRun = false/, 'one instruction, the CLI\'s');
+    assert.doesNotMatch(res.stdout, /dryRun = false/, "one instruction, the CLI's");
   });
 
   it('runs a truncation to completion with --execute and reports the task', async () => {
@@ -172,11 +185,25 @@ describe('the almanac command line against a real server', () => {
     const proposals = [mcp(urn, 'status', { removed: false }), ...stamps.map((t) => mcp(urn, 'datasetProfile', { timestampMillis: t, rowCount: 1 }))];
     assert.equal((await server.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } })).status, 200);
     const profiles = async () => {
-      const res = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn, entity: 'dataset', aspect: 'datasetProfile' } });
+      const res = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', {
+        body: { urn, entity: 'dataset', aspect: 'datasetProfile' },
+      });
       return res.json.value.values.map((v: { aspect: { value: string } }) => JSON.parse(v.aspect.value).timestampMillis);
     };
 
-    const windowed = await cli(['delete', '--urn', urn, '--aspect', 'datasetProfile', '--start-time', '2026-01-10', '--end-time', String(t0 + DAY), '--hard', '--json']);
+    const windowed = await cli([
+      'delete',
+      '--urn',
+      urn,
+      '--aspect',
+      'datasetProfile',
+      '--start-time',
+      '2026-01-10',
+      '--end-time',
+      String(t0 + DAY),
+      '--hard',
+      '--json',
+    ]);
     assert.equal(windowed.code, 0, windowed.stderr);
     assert.deepEqual(JSON.parse(windowed.stdout), { urn, rows: 0, timeseriesRows: 2 });
     assert.deepEqual(await profiles(), [t0 - DAY]);
@@ -197,7 +224,18 @@ describe('the almanac command line against a real server', () => {
   });
 
   it('creates, lists and deletes a policy', async () => {
-    const created = await cli(['policy', 'create', '--name', 'cli policy', '--privilege', 'EDIT_DEPRECATION_PRIVILEGE', '--user', 'urn:li:corpuser:alice', '--resource', URN]);
+    const created = await cli([
+      'policy',
+      'create',
+      '--name',
+      'cli policy',
+      '--privilege',
+      'EDIT_DEPRECATION_PRIVILEGE',
+      '--user',
+      'urn:li:corpuser:alice',
+      '--resource',
+      URN,
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const urn = created.stdout.trim();
     assert.match(urn, /^urn:li:dataHubPolicy:[0-9a-f-]{36}$/);
@@ -219,7 +257,17 @@ describe('the almanac command line against a real server', () => {
   });
 
   it('has --help with examples on every command', async () => {
-    for (const args of [['truncate'], ['ingest'], ['delete'], ['deprecate'], ['task', 'status'], ['index-sizes'], ['token', 'create'], ['user', 'create'], ['policy', 'create']]) {
+    for (const args of [
+      ['truncate'],
+      ['ingest'],
+      ['delete'],
+      ['deprecate'],
+      ['task', 'status'],
+      ['index-sizes'],
+      ['token', 'create'],
+      ['user', 'create'],
+      ['policy', 'create'],
+    ]) {
       const res = await cli([...args, '--help']);
       assert.equal(res.code, 0);
       assert.match(res.stdout, /Examples?:/, args.join(' '));

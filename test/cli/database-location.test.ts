@@ -41,7 +41,10 @@ describe('one database, said out loud', () => {
     const res = await almanac(['token', 'list'], path.join(ROOT, 'src'), home);
     assert.equal(res.code, 1);
     const file = path.join(home, 'data', 'almanac.db');
-    assert.equal(res.stderr, `almanac: database sqlite:${file}\nalmanac: no database at ${file}: start the server once (npm start) to create it, or point ALMANAC_DATABASE_URL (or ALMANAC_HOME) at the server's\n`);
+    assert.equal(
+      res.stderr,
+      `almanac: database sqlite:${file}\nalmanac: no database at ${file}: start the server once (npm start) to create it, or point ALMANAC_DATABASE_URL (or ALMANAC_HOME) at the server's\n`,
+    );
     assert.equal(fs.existsSync(file), false);
     assert.equal(fs.existsSync(path.join(ROOT, 'src', 'data')), false, 'nothing was created under the current directory');
   });
@@ -53,7 +56,10 @@ describe('one database, said out loud', () => {
     const address = app.server.server.address() as { port: number };
     const res = await almanac(['token', 'create', '--actor', 'urn:li:corpuser:datahub', '--duration', 'ONE_HOUR'], path.join(ROOT, 'src'), home);
     assert.equal(res.code, 0, res.stderr);
-    assert.match(res.stderr, new RegExp(`^almanac: database sqlite:${path.join(home, 'data', 'almanac.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n$`));
+    assert.match(
+      res.stderr,
+      new RegExp(`^almanac: database sqlite:${path.join(home, 'data', 'almanac.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n$`),
+    );
     const check = await fetch(`http://127.0.0.1:${address.port}/entities?action=exists`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${res.stdout.trim()}`, 'Content-Type': 'application/json' },

@@ -18,7 +18,8 @@ describe('bin/almanac.mjs runs dist/ only while it matches src/', () => {
 
   before(async () => {
     copy = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-dist-'));
-    for (const entry of ['src', 'bin', 'scripts', 'package.json', 'tsconfig.json']) fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true, preserveTimestamps: true });
+    for (const entry of ['src', 'bin', 'scripts', 'package.json', 'tsconfig.json'])
+      fs.cpSync(path.join(ROOT, entry), path.join(copy, entry), { recursive: true, preserveTimestamps: true });
     fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(copy, 'node_modules'));
     await promisify(execFile)(process.execPath, [path.join(copy, 'scripts/dist.mjs')], { cwd: copy });
   });
@@ -32,7 +33,12 @@ describe('bin/almanac.mjs runs dist/ only while it matches src/', () => {
   });
 
   it('runs the edited TypeScript, and says so, once a source file changed', async () => {
-    fs.writeFileSync(mainTs(), fs.readFileSync(mainTs(), 'utf8').replace("'Almanac metadata catalog: server and administration commands'", "'Almanac, edited after the build'"));
+    fs.writeFileSync(
+      mainTs(),
+      fs
+        .readFileSync(mainTs(), 'utf8')
+        .replace("'Almanac metadata catalog: server and administration commands'", "'Almanac, edited after the build'"),
+    );
     const res = await almanac('--help');
     assert.equal(res.code, 0, res.stderr);
     assert.equal(res.stderr, 'almanac: dist/ is older than src/; running from TypeScript (slower start; `npm run build` compiles it)\n');

@@ -53,10 +53,14 @@ for (const backend of await backends()) {
     let reader: string;
     useServer(backend, async (s) => {
       server = s;
-      assert.equal((await s.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp(URN, 'status', { removed: false }) } })).status, 200);
+      assert.equal(
+        (await s.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp(URN, 'status', { removed: false }) } })).status,
+        200,
+      );
       reader = (await actorWithRole(s, 'exit-reader', 'Reader')).slice('Bearer '.length);
     });
-    const cli = (args: string[], token = server.adminToken, url = server.url) => runAlmanac(args, { env: { DATAHUB_GMS_URL: url, DATAHUB_GMS_TOKEN: token } });
+    const cli = (args: string[], token = server.adminToken, url = server.url) =>
+      runAlmanac(args, { env: { DATAHUB_GMS_URL: url, DATAHUB_GMS_TOKEN: token } });
 
     it('0 when the command did what it was asked', async () => {
       const res = await cli(['get', URN, '--json']);

@@ -12,7 +12,11 @@ import type { TestServer } from '../support/server.ts';
 const PTY_RUN = path.join(ROOT, 'test/support/pty-run.py');
 
 /** Runs `almanac` in a pseudo-terminal (python3's pty module), typing each answer once its prompt shows. */
-async function inTerminal(args: string[], env: Record<string, string>, answers: Array<[string, string]>): Promise<{ status: number; screen: string }> {
+async function inTerminal(
+  args: string[],
+  env: Record<string, string>,
+  answers: Array<[string, string]>,
+): Promise<{ status: number; screen: string }> {
   const job = { argv: [ALMANAC_BIN, ...args], cwd: ROOT, env: childEnv(env), answers };
   const { stdout } = await promisify(execFile)('python3', [PTY_RUN, JSON.stringify(job)]);
   return JSON.parse(stdout) as { status: number; screen: string };
@@ -40,10 +44,14 @@ for (const backend of await backends()) {
 
     it('on a terminal, asks twice without echoing what is typed, and the user can sign in', async () => {
       const typed = 'terminal-secret-42';
-      const res = await inTerminal(['user', 'create', '--username', 'typed', '--password-stdin', '--role', 'Editor'], { ALMANAC_DATABASE_URL: db.url }, [
-        ['Password: ', typed],
-        ['Password (again): ', typed],
-      ]);
+      const res = await inTerminal(
+        ['user', 'create', '--username', 'typed', '--password-stdin', '--role', 'Editor'],
+        { ALMANAC_DATABASE_URL: db.url },
+        [
+          ['Password: ', typed],
+          ['Password (again): ', typed],
+        ],
+      );
       assert.equal(res.status, 0, res.screen);
       assert.match(res.screen, /^Password: \r\nPassword \(again\): \r\n/);
       assert.ok(!res.screen.includes(typed), `the terminal showed the password: ${JSON.stringify(res.screen)}`);

@@ -45,8 +45,29 @@ for (const backend of await clientBackends()) {
       const other = datasetUrn('cli.window.other');
       const stamps = [0, 1, 2, 3].map((d) => Date.UTC(2026, 0, 10 + d));
       const profiles = (u: string) => stamps.map((t) => mcp(u, 'datasetProfile', { timestampMillis: t, rowCount: 1 }));
-      await ingest(server, mcp(urn, 'status', { removed: false }), mcp(urn, 'datasetProperties', { name: 'kept' }), ...profiles(urn), ...profiles(other));
-      const out = (await runDatahubCli(server, 'delete', '--urn', urn, '--aspect', 'datasetProfile', '--start-time', '2026-01-11 00:00:00', '--end-time', '2026-01-12 00:00:00', '--hard', '--force')).stdout;
+      await ingest(
+        server,
+        mcp(urn, 'status', { removed: false }),
+        mcp(urn, 'datasetProperties', { name: 'kept' }),
+        ...profiles(urn),
+        ...profiles(other),
+      );
+      const out = (
+        await runDatahubCli(
+          server,
+          'delete',
+          '--urn',
+          urn,
+          '--aspect',
+          'datasetProfile',
+          '--start-time',
+          '2026-01-11 00:00:00',
+          '--end-time',
+          '2026-01-12 00:00:00',
+          '--hard',
+          '--force',
+        )
+      ).stdout;
       assert.match(out, /2 timeseries aspect rows/);
       assert.deepEqual(await storedStamps(server.request, urn), [stamps[0], stamps[3]]);
       assert.deepEqual(await storedStamps(server.request, other), stamps);
@@ -57,7 +78,14 @@ for (const backend of await clientBackends()) {
       const urn = datasetUrn('cli.graphql');
       await ingest(server, mcp(urn, 'status', { removed: false }));
       const mutation = 'mutation($input: UpdateDeprecationInput!) { updateDeprecation(input: $input) }';
-      const res = await runDatahubCli(server, 'graphql', '--query', mutation, '--variables', JSON.stringify({ input: { urn, deprecated: true, note: 'Gone' } }));
+      const res = await runDatahubCli(
+        server,
+        'graphql',
+        '--query',
+        mutation,
+        '--variables',
+        JSON.stringify({ input: { urn, deprecated: true, note: 'Gone' } }),
+      );
       assert.deepEqual(JSON.parse(res.stdout), { updateDeprecation: true });
       assert.deepEqual((await gqlData(server, DEPRECATION, { urn })).dataset.deprecation, { deprecated: true, note: 'Gone', actor: ADMIN });
     });

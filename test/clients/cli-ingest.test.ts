@@ -10,7 +10,18 @@ import { datasetUrn, storedStamps } from '../support/truncation.ts';
 
 /** A recipe as DataHub's docs write one: the file source into the REST sink, the server and token from the environment. */
 const recipe = (file: string) =>
-  ['source:', '  type: file', '  config:', `    path: ${file}`, 'sink:', '  type: datahub-rest', '  config:', '    server: ${DATAHUB_GMS_URL}', '    token: ${DATAHUB_GMS_TOKEN}', ''].join('\n');
+  [
+    'source:',
+    '  type: file',
+    '  config:',
+    `    path: ${file}`,
+    'sink:',
+    '  type: datahub-rest',
+    '  config:',
+    '    server: ${DATAHUB_GMS_URL}',
+    '    token: ${DATAHUB_GMS_TOKEN}',
+    '',
+  ].join('\n');
 
 for (const backend of await clientBackends()) {
   describe(`DataHub CLI ingestion: ${backend.name}`, { skip: backend.skip }, () => {
@@ -31,13 +42,32 @@ for (const backend of await clientBackends()) {
 
     it('writes an aspect from a file with `datahub put`', async () => {
       const urn = datasetUrn('cli.put');
-      const res = await runDatahubCli(server, 'put', '--urn', urn, '--aspect', 'datasetProperties', '-d', file('props.json', '{"name": "put", "description": "From the CLI"}'));
+      const res = await runDatahubCli(
+        server,
+        'put',
+        '--urn',
+        urn,
+        '--aspect',
+        'datasetProperties',
+        '-d',
+        file('props.json', '{"name": "put", "description": "From the CLI"}'),
+      );
       assert.match(res.stdout, /Update succeeded with status 200/);
       assert.deepEqual(await storedAspect(server, urn, 'datasetProperties'), { name: 'put', description: 'From the CLI' });
     });
 
     it('creates a data platform with `datahub put platform`', async () => {
-      const res = await runDatahubCli(server, 'put', 'platform', '--name', 'lakehouse', '--display_name', 'Lakehouse', '--logo', 'https://example.com/lakehouse.png');
+      const res = await runDatahubCli(
+        server,
+        'put',
+        'platform',
+        '--name',
+        'lakehouse',
+        '--display_name',
+        'Lakehouse',
+        '--logo',
+        'https://example.com/lakehouse.png',
+      );
       assert.match(res.stdout, /Successfully wrote data platform metadata for urn:li:dataPlatform:lakehouse/);
       const info = await storedAspect(server, 'urn:li:dataPlatform:lakehouse', 'dataPlatformInfo');
       assert.equal(info?.displayName, 'Lakehouse');
@@ -47,11 +77,36 @@ for (const backend of await clientBackends()) {
     it('ingests a file of MCPs and MCEs with `datahub ingest` (file source, datahub-rest sink, no run report)', async () => {
       const [a, b] = [datasetUrn('cli.ingest_a'), datasetUrn('cli.ingest_b')];
       const items = [
-        { entityType: 'dataset', entityUrn: a, changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { json: { name: 'ingested', description: 'From a file' } } },
-        { proposedSnapshot: { 'com.linkedin.pegasus2avro.metadata.snapshot.DatasetSnapshot': { urn: b, aspects: [{ 'com.linkedin.pegasus2avro.common.Status': { removed: false } }] } } },
-        { entityType: 'dataset', entityUrn: a, changeType: 'UPSERT', aspectName: 'datasetProfile', aspect: { json: { timestampMillis: 1767225600000, rowCount: 5 } } },
+        {
+          entityType: 'dataset',
+          entityUrn: a,
+          changeType: 'UPSERT',
+          aspectName: 'datasetProperties',
+          aspect: { json: { name: 'ingested', description: 'From a file' } },
+        },
+        {
+          proposedSnapshot: {
+            'com.linkedin.pegasus2avro.metadata.snapshot.DatasetSnapshot': {
+              urn: b,
+              aspects: [{ 'com.linkedin.pegasus2avro.common.Status': { removed: false } }],
+            },
+          },
+        },
+        {
+          entityType: 'dataset',
+          entityUrn: a,
+          changeType: 'UPSERT',
+          aspectName: 'datasetProfile',
+          aspect: { json: { timestampMillis: 1767225600000, rowCount: 5 } },
+        },
       ];
-      const res = await runDatahubCli(server, 'ingest', '-c', file('recipe.yml', recipe(file('mcps.json', JSON.stringify(items)))), '--no-default-report');
+      const res = await runDatahubCli(
+        server,
+        'ingest',
+        '-c',
+        file('recipe.yml', recipe(file('mcps.json', JSON.stringify(items)))),
+        '--no-default-report',
+      );
       assert.match(res.stdout, /Pipeline finished successfully; produced 3 events/);
       assert.equal((await storedAspect(server, a, 'datasetProperties'))?.description, 'From a file');
       assert.deepEqual(await storedAspect(server, b, 'status'), { removed: false });

@@ -28,19 +28,26 @@ for (const backend of await clientBackends()) {
 
     it('answers the CLI function with the raw diff of each version', () => {
       const schema = run.result.schema as any[];
-      assert.deepEqual(schema.map((t) => [t.semVer, t.semVerChange]), [
-        ['0.0.0-computed', 'MINOR'],
-        ['1.0.0-computed', 'MAJOR'],
-      ]);
-      assert.ok(schema[1].rawDiff.some((op: any) => op.path.startsWith('/fields/')), JSON.stringify(schema[1].rawDiff));
+      assert.deepEqual(
+        schema.map((t) => [t.semVer, t.semVerChange]),
+        [
+          ['0.0.0-computed', 'MINOR'],
+          ['1.0.0-computed', 'MAJOR'],
+        ],
+      );
+      assert.ok(
+        schema[1].rawDiff.some((op: any) => op.path.startsWith('/fields/')),
+        JSON.stringify(schema[1].rawDiff),
+      );
     });
 
     it('shows a deprecation under DEPRECATION', () => {
       const txns = run.result.deprecation as any[];
       assert.equal(txns.length, 1, JSON.stringify(txns));
-      assert.deepEqual(txns[0].changeEvents.map((e: any) => [e.category, e.operation, e.parameters]), [
-        ['DEPRECATION', 'MODIFY', { status: 'DEPRECATED', timestamp: '1800000000000', note: 'use orders_v2' }],
-      ]);
+      assert.deepEqual(
+        txns[0].changeEvents.map((e: any) => [e.category, e.operation, e.parameters]),
+        [['DEPRECATION', 'MODIFY', { status: 'DEPRECATED', timestamp: '1800000000000', note: 'use orders_v2' }]],
+      );
     });
 
     it('exits 2 with a usage error for a category DataHub does not have, before asking the server', async () => {

@@ -30,7 +30,14 @@ const RECIPE = [
   '',
 ].join('\n');
 
-const STAGES = ['Expired Token Cleanup', 'Truncate Indices', 'Query Cleanup', 'Soft Deleted Entities Cleanup', 'Data Process Cleanup', 'Execution request Cleanup'];
+const STAGES = [
+  'Expired Token Cleanup',
+  'Truncate Indices',
+  'Query Cleanup',
+  'Soft Deleted Entities Cleanup',
+  'Data Process Cleanup',
+  'Execution request Cleanup',
+];
 
 const OPS = datasetUrn('gc.ops');
 const LIVE = datasetUrn('gc.live');
@@ -49,30 +56,63 @@ const execution = (id: string) => `urn:li:dataHubExecutionRequest:gc-${id}`;
 const JOB_RUNS = [1, 2, 3, 4, 5, 6, 7, 20];
 
 const dpiRun = (id: string, job: string, days: number) => [
-  mcp(dpi(id), 'dataProcessInstanceProperties', { name: id, created: { time: ago(days), actor: 'urn:li:corpuser:airflow' }, customProperties: {} }, 'dataProcessInstance'),
+  mcp(
+    dpi(id),
+    'dataProcessInstanceProperties',
+    { name: id, created: { time: ago(days), actor: 'urn:li:corpuser:airflow' }, customProperties: {} },
+    'dataProcessInstance',
+  ),
   mcp(dpi(id), 'dataProcessInstanceRelationships', { parentTemplate: job, upstreamInstances: [] }, 'dataProcessInstance'),
   mcp(dpi(id), 'dataProcessInstanceRunEvent', { timestampMillis: ago(days), status: 'COMPLETE' }, 'dataProcessInstance'),
 ];
 const queryProps = (id: string, source: string, days: number) =>
-  mcp(query(id), 'queryProperties', { statement: { value: `select '${id}'`, language: 'SQL' }, source, created: { time: ago(days), actor: ADMIN }, lastModified: { time: ago(days), actor: ADMIN } }, 'query');
+  mcp(
+    query(id),
+    'queryProperties',
+    {
+      statement: { value: `select '${id}'`, language: 'SQL' },
+      source,
+      created: { time: ago(days), actor: ADMIN },
+      lastModified: { time: ago(days), actor: ADMIN },
+    },
+    'query',
+  );
 const executionRequest = (id: string, days: number) => [
-  mcp(execution(id), 'dataHubExecutionRequestInput', { task: 'RUN_INGEST', args: {}, executorId: 'default', source: { type: 'SCHEDULED_INGESTION_SOURCE', ingestionSource: 'urn:li:dataHubIngestionSource:nightly' }, requestedAt: ago(days) }, 'dataHubExecutionRequest'),
+  mcp(
+    execution(id),
+    'dataHubExecutionRequestInput',
+    {
+      task: 'RUN_INGEST',
+      args: {},
+      executorId: 'default',
+      source: { type: 'SCHEDULED_INGESTION_SOURCE', ingestionSource: 'urn:li:dataHubIngestionSource:nightly' },
+      requestedAt: ago(days),
+    },
+    'dataHubExecutionRequest',
+  ),
   mcp(execution(id), 'dataHubExecutionRequestResult', { status: 'SUCCESS', startTimeMs: ago(days), durationMs: 1000 }, 'dataHubExecutionRequest'),
 ];
 
 /** A soft delete written `days` ago: its status aspect's created time is what the soft-deleted cleanup ages. */
 const softDeletedAgo = (server: TestServer, entityType: string, urn: string, days: number) =>
-  server.app.services.store.write({ ops: [{ kind: 'aspect', entityType, urn, aspect: 'status', value: { removed: true }, systemMetadata: null } satisfies WriteOp], actor: ADMIN, now: ago(days) });
+  server.app.services.store.write({
+    ops: [{ kind: 'aspect', entityType, urn, aspect: 'status', value: { removed: true }, systemMetadata: null } satisfies WriteOp],
+    actor: ADMIN,
+    now: ago(days),
+  });
 
 /** The timestamps of one urn's rows of a timeseries aspect of a query, oldest first. */
 async function queryStamps(server: TestServer, urn: string, aspect: string): Promise<number[]> {
   const res = await server.request('POST', '/aspects?action=getTimeseriesAspectValues', { body: { urn, entity: 'query', aspect, limit: 100 } });
   assert.equal(res.status, 200, res.text);
-  return (res.json.value.values as Array<{ aspect: { value: string } }>).map((v) => (JSON.parse(v.aspect.value) as { timestampMillis: number }).timestampMillis).sort((a, b) => a - b);
+  return (res.json.value.values as Array<{ aspect: { value: string } }>)
+    .map((v) => (JSON.parse(v.aspect.value) as { timestampMillis: number }).timestampMillis)
+    .sort((a, b) => a - b);
 }
 
 const removed = async (server: TestServer, urn: string) => (await storedAspect(server, urn, 'status'))?.removed === true;
-const exists = async (server: TestServer, urn: string) => (await server.request('POST', '/entities?action=exists', { body: { urn } })).json.value as boolean;
+const exists = async (server: TestServer, urn: string) =>
+  (await server.request('POST', '/entities?action=exists', { body: { urn } })).json.value as boolean;
 
 for (const backend of await clientBackends()) {
   describe(`datahub-gc through \`datahub ingest\`, every default stage: ${backend.name}`, { skip: backend.skip }, () => {
@@ -82,7 +122,8 @@ for (const backend of await clientBackends()) {
     useServer(backend, async (s) => {
       server = s;
       const store = server.app.services.store;
-      const token = (id: string, expiresAt: number) => store.insertAccessToken({ id, name: id, description: null, actorUrn: ADMIN, ownerUrn: ADMIN, createdAt: ago(2), expiresAt });
+      const token = (id: string, expiresAt: number) =>
+        store.insertAccessToken({ id, name: id, description: null, actorUrn: ADMIN, ownerUrn: ADMIN, createdAt: ago(2), expiresAt });
       await token('gc-expired', ago(1));
       await token('gc-valid', NOW + DAY);
       await ingest(
@@ -92,7 +133,10 @@ for (const backend of await clientBackends()) {
         ...[40, 35, 1].map((d) => mcp(OPS, 'operation', { timestampMillis: ago(d), lastUpdatedTimestamp: ago(d), operationType: 'INSERT' })),
         ...[40, 1].map((d) => mcp(OPS, 'datasetUsageStatistics', { timestampMillis: ago(d), uniqueUserCount: 1 })),
         ...[40, 1].map((d) => mcp(query('usage'), 'queryUsageStatistics', { timestampMillis: ago(d), queryCount: 1 }, 'query')),
-        queryProps('stale', 'SYSTEM', 400), queryProps('fresh', 'SYSTEM', 1), queryProps('manual', 'MANUAL', 400), queryProps('soft', 'SYSTEM', 1),
+        queryProps('stale', 'SYSTEM', 400),
+        queryProps('fresh', 'SYSTEM', 1),
+        queryProps('manual', 'MANUAL', 400),
+        queryProps('soft', 'SYSTEM', 1),
         mcp(SOFT_OLD, 'datasetProperties', { name: 'old', customProperties: {} }),
         mcp(SOFT_NEW, 'datasetProperties', { name: 'new', customProperties: {} }),
         mcp(RETIRED_TAG, 'tagProperties', { name: 'retired' }, 'tag'),
@@ -104,7 +148,9 @@ for (const backend of await clientBackends()) {
         ...JOB_RUNS.flatMap((d) => dpiRun(`load-${d}`, JOB, d)),
         ...[1, 15].flatMap((d) => dpiRun(`export-${d}`, JOB2, d)),
         ...dpiRun('soft', JOB2, 30),
-        ...executionRequest('new', 1), ...executionRequest('old', 100), ...executionRequest('older', 200),
+        ...executionRequest('new', 1),
+        ...executionRequest('old', 100),
+        ...executionRequest('older', 200),
       );
       await softDeletedAgo(server, 'dataset', SOFT_OLD, 20);
       await softDeletedAgo(server, 'dataset', SOFT_NEW, 0);

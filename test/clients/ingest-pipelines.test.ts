@@ -23,7 +23,8 @@ const recipe = (runId: string, source: string[], sinkMode?: string, pipelineName
     '',
   ].join('\n');
 
-const schema = (title: string) => JSON.stringify({ $id: `https://example.com/${title}.json`, title, type: 'object', properties: { id: { type: 'integer' } } });
+const schema = (title: string) =>
+  JSON.stringify({ $id: `https://example.com/${title}.json`, title, type: 'object', properties: { id: { type: 'integer' } } });
 const schemaUrn = (title: string) => `urn:li:dataset:(urn:li:dataPlatform:schemaregistry,/example.com/${title},PROD)`;
 
 for (const backend of await clientBackends()) {
@@ -48,7 +49,12 @@ for (const backend of await clientBackends()) {
         const file = path.join(dir, `${mode}.json`);
         const made = await runClientScript<{ urns: string[]; proposals: number }>(server, 'sdk_metadata.py', { file, prefix: mode.toLowerCase() });
         const runId = `almanac-${mode.toLowerCase()}-run`;
-        const res = await runDatahubCli(server, 'ingest', '-c', write(`${mode}.yml`, recipe(runId, ['type: file', 'config:', `  path: ${file}`], mode)));
+        const res = await runDatahubCli(
+          server,
+          'ingest',
+          '-c',
+          write(`${mode}.yml`, recipe(runId, ['type: file', 'config:', `  path: ${file}`], mode)),
+        );
         // The file source adds a status aspect per entity (its AutoStatusAspectProcessor), so more events go out than the file holds.
         assert.match(res.stdout, /Pipeline finished successfully; produced \d+ events/);
         assert.match(res.stdout, /'failures': \[\]/);
@@ -69,13 +75,26 @@ for (const backend of await clientBackends()) {
       const schemas = path.join(dir, 'schemas');
       fs.mkdirSync(schemas);
       for (const title of ['orders', 'users']) fs.writeFileSync(path.join(schemas, `${title}.json`), schema(title));
-      const source = ['type: json-schema', 'config:', `  path: ${schemas}`, '  platform: schemaregistry', '  stateful_ingestion:', '    enabled: true', '    remove_stale_metadata: true'];
+      const source = [
+        'type: json-schema',
+        'config:',
+        `  path: ${schemas}`,
+        '  platform: schemaregistry',
+        '  stateful_ingestion:',
+        '    enabled: true',
+        '    remove_stale_metadata: true',
+      ];
       const config = write('stateful.yml', recipe('almanac-stateful-1', source, undefined, 'almanac_stateful'));
       await runDatahubCli(server, 'ingest', '-c', config);
       assert.deepEqual(await storedAspect(server, schemaUrn('users'), 'status'), { removed: false });
 
       fs.rmSync(path.join(schemas, 'users.json'));
-      const second = await runDatahubCli(server, 'ingest', '-c', write('stateful2.yml', recipe('almanac-stateful-2', source, undefined, 'almanac_stateful')));
+      const second = await runDatahubCli(
+        server,
+        'ingest',
+        '-c',
+        write('stateful2.yml', recipe('almanac-stateful-2', source, undefined, 'almanac_stateful')),
+      );
       assert.match(second.stdout, /soft_deleted_stale_entities.*users/s);
       assert.deepEqual(await storedAspect(server, schemaUrn('users'), 'status'), { removed: true });
       assert.notDeepEqual(await storedAspect(server, schemaUrn('orders'), 'status'), { removed: true });

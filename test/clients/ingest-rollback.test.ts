@@ -16,7 +16,13 @@ const RUN1 = 'almanac-rollback-1';
 const RUN2 = 'almanac-rollback-2';
 
 /** A proposal as the `file` source reads it (the SDK's own JSON form). */
-const mcp = (urn: string, aspectName: string, json: unknown) => ({ entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { json } });
+const mcp = (urn: string, aspectName: string, json: unknown) => ({
+  entityType: 'dataset',
+  entityUrn: urn,
+  changeType: 'UPSERT',
+  aspectName,
+  aspect: { json },
+});
 const owner = { owners: [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }] };
 
 const RUN1_FILE = [
@@ -84,7 +90,8 @@ for (const backend of await clientBackends()) {
       const res = await runDatahubCli(server, 'ingest', '-c', config);
       assert.match(res.stdout, /'failures': \[\]/);
     };
-    const rollback = (...args: string[]) => runDatahubCli(server, 'ingest', 'rollback', '--run-id', RUN2, '--report-dir', path.join(dir, 'reports'), ...args);
+    const rollback = (...args: string[]) =>
+      runDatahubCli(server, 'ingest', 'rollback', '--run-id', RUN2, '--report-dir', path.join(dir, 'reports'), ...args);
 
     it('ingests two runs of a file, the second changing some aspects and creating an entity', async () => {
       await ingestFile(RUN1, RUN1_FILE);
@@ -111,7 +118,12 @@ for (const backend of await clientBackends()) {
       const res = await runDatahubCli(server, 'ingest', 'show', '--run-id', RUN2);
       const rows = res.stdout.split('\n').filter((l) => l.startsWith('| urn:'));
       assert.deepEqual(
-        rows.map((l) => l.split('|').slice(1, 3).map((c) => c.trim())),
+        rows.map((l) =>
+          l
+            .split('|')
+            .slice(1, 3)
+            .map((c) => c.trim()),
+        ),
         [
           [A, 'datasetProperties'],
           [A, 'ownership'],
@@ -129,11 +141,16 @@ for (const backend of await clientBackends()) {
       // The CLI's wording: entities affected, and aspects reverted (a soft rollback keeps c's key aspect).
       assert.match(res.stdout, /This rollback will delete 2 entities and will roll back 3 aspects/);
       const rows = res.stdout.split('\n').filter((l) => l.startsWith('| urn:'));
-      assert.deepEqual(rows.map((l) => l.split('|').slice(1, 3).map((c) => c.trim()).join(' ')), [
-        `${A} datasetProperties`,
-        `${A} ownership`,
-        `${C} datasetProperties`,
-      ]);
+      assert.deepEqual(
+        rows.map((l) =>
+          l
+            .split('|')
+            .slice(1, 3)
+            .map((c) => c.trim())
+            .join(' '),
+        ),
+        [`${A} datasetProperties`, `${A} ownership`, `${C} datasetProperties`],
+      );
       assert.deepEqual(await stored(server, [A, B, C]), afterRun2);
     });
 
@@ -157,7 +174,10 @@ for (const backend of await clientBackends()) {
       const res = await rollback('--nuke', '-f');
       assert.match(res.stdout, /deleted 1 entities/);
       assert.deepEqual((await server.request('POST', '/entities?action=exists', { body: { urn: C } })).json, { value: false });
-      assert.deepEqual(await stored(server, [C]), afterRun1.filter((l) => l.startsWith(C)));
+      assert.deepEqual(
+        await stored(server, [C]),
+        afterRun1.filter((l) => l.startsWith(C)),
+      );
       const runs = await runDatahubCli(server, 'ingest', 'list-runs', '--include-soft-deletes');
       assert.doesNotMatch(runs.stdout, new RegExp(RUN2));
       assert.match(runs.stdout, new RegExp(RUN1));

@@ -12,7 +12,8 @@ const NOW = Date.now();
 /** days ago: the gc job truncates operations older than 30 days. */
 const OPERATION_AGES = [40, 35, 20, 1];
 const KEPT = [20, 1].map((days) => NOW - days * DAY);
-const operation = (days: number) => mcp(OPS, 'operation', { timestampMillis: NOW - days * DAY, lastUpdatedTimestamp: NOW - days * DAY, operationType: 'INSERT' });
+const operation = (days: number) =>
+  mcp(OPS, 'operation', { timestampMillis: NOW - days * DAY, lastUpdatedTimestamp: NOW - days * DAY, operationType: 'INSERT' });
 
 for (const backend of await clientBackends()) {
   describe(`DataHub Python SDK deletes: ${backend.name}`, { skip: backend.skip }, () => {
@@ -58,7 +59,8 @@ for (const backend of await clientBackends()) {
 
     it("truncates the operation index as datahub-gc does: DataHub's dry-run message, then a task that keeps the last 30 days", async () => {
       assert.deepEqual(run.result.truncation.dryRun, {
-        value: 'Delete 2 out of 4 rows (50.00%). Reindexing the aspect without the deleted records. This was a dry run. Run with dryRun = false to execute.',
+        value:
+          'Delete 2 out of 4 rows (50.00%). Reindexing the aspect without the deleted records. This was a dry run. Run with dryRun = false to execute.',
       });
       const task = await waitForTask(run.server.request, run.result.truncation.realRun.value, ended);
       assert.equal(task.state, 'completed');

@@ -30,19 +30,37 @@ for (const backend of await clientBackends()) {
     });
 
     it('reads a never-deprecated dataset as not deprecated (Almanac never answers null)', () => {
-      assert.deepEqual(run.result.before, { actor: null, deprecated: false, note: null, decommissionTime: null, actorEntity: null, replacement: null });
+      assert.deepEqual(run.result.before, {
+        actor: null,
+        deprecated: false,
+        note: null,
+        decommissionTime: null,
+        actorEntity: null,
+        replacement: null,
+      });
     });
 
     it('updates every field, and the fragment reads the actor and the replacement back as entities', () => {
       assert.equal(run.result.updateAll.updateDeprecation, true);
       const after = run.result.afterAll;
-      assert.deepEqual({ ...after, replacement: undefined }, { actor: ADMIN, deprecated: true, note: 'My test note', decommissionTime: 0, actorEntity, replacement: undefined });
+      assert.deepEqual(
+        { ...after, replacement: undefined },
+        { actor: ADMIN, deprecated: true, note: 'My test note', decommissionTime: 0, actorEntity, replacement: undefined },
+      );
       assert.deepEqual(after.replacement, {
         urn: REPLACEMENT,
         type: 'DATASET',
         name: 'smoke-replacement',
         properties: { name: 'Replacement', qualifiedName: null },
-        platform: { urn: 'urn:li:dataPlatform:kafka', type: 'DATA_PLATFORM', lastIngested: null, name: 'kafka', properties: null, displayName: null, info: null },
+        platform: {
+          urn: 'urn:li:dataPlatform:kafka',
+          type: 'DATA_PLATFORM',
+          lastIngested: null,
+          name: 'kafka',
+          properties: null,
+          displayName: null,
+          info: null,
+        },
       });
     });
 
@@ -53,7 +71,8 @@ for (const backend of await clientBackends()) {
 
     it('deprecates two datasets in one batch, then un-deprecates them', () => {
       assert.equal(run.result.batch.batchUpdateDeprecation, true);
-      for (const d of run.result.afterBatch) assert.deepEqual(d, { actor: ADMIN, deprecated: true, note: 'Batch', decommissionTime: null, actorEntity, replacement: null });
+      for (const d of run.result.afterBatch)
+        assert.deepEqual(d, { actor: ADMIN, deprecated: true, note: 'Batch', decommissionTime: null, actorEntity, replacement: null });
       assert.equal(run.result.undeprecate.batchUpdateDeprecation, true);
       assert.deepEqual(run.result.afterUndeprecate, [undeprecated(''), undeprecated('')]);
     });

@@ -3,7 +3,13 @@ import { describe, it } from 'node:test';
 import { clientBackends, useClientScript } from '../support/datahub-client.ts';
 import { datasetUrn } from '../support/truncation.ts';
 
-const U = { t1: datasetUrn('sdk.lin_t1'), t2: datasetUrn('sdk.lin_t2'), t3: datasetUrn('sdk.lin_t3'), t4: datasetUrn('sdk.lin_t4'), branch: datasetUrn('sdk.lin_branch') };
+const U = {
+  t1: datasetUrn('sdk.lin_t1'),
+  t2: datasetUrn('sdk.lin_t2'),
+  t3: datasetUrn('sdk.lin_t3'),
+  t4: datasetUrn('sdk.lin_t4'),
+  branch: datasetUrn('sdk.lin_branch'),
+};
 
 for (const backend of await clientBackends()) {
   describe(`DataHub Python SDK lineage search over GraphQL: ${backend.name}`, { skip: backend.skip }, () => {
@@ -38,7 +44,10 @@ for (const backend of await clientBackends()) {
 
     it('pages by start', () => {
       assert.equal(run.result.secondPage.total, 4);
-      assert.deepEqual(run.result.secondPage.results.map((r: unknown[]) => r[0]), [U.t4]);
+      assert.deepEqual(
+        run.result.secondPage.results.map((r: unknown[]) => r[0]),
+        [U.t4],
+      );
     });
   });
 }

@@ -20,19 +20,22 @@ for (const backend of await clientBackends()) {
 
     it("runs DataHub's policy smoke test: create, update, list the update, delete", () => {
       assert.equal(run.result.smokeUpdate, true);
-      assert.deepEqual(run.result.smokeListed.map((p: Record<string, unknown>) => ({ ...p, urn: undefined })), [
-        {
-          urn: undefined,
-          type: 'METADATA',
-          name: 'Test Metadata Policy',
-          description: 'Updated Metadaata Policy',
-          state: 'ACTIVE',
-          resources: null,
-          privileges: ['EDIT_ENTITY_TAGS', 'EDIT_ENTITY_GLOSSARY_TERMS'],
-          actors: { users: null, groups: null, allUsers: true, allGroups: false, resourceOwners: false },
-          editable: true,
-        },
-      ]);
+      assert.deepEqual(
+        run.result.smokeListed.map((p: Record<string, unknown>) => ({ ...p, urn: undefined })),
+        [
+          {
+            urn: undefined,
+            type: 'METADATA',
+            name: 'Test Metadata Policy',
+            description: 'Updated Metadaata Policy',
+            state: 'ACTIVE',
+            resources: null,
+            privileges: ['EDIT_ENTITY_TAGS', 'EDIT_ENTITY_GLOSSARY_TERMS'],
+            actors: { users: null, groups: null, allUsers: true, allGroups: false, resourceOwners: false },
+            editable: true,
+          },
+        ],
+      );
       assert.deepEqual(run.result.smokeAfterDelete, []);
     });
 
@@ -46,7 +49,9 @@ for (const backend of await clientBackends()) {
     });
 
     it('stored the deprecation the Reader made', async () => {
-      const res = await run.server.request('POST', '/api/graphql', { body: { query: `{ dataset(urn: "${MINE}") { deprecation { deprecated note actor } } }` } });
+      const res = await run.server.request('POST', '/api/graphql', {
+        body: { query: `{ dataset(urn: "${MINE}") { deprecation { deprecated note actor } } }` },
+      });
       assert.deepEqual(res.json.data.dataset.deprecation, { deprecated: true, note: 'reader', actor: READER });
     });
   });

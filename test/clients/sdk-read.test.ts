@@ -58,7 +58,9 @@ for (const backend of await clientBackends()) {
     });
 
     it('deprecates a dataset with execute_graphql, and the run.server stores who and when', async () => {
-      assert.deepEqual(run.result.deprecationBefore, { dataset: { deprecation: { deprecated: false, note: null, decommissionTime: null, actor: null } } });
+      assert.deepEqual(run.result.deprecationBefore, {
+        dataset: { deprecation: { deprecated: false, note: null, decommissionTime: null, actor: null } },
+      });
       assert.deepEqual(run.result.update, { updateDeprecation: true });
       const after = { deprecated: true, note: 'Use orders_v2', decommissionTime: DECOMMISSION, actor: ADMIN };
       assert.deepEqual(run.result.deprecationAfter, { dataset: { deprecation: after } });
@@ -75,7 +77,11 @@ for (const backend of await clientBackends()) {
     });
 
     it('reads named aspects with get_aspects_for_entity, None for one never written', () => {
-      assert.deepEqual(run.result.aspectsForEntity, { status: { removed: false }, globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] }, schemaMetadata: null });
+      assert.deepEqual(run.result.aspectsForEntity, {
+        status: { removed: false },
+        globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+        schemaMetadata: null,
+      });
     });
 
     it("reads one partition's latest profile with get_latest_timeseries_value and a partition filter", () => {
@@ -84,7 +90,10 @@ for (const backend of await clientBackends()) {
     });
 
     it("raises GraphError with the run.server's message for a deprecation of a missing entity", () => {
-      assert.match(run.result.updateMissing, /Failed to update deprecation for Entity urn:li:dataset:\(urn:li:dataPlatform:hive,sdk\.nowhere,PROD\)\. Entity does not exist\./);
+      assert.match(
+        run.result.updateMissing,
+        /Failed to update deprecation for Entity urn:li:dataset:\(urn:li:dataPlatform:hive,sdk\.nowhere,PROD\)\. Entity does not exist\./,
+      );
     });
   });
 }

@@ -21,13 +21,22 @@ for (const backend of await clientBackends()) {
 
     it('reads the lineage the SDK emitted with get_related_entities, both ways', () => {
       assert.deepEqual(run.result.downstreamOfOutgoing, [[URNS.up, 'DownstreamOf', null]]);
-      assert.deepEqual(run.result.upIncomingBefore, [URNS.down, URNS.hard, URNS.soft].sort().map((u) => [u, 'DownstreamOf', null]));
+      assert.deepEqual(
+        run.result.upIncomingBefore,
+        [URNS.down, URNS.hard, URNS.soft].sort().map((u) => [u, 'DownstreamOf', null]),
+      );
     });
 
     it('pages through 250 OwnedBy edges each way', () => {
-      assert.deepEqual(run.result.ownedBy, OWNERS.map((o) => [o, 'OwnedBy', null]));
+      assert.deepEqual(
+        run.result.ownedBy,
+        OWNERS.map((o) => [o, 'OwnedBy', null]),
+      );
       assert.deepEqual(run.result.ownerIncoming, [[URNS.owned, 'OwnedBy', null]]);
-      assert.deepEqual(run.result.hubIncoming, HUB_DOWNSTREAMS.map((d) => [d, 'DownstreamOf', null]));
+      assert.deepEqual(
+        run.result.hubIncoming,
+        HUB_DOWNSTREAMS.map((d) => [d, 'DownstreamOf', null]),
+      );
     });
 
     it('scrolls the same edges with scroll_relationships, following scroll ids', () => {
@@ -35,13 +44,19 @@ for (const backend of await clientBackends()) {
     });
 
     it('reads lineage edges with their upstream and downstream ends with scroll_lineage', () => {
-      assert.deepEqual(run.result.lineageOfUp, [URNS.down, URNS.hard, URNS.soft].sort().map((d) => [d, URNS.up, 'DownstreamOf']));
+      assert.deepEqual(
+        run.result.lineageOfUp,
+        [URNS.down, URNS.hard, URNS.soft].sort().map((d) => [d, URNS.up, 'DownstreamOf']),
+      );
     });
 
     it('hides the edges of a soft-deleted entity, drops those of a hard-deleted one, and shows the soft-deleted ones again once restored', () => {
       assert.deepEqual(run.result.upIncomingAfter, [[URNS.down, 'DownstreamOf', null]]);
       assert.deepEqual(run.result.softOutgoing, []);
-      assert.deepEqual(run.result.upIncomingRestored, [URNS.down, URNS.soft].sort().map((u) => [u, 'DownstreamOf', null]));
+      assert.deepEqual(
+        run.result.upIncomingRestored,
+        [URNS.down, URNS.soft].sort().map((u) => [u, 'DownstreamOf', null]),
+      );
     });
   });
 }

@@ -52,14 +52,31 @@ for (const backend of await clientBackends()) {
     });
 
     it('signs in, creates a token over GraphQL with the session cookie, writes it, and the next command uses it', async () => {
-      const init = await runDatahubCliAt(home, 'init', '--use-password', '--host', server.url, '--username', 'initer', '--password', 'initer password', '--force');
+      const init = await runDatahubCliAt(
+        home,
+        'init',
+        '--use-password',
+        '--host',
+        server.url,
+        '--username',
+        'initer',
+        '--password',
+        'initer password',
+        '--force',
+      );
       assert.equal(init.code, 0, `${init.stdout}\n${init.stderr}`);
       const config = fs.readFileSync(path.join(home, '.datahubenv'), 'utf8');
       assert.match(config, new RegExp(`server: ${server.url.replaceAll('.', '\\.')}`));
       const tokens = await server.request('POST', '/api/graphql', {
-        body: { query: '{ listAccessTokens(input: { start: 0, count: 10, filters: [{ field: "actorUrn", values: ["urn:li:corpuser:initer"] }] }) { tokens { name } } }' },
+        body: {
+          query:
+            '{ listAccessTokens(input: { start: 0, count: 10, filters: [{ field: "actorUrn", values: ["urn:li:corpuser:initer"] }] }) { tokens { name } } }',
+        },
       });
-      assert.ok(tokens.json.data.listAccessTokens.tokens.some((t: { name: string }) => t.name.startsWith('cli token ')), tokens.text);
+      assert.ok(
+        tokens.json.data.listAccessTokens.tokens.some((t: { name: string }) => t.name.startsWith('cli token ')),
+        tokens.text,
+      );
       const get = await runDatahubCliAt(home, 'get', '--urn', DATASET, '--aspect', 'datasetProperties');
       assert.equal(get.code, 0, `${get.stdout}\n${get.stderr}`);
       assert.equal(JSON.parse(get.stdout).datasetProperties.name, 'orders');

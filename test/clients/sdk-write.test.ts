@@ -25,7 +25,12 @@ for (const backend of await clientBackends()) {
     });
 
     it('stores what emit_mcp and emit send', async () => {
-      assert.deepEqual(await storedAspect(run.server, URNS.mcp, 'datasetProperties'), { name: 'orders', description: 'One row per order', customProperties: {}, tags: [] });
+      assert.deepEqual(await storedAspect(run.server, URNS.mcp, 'datasetProperties'), {
+        name: 'orders',
+        description: 'One row per order',
+        customProperties: {},
+        tags: [],
+      });
       assert.deepEqual(await storedAspect(run.server, URNS.mcp, 'status'), { removed: false });
     });
 
@@ -65,14 +70,20 @@ for (const backend of await clientBackends()) {
       assert.match(run.result.unknownAspect.message, /^Unable to emit metadata to DataHub GMS: Unknown aspect noSuchAspect for entity dataset/);
     });
 
-    for (const [mode, urn] of [['Rest.li', URNS.patched], ['OpenAPI', URNS.openapiPatched]] as const) {
+    for (const [mode, urn] of [
+      ['Rest.li', URNS.patched],
+      ['OpenAPI', URNS.openapiPatched],
+    ] as const) {
       it(`applies DatasetPatchBuilder's patches sent in ${mode} mode to the latest versions`, async () => {
         const tags = (await storedAspect(run.server, urn, 'globalTags'))?.tags;
         assert.deepEqual(tags, mode === 'Rest.li' ? [{ tag: 'urn:li:tag:gold' }] : [{ tag: 'urn:li:tag:pii' }]);
         assert.deepEqual((await storedAspect(run.server, urn, 'glossaryTerms'))?.terms, [{ urn: 'urn:li:glossaryTerm:revenue' }]);
         assert.deepEqual((await storedAspect(run.server, urn, 'ownership'))?.owners, [{ owner: 'urn:li:corpuser:jdoe', type: 'DATAOWNER' }]);
         const upstreams = (await storedAspect(run.server, urn, 'upstreamLineage'))?.upstreams as Array<Record<string, unknown>>;
-        assert.deepEqual(upstreams.map((u) => [u.dataset, u.type]), [[UPSTREAM, 'TRANSFORMED']]);
+        assert.deepEqual(
+          upstreams.map((u) => [u.dataset, u.type]),
+          [[UPSTREAM, 'TRANSFORMED']],
+        );
         const properties = await storedAspect(run.server, urn, 'datasetProperties');
         assert.deepEqual([properties?.customProperties, properties?.description], [{ 'team/owner': 'core' }, 'Patched by the SDK']);
       });

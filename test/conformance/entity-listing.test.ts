@@ -55,7 +55,10 @@ for (const backend of await backends()) {
     });
 
     it('lists only soft-deleted entities by their latest status, and only the others', async () => {
-      assert.deepEqual(await pages({ entityType: 'dataset', removed: true }, 1), REMOVED.map((u) => [u]));
+      assert.deepEqual(
+        await pages({ entityType: 'dataset', removed: true }, 1),
+        REMOVED.map((u) => [u]),
+      );
       assert.deepEqual((await pages({ entityType: 'dataset', removed: false }, 2)).flat(), KEPT);
       assert.deepEqual(await store.listEntityUrns({ entityType: 'chart', removed: true, limit: 10 }), [CHART]);
       assert.deepEqual(await store.listEntityUrns({ entityType: 'chart', removed: false, limit: 10 }), []);
@@ -64,12 +67,23 @@ for (const backend of await backends()) {
     it('finds the latest values of named aspects that mention a text, a page at a time in (urn, aspect) order', async () => {
       const tagged = (name: string) => op('dataset', dataset(name), 'globalTags', { tags: [{ tag: `urn:li:tag:${name === 'a' ? 'x' : 'pii'}` }] });
       await store.write({ ops: ['a', 'b', 'c'].map(tagged), actor: 'urn:li:corpuser:test', now: 3 });
-      await store.write({ ops: [op('dataset', dataset('c'), 'globalTags', { tags: [] }), op('dataset', dataset('c'), 'datasetProperties', { name: 'urn:li:tag:pii' })], actor: 'urn:li:corpuser:test', now: 4 });
+      await store.write({
+        ops: [op('dataset', dataset('c'), 'globalTags', { tags: [] }), op('dataset', dataset('c'), 'datasetProperties', { name: 'urn:li:tag:pii' })],
+        actor: 'urn:li:corpuser:test',
+        now: 4,
+      });
       const query = { aspects: ['globalTags', 'datasetProperties'], text: 'urn:li:tag:pii' };
       const first = await store.findAspectsMentioning({ ...query, limit: 1 });
-      assert.deepEqual(first.map((a) => [a.urn, a.aspect, a.version]), [[dataset('b'), 'globalTags', 0]]);
+      assert.deepEqual(
+        first.map((a) => [a.urn, a.aspect, a.version]),
+        [[dataset('b'), 'globalTags', 0]],
+      );
       const rest = await store.findAspectsMentioning({ ...query, after: { urn: first[0]!.urn, aspect: first[0]!.aspect }, limit: 10 });
-      assert.deepEqual(rest.map((a) => [a.urn, a.aspect]), [[dataset('c'), 'datasetProperties']], 'only latest versions, only the aspects named');
+      assert.deepEqual(
+        rest.map((a) => [a.urn, a.aspect]),
+        [[dataset('c'), 'datasetProperties']],
+        'only latest versions, only the aspects named',
+      );
       assert.deepEqual(await store.findAspectsMentioning({ aspects: ['globalTags'], text: 'urn:li:tag:none', limit: 10 }), []);
     });
 
@@ -77,7 +91,10 @@ for (const backend of await backends()) {
       await store.write({ ops: [op('dataset', dataset('b'), 'status', { removed: false })], actor: 'urn:li:corpuser:test', now: 3 });
       await store.deleteEntity(dataset('e'));
       assert.deepEqual(await store.listEntityUrns({ entityType: 'dataset', removed: true, limit: 10 }), []);
-      assert.deepEqual(await store.listEntityUrns({ entityType: 'dataset', limit: 10 }), ALL.filter((u) => u !== dataset('e')));
+      assert.deepEqual(
+        await store.listEntityUrns({ entityType: 'dataset', limit: 10 }),
+        ALL.filter((u) => u !== dataset('e')),
+      );
     });
   });
 }

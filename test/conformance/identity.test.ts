@@ -26,10 +26,16 @@ for (const backend of await backends()) {
       await store.insertAccessToken(token('d', 'urn:li:corpuser:x', 200));
       const all = await store.listAccessTokens({}, 0, 10);
       assert.equal(all.total, 4);
-      assert.deepEqual(all.tokens.map((t) => t.id), ['b', 'c', 'd', 'a']);
+      assert.deepEqual(
+        all.tokens.map((t) => t.id),
+        ['b', 'c', 'd', 'a'],
+      );
       const mine = await store.listAccessTokens({ ownerUrn: 'urn:li:corpuser:x' }, 1, 1);
       assert.equal(mine.total, 3);
-      assert.deepEqual(mine.tokens.map((t) => t.id), ['d']);
+      assert.deepEqual(
+        mine.tokens.map((t) => t.id),
+        ['d'],
+      );
     });
 
     it('filters tokens by actor and by an expiry range; a token without expiry is in no range', async () => {
@@ -43,7 +49,10 @@ for (const backend of await backends()) {
 
     it('deletes expired tokens only', async () => {
       assert.equal(await store.deleteExpiredAccessTokens(200), 2);
-      assert.deepEqual((await store.listAccessTokens({}, 0, 10)).tokens.map((t) => t.id), ['b', 'c']);
+      assert.deepEqual(
+        (await store.listAccessTokens({}, 0, 10)).tokens.map((t) => t.id),
+        ['b', 'c'],
+      );
     });
 
     it('assigns, replaces and removes roles', async () => {
@@ -62,6 +71,5 @@ for (const backend of await backends()) {
       await store.setPasswordHash('urn:li:corpuser:x', 'h2', 2);
       assert.equal(await store.getPasswordHash('urn:li:corpuser:x'), 'h2');
     });
-
   });
 }

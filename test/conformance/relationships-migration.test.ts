@@ -52,7 +52,9 @@ function writeOldSqlite(file: string): void {
       db.exec(sql);
       db.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(i + 1);
     }
-    const insert = db.prepare("INSERT INTO aspects (urn, aspect, version, entity_type, metadata, created_on, created_by) VALUES (?, ?, ?, 'dataset', ?, 0, 'test')");
+    const insert = db.prepare(
+      "INSERT INTO aspects (urn, aspect, version, entity_type, metadata, created_on, created_by) VALUES (?, ?, ?, 'dataset', ?, 0, 'test')",
+    );
     for (const [urn, aspect, version, value] of ROWS) insert.run(urn, aspect, version, JSON.stringify(value));
   } finally {
     db.close();
@@ -75,7 +77,9 @@ for (const backend of await backends()) {
     });
 
     const related = async (urn: string, direction: 'OUTGOING' | 'INCOMING') =>
-      (await store.relatedEntities({ urn, direction, types: [], start: 0, count: 10 })).relationships.map((r) => (direction === 'OUTGOING' ? r.destination : r.source));
+      (await store.relatedEntities({ urn, direction, types: [], start: 0, count: 10 })).relationships.map((r) =>
+        direction === 'OUTGOING' ? r.destination : r.source,
+      );
 
     it("indexes the latest version of every stored aspect, never an older one's", async () => {
       assert.deepEqual(await related(ds('a'), 'OUTGOING'), ['urn:li:corpuser:jdoe', ds('up')]);
@@ -85,7 +89,10 @@ for (const backend of await backends()) {
     it('hides the edges of entities whose stored status is removed', async () => {
       assert.deepEqual(await related(ds('up'), 'INCOMING'), [ds('a')]);
       const all = await store.scanRelationships({ where: [[{ source: [ds('b')] }]], includeSoftDeleted: true, limit: 10 });
-      assert.deepEqual(all.map((r) => r.destination), [ds('up')]);
+      assert.deepEqual(
+        all.map((r) => r.destination),
+        [ds('up')],
+      );
     });
 
     it('indexes more aspects than one backfill page holds', async () => {

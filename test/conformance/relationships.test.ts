@@ -18,7 +18,9 @@ const op = (urn: string, aspect: string, value: Json, extra: Partial<AspectOp> =
   systemMetadata: null,
   ...extra,
 });
-const lineage = (...upstreams: string[]) => ({ upstreams: upstreams.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: user('x') } })) });
+const lineage = (...upstreams: string[]) => ({
+  upstreams: upstreams.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: user('x') } })),
+});
 const owners = (...names: string[]) => ({ owners: names.map((n) => ({ owner: user(n), type: 'DATAOWNER' })) });
 
 for (const backend of await backends()) {
@@ -29,7 +31,9 @@ for (const backend of await backends()) {
     const write = (...ops: WriteOp[]) => store.write({ ops, actor: user('test'), now: 1 });
     /** The related urns one hop away, as DataHub's findRelatedEntities lists them. */
     const related = async (urn: string, direction: RelationshipDirection, ...types: string[]) =>
-      (await store.relatedEntities({ urn, direction, types, start: 0, count: 1000 })).relationships.map((r) => (direction === 'OUTGOING' ? r.destination : r.source));
+      (await store.relatedEntities({ urn, direction, types, start: 0, count: 1000 })).relationships.map((r) =>
+        direction === 'OUTGOING' ? r.destination : r.source,
+      );
 
     it('writes the edges an aspect declares with the aspect, readable both ways', async () => {
       await write(op(ds('a'), 'upstreamLineage', lineage(ds('up1'), ds('up2'))), op(ds('a'), 'ownership', owners('jdoe')));
@@ -52,11 +56,16 @@ for (const backend of await backends()) {
     });
 
     it('leaves no edge when the batch that declares it fails', async () => {
-      const failing = op(ds('b'), 'globalTags', {}, {
-        update: () => {
-          throw new Error('refused');
+      const failing = op(
+        ds('b'),
+        'globalTags',
+        {},
+        {
+          update: () => {
+            throw new Error('refused');
+          },
         },
-      });
+      );
       await assert.rejects(write(op(ds('b'), 'upstreamLineage', lineage(ds('up3'))), failing), /refused/);
       assert.deepEqual(await related(ds('b'), 'OUTGOING'), []);
       assert.deepEqual(await related(ds('up3'), 'INCOMING'), []);
@@ -73,9 +82,14 @@ for (const backend of await backends()) {
 
     it('derives the edges of a read-modify-write from the value it actually wrote', async () => {
       const addUpstream = (dataset: string) =>
-        op(ds('a'), 'upstreamLineage', {}, {
-          update: (current) => ({ upstreams: [...((current?.upstreams as unknown[]) ?? []), ...lineage(dataset).upstreams] }),
-        });
+        op(
+          ds('a'),
+          'upstreamLineage',
+          {},
+          {
+            update: (current) => ({ upstreams: [...((current?.upstreams as unknown[]) ?? []), ...lineage(dataset).upstreams] }),
+          },
+        );
       const [outcome] = await write(addUpstream(ds('up5')));
       const written = (outcome?.value.upstreams as Array<{ dataset: string }>).map((u) => u.dataset);
       assert.deepEqual(written, [ds('up2'), ds('up4'), ds('up5')]);
@@ -86,14 +100,36 @@ for (const backend of await backends()) {
       const field = (d: string, f: string) => `urn:li:schemaField:(${d},${f})`;
       await write(
         op(ds('c'), 'upstreamLineage', {
-          upstreams: [{ dataset: ds('up6'), type: 'TRANSFORMED', query: QUERY }, { dataset: ds('up7'), type: 'COPY' }],
-          fineGrainedLineages: [{ upstreamType: 'FIELD_SET', downstreamType: 'FIELD', upstreams: [field(ds('up6'), 'id')], downstreams: [field(ds('c'), 'id')], query: QUERY }],
+          upstreams: [
+            { dataset: ds('up6'), type: 'TRANSFORMED', query: QUERY },
+            { dataset: ds('up7'), type: 'COPY' },
+          ],
+          fineGrainedLineages: [
+            {
+              upstreamType: 'FIELD_SET',
+              downstreamType: 'FIELD',
+              upstreams: [field(ds('up6'), 'id')],
+              downstreams: [field(ds('c'), 'id')],
+              query: QUERY,
+            },
+          ],
         }),
       );
       const out = (await store.relatedEntities({ urn: ds('c'), direction: 'OUTGOING', types: ['DownstreamOf'], start: 0, count: 10 })).relationships;
-      assert.deepEqual(out.map((r) => [r.destination, r.via]), [[ds('up6'), QUERY], [ds('up7'), null], [field(ds('up6'), 'id'), null]]);
-      const column = (await store.relatedEntities({ urn: field(ds('c'), 'id'), direction: 'OUTGOING', types: [], start: 0, count: 10 })).relationships;
-      assert.deepEqual(column.map((r) => [r.destination, r.via, r.owner]), [[field(ds('up6'), 'id'), QUERY, ds('c')]]);
+      assert.deepEqual(
+        out.map((r) => [r.destination, r.via]),
+        [
+          [ds('up6'), QUERY],
+          [ds('up7'), null],
+          [field(ds('up6'), 'id'), null],
+        ],
+      );
+      const column = (await store.relatedEntities({ urn: field(ds('c'), 'id'), direction: 'OUTGOING', types: [], start: 0, count: 10 }))
+        .relationships;
+      assert.deepEqual(
+        column.map((r) => [r.destination, r.via, r.owner]),
+        [[field(ds('up6'), 'id'), QUERY, ds('c')]],
+      );
     });
 
     it('follows a change of the via entity of an edge the aspect still declares', async () => {
@@ -129,7 +165,7 @@ for (const backend of await backends()) {
       assert.deepEqual(await related(ds('d'), 'OUTGOING'), []);
       assert.deepEqual(await related(ds('up8'), 'INCOMING'), []);
       assert.deepEqual(await related(ds('e'), 'OUTGOING'), []);
-      assert.deepEqual((await store.relationshipHop({ urns: [ds('e'), ds('up8')], outgoing: ['DownstreamOf'], incoming: ['DownstreamOf'] })), []);
+      assert.deepEqual(await store.relationshipHop({ urns: [ds('e'), ds('up8')], outgoing: ['DownstreamOf'], incoming: ['DownstreamOf'] }), []);
       const all = await store.scanRelationships({ where: [[{ source: [ds('d'), ds('e')] }]], includeSoftDeleted: true, limit: 10 });
       assert.equal(all.length, 2);
       assert.deepEqual(await store.scanRelationships({ where: [[{ source: [ds('d'), ds('e')] }]], includeSoftDeleted: false, limit: 10 }), []);
@@ -153,9 +189,17 @@ for (const backend of await backends()) {
     });
 
     it('removes every edge that touches an entity when it is hard deleted', async () => {
-      await write(op(ds('g'), 'upstreamLineage', lineage(ds('h'))), op(ds('h'), 'upstreamLineage', lineage(ds('up10'))), op(ds('h'), 'status', { removed: true }));
+      await write(
+        op(ds('g'), 'upstreamLineage', lineage(ds('h'))),
+        op(ds('h'), 'upstreamLineage', lineage(ds('up10'))),
+        op(ds('h'), 'status', { removed: true }),
+      );
       await store.deleteEntity(ds('h'));
-      const touching = await store.scanRelationships({ where: [[{ source: [ds('h')] }, { destination: [ds('h')] }, { owner: [ds('h')] }]], includeSoftDeleted: true, limit: 10 });
+      const touching = await store.scanRelationships({
+        where: [[{ source: [ds('h')] }, { destination: [ds('h')] }, { owner: [ds('h')] }]],
+        includeSoftDeleted: true,
+        limit: 10,
+      });
       assert.deepEqual(touching, []);
       // A new entity under the same urn starts visible: the soft deletion went with the old one.
       await write(op(ds('h'), 'upstreamLineage', lineage(ds('up10'))));
@@ -163,20 +207,38 @@ for (const backend of await backends()) {
     });
 
     it('reads one hop from several entities, both ways, in one call', async () => {
-      await write(op(ds('m1'), 'upstreamLineage', lineage(ds('m0'))), op(ds('m2'), 'upstreamLineage', lineage(ds('m1'))), op(ds('m1'), 'ownership', owners('ann')));
+      await write(
+        op(ds('m1'), 'upstreamLineage', lineage(ds('m0'))),
+        op(ds('m2'), 'upstreamLineage', lineage(ds('m1'))),
+        op(ds('m1'), 'ownership', owners('ann')),
+      );
       const hop = await store.relationshipHop({ urns: [ds('m1')], outgoing: ['DownstreamOf'], incoming: ['DownstreamOf'] });
-      assert.deepEqual(hop.map((r) => [r.source, r.destination]).sort(), [[ds('m1'), ds('m0')], [ds('m2'), ds('m1')]]);
-      assert.deepEqual(await store.relationshipHop({ urns: [ds('m1'), ds('m2')], outgoing: ['OwnedBy'], incoming: [] }).then((r) => r.map((e) => e.destination)), [user('ann')]);
+      assert.deepEqual(hop.map((r) => [r.source, r.destination]).sort(), [
+        [ds('m1'), ds('m0')],
+        [ds('m2'), ds('m1')],
+      ]);
+      assert.deepEqual(
+        await store.relationshipHop({ urns: [ds('m1'), ds('m2')], outgoing: ['OwnedBy'], incoming: [] }).then((r) => r.map((e) => e.destination)),
+        [user('ann')],
+      );
     });
 
     it('scans in key order from where the last page ended', async () => {
       const where = [[{ relationshipType: ['DownstreamOf'] }], [{ sourceType: ['dataset'] }]];
       const all = await store.scanRelationships({ where, includeSoftDeleted: false, limit: 1000 });
       const keys = all.map((r) => [r.source, r.destination, r.relationshipType, r.owner, r.aspect].join('|'));
-      assert.deepEqual(keys, [...keys].sort((a, b) => (Buffer.compare(Buffer.from(a), Buffer.from(b)))));
+      assert.deepEqual(
+        keys,
+        [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+      );
       const first = await store.scanRelationships({ where, includeSoftDeleted: false, limit: 3 });
       const last = first.at(-1)!;
-      const rest = await store.scanRelationships({ where, includeSoftDeleted: false, limit: 1000, after: [last.source, last.destination, last.relationshipType, last.owner, last.aspect] });
+      const rest = await store.scanRelationships({
+        where,
+        includeSoftDeleted: false,
+        limit: 1000,
+        after: [last.source, last.destination, last.relationshipType, last.owner, last.aspect],
+      });
       assert.deepEqual([...first, ...rest], all);
     });
   });

@@ -18,7 +18,13 @@ let seq = 0;
 const datasetUrn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,runs.${name}${++seq},PROD)`;
 const sm = (runId: string, lastObserved = 1) => ({ runId, lastObserved });
 
-const aspectOp = (urn: string, aspect: string, value: Record<string, unknown>, runId: string, onlyIfAbsent = false): Extract<WriteOp, { kind: 'aspect' }> => ({
+const aspectOp = (
+  urn: string,
+  aspect: string,
+  value: Record<string, unknown>,
+  runId: string,
+  onlyIfAbsent = false,
+): Extract<WriteOp, { kind: 'aspect' }> => ({
   kind: 'aspect',
   entityType: 'dataset',
   urn,
@@ -61,9 +67,14 @@ for (const backend of await backends()) {
       const [up1, up2] = [datasetUrn('up'), datasetUrn('up')];
       const lineage = (up: string) => ({ upstreams: [{ dataset: up, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] });
       const downstreamOf = async () =>
-        (await store.relatedEntities({ urn, direction: 'OUTGOING', types: ['DownstreamOf'], start: 0, count: 10 })).relationships.map((r) => r.destination);
+        (await store.relatedEntities({ urn, direction: 'OUTGOING', types: ['DownstreamOf'], start: 0, count: 10 })).relationships.map(
+          (r) => r.destination,
+        );
       await write([keyOp(urn, 'edges-r1'), aspectOp(urn, 'upstreamLineage', lineage(up1), 'edges-r1')], 1000);
-      await write([aspectOp(urn, 'upstreamLineage', lineage(up2), 'edges-r2'), aspectOp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:t' }] }, 'edges-r2')], 2000);
+      await write(
+        [aspectOp(urn, 'upstreamLineage', lineage(up2), 'edges-r2'), aspectOp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:t' }] }, 'edges-r2')],
+        2000,
+      );
       assert.deepEqual(await downstreamOf(), [up2]);
       await store.rollbackEntity(rollback(urn, 'edges-r2'));
       assert.deepEqual(await downstreamOf(), [up1]);
@@ -73,7 +84,10 @@ for (const backend of await backends()) {
     it("keeps the run that wrote a value when another run sends the same value again, and takes the writer's on a new value", async () => {
       const urn = datasetUrn('sighting');
       await write([keyOp(urn, 'a1'), aspectOp(urn, 'status', { removed: false }, 'a1'), aspectOp(urn, 'globalTags', { tags: [] }, 'a1')], 1000);
-      await write([keyOp(urn, 'a2'), aspectOp(urn, 'status', { removed: false }, 'a2'), aspectOp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:x' }] }, 'a2')], 2000);
+      await write(
+        [keyOp(urn, 'a2'), aspectOp(urn, 'status', { removed: false }, 'a2'), aspectOp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:x' }] }, 'a2')],
+        2000,
+      );
       assert.deepEqual(await runAspects('a1'), [`${urn} datasetKey`, `${urn} status`]);
       assert.deepEqual(await runAspects('a2'), [`${urn} globalTags`]);
       // The sighting still records what DataHub records: the latest systemMetadata.
@@ -87,17 +101,26 @@ for (const backend of await backends()) {
 
     it("lists a run's latest versions by urn and aspect, by offset or after a row, and without soft-deleted entities on request", async () => {
       const [a, b] = [datasetUrn('list-a'), datasetUrn('list-b')];
-      await write([keyOp(a, 'l1'), aspectOp(a, 'status', { removed: false }, 'l1'), keyOp(b, 'l1'), aspectOp(b, 'status', { removed: true }, 'l1')], 3000);
+      await write(
+        [keyOp(a, 'l1'), aspectOp(a, 'status', { removed: false }, 'l1'), keyOp(b, 'l1'), aspectOp(b, 'status', { removed: true }, 'l1')],
+        3000,
+      );
       const all = [`${a} datasetKey`, `${a} status`, `${b} datasetKey`, `${b} status`];
       assert.deepEqual(await runAspects('l1'), all);
       assert.deepEqual(await runAspects('l1', false), all.slice(0, 2));
       const page = await store.findRunAspects({ runId: 'l1', includeSoftDeleted: true, offset: 1, limit: 2 });
-      assert.deepEqual(page.map((r) => [r.urn, r.aspect, r.entityType, r.createdOn]), [
-        [a, 'status', 'dataset', 3000],
-        [b, 'datasetKey', 'dataset', 3000],
-      ]);
+      assert.deepEqual(
+        page.map((r) => [r.urn, r.aspect, r.entityType, r.createdOn]),
+        [
+          [a, 'status', 'dataset', 3000],
+          [b, 'datasetKey', 'dataset', 3000],
+        ],
+      );
       const after = await store.findRunAspects({ runId: 'l1', includeSoftDeleted: true, after: { urn: a, aspect: 'status' }, limit: 10 });
-      assert.deepEqual(after.map((r) => `${r.urn} ${r.aspect}`), all.slice(2));
+      assert.deepEqual(
+        after.map((r) => `${r.urn} ${r.aspect}`),
+        all.slice(2),
+      );
       assert.deepEqual(await runAspects('no-such-run'), []);
     });
 
@@ -113,13 +136,16 @@ for (const backend of await backends()) {
         { runId: 'r-old', rows: 2, lastWrittenOn: 10_000 },
       ]);
       const withSoft = (await store.listRuns({ offset: 0, limit: 100, includeSoftDeleted: true })).filter((r) => r.runId.startsWith('r-'));
-      assert.deepEqual(withSoft.map((r) => r.runId), ['r-new', 'r-hidden', 'r-old']);
+      assert.deepEqual(
+        withSoft.map((r) => r.runId),
+        ['r-new', 'r-hidden', 'r-old'],
+      );
       const second = await store.listRuns({ offset: 1, limit: 1, includeSoftDeleted: true });
       assert.equal(second.length, 1);
       assert.deepEqual(second[0], (await store.listRuns({ offset: 0, limit: 2, includeSoftDeleted: true }))[1]);
     });
 
-    it('restores the version an earlier run wrote exactly, deleting only the run\'s own versions above it', async () => {
+    it("restores the version an earlier run wrote exactly, deleting only the run's own versions above it", async () => {
       const urn = datasetUrn('restore');
       await write([keyOp(urn, 'r0'), aspectOp(urn, 'datasetProperties', { name: 'zero' }, 'r0')], 100, 'urn:li:corpuser:zero');
       await write([aspectOp(urn, 'datasetProperties', { name: 'one' }, 'r1')], 200, 'urn:li:corpuser:one');
@@ -131,16 +157,32 @@ for (const backend of await backends()) {
       const result = await store.rollbackEntity(rollback(urn, 'r2'));
       assert.deepEqual(result, { aspects: [{ aspect: 'datasetProperties', outcome: 'restored' }] });
       const latest = await store.getAspect(urn, 'datasetProperties');
-      assert.deepEqual([latest?.value, latest?.systemMetadata, latest?.createdOn, latest?.createdBy], [{ name: 'one' }, sm('r1'), 200, 'urn:li:corpuser:one']);
+      assert.deepEqual(
+        [latest?.value, latest?.systemMetadata, latest?.createdOn, latest?.createdBy],
+        [{ name: 'one' }, sm('r1'), 200, 'urn:li:corpuser:one'],
+      );
       const history = await store.getAspectHistory(urn, 'datasetProperties', 10);
-      assert.deepEqual(history.map((h) => [h.version, h.value.name]), [[0, 'one'], [1, 'zero']]);
+      assert.deepEqual(
+        history.map((h) => [h.version, h.value.name]),
+        [
+          [0, 'one'],
+          [1, 'zero'],
+        ],
+      );
       assert.deepEqual(await runAspects('r1'), [`${urn} datasetProperties`]);
       // Nothing of r2 is left, and rolling it back again changes nothing.
       assert.deepEqual(await runAspects('r2'), []);
       assert.deepEqual(await store.rollbackEntity(rollback(urn, 'r2')), { aspects: [] });
       // The next write versions on top of what was restored.
       await write([aspectOp(urn, 'datasetProperties', { name: 'three' }, 'r3')], 500);
-      assert.deepEqual((await store.getAspectHistory(urn, 'datasetProperties', 10)).map((h) => [h.version, h.value.name]), [[0, 'three'], [2, 'one'], [1, 'zero']]);
+      assert.deepEqual(
+        (await store.getAspectHistory(urn, 'datasetProperties', 10)).map((h) => [h.version, h.value.name]),
+        [
+          [0, 'three'],
+          [2, 'one'],
+          [1, 'zero'],
+        ],
+      );
     });
 
     it('removes an aspect the run created and leaves every aspect a later run wrote', async () => {
@@ -151,7 +193,7 @@ for (const backend of await backends()) {
       const result = await store.rollbackEntity(rollback(urn, 'm1'));
       assert.deepEqual(result, { aspects: [{ aspect: 'globalTags', outcome: 'removed' }] });
       assert.equal(await store.getAspect(urn, 'globalTags'), undefined);
-      assert.equal((await store.getAspectHistory(urn, 'ownership', 10)).length, 2, 'the later run\'s version and its history stay');
+      assert.equal((await store.getAspectHistory(urn, 'ownership', 10)).length, 2, "the later run's version and its history stay");
       assert.deepEqual(await store.existing([urn]), new Set([urn]));
     });
 
@@ -168,19 +210,25 @@ for (const backend of await backends()) {
           { aspect: 'datasetKey', outcome: 'kept' },
         ],
       });
-      assert.deepEqual((await store.getLatestAspects(urn)).map((a) => [a.aspect, a.value, a.createdOn]), [
-        ['datasetKey', { name: urn }, 100],
-        ['ownership', { owners: [] }, 200],
-        ['status', { removed: true }, 99_000],
-      ]);
+      assert.deepEqual(
+        (await store.getLatestAspects(urn)).map((a) => [a.aspect, a.value, a.createdOn]),
+        [
+          ['datasetKey', { name: urn }, 100],
+          ['ownership', { owners: [] }, 200],
+          ['status', { removed: true }, 99_000],
+        ],
+      );
       assert.deepEqual(await runAspects('s1', false), []);
       assert.deepEqual(await runAspects('s1', true), [`${urn} datasetKey`]);
     });
 
-    it('deletes an entity the run created whole on a hard rollback, with every run\'s aspects and its timeseries rows', async () => {
+    it("deletes an entity the run created whole on a hard rollback, with every run's aspects and its timeseries rows", async () => {
       const [urn, other] = [datasetUrn('hard'), datasetUrn('hard-other')];
       await write([keyOp(urn, 'h1'), aspectOp(urn, 'status', { removed: false }, 'h1'), profileOp(urn, DAY0, 'h1'), keyOp(other, 'h1')], 100);
-      await write([aspectOp(urn, 'ownership', { owners: [] }, 'h2'), aspectOp(urn, 'status', { removed: true }, 'h2'), profileOp(urn, DAY0 + 1, 'h2')], 200);
+      await write(
+        [aspectOp(urn, 'ownership', { owners: [] }, 'h2'), aspectOp(urn, 'status', { removed: true }, 'h2'), profileOp(urn, DAY0 + 1, 'h2')],
+        200,
+      );
       const result = await store.rollbackEntity(rollback(urn, 'h1', { kind: 'delete', revokeIdentity: false }));
       assert.deepEqual(result, { aspects: [{ aspect: 'datasetKey', outcome: 'removed' }], entityDeleted: { aspectRows: 4, timeseriesRows: 2 } });
       assert.deepEqual(await store.existing([urn, other]), new Set([other]));
@@ -200,15 +248,35 @@ for (const backend of await backends()) {
         event: { timestampMillis: ts },
         systemMetadata: sm(runId),
       });
-      await write([keyOp(urn, 'base'), profileOp(urn, DAY0 + 5 * PARTITION_MILLIS, 't1'), profileOp(urn, DAY0 + 6 * PARTITION_MILLIS, 't1'), usage(DAY0, 't1')], 100);
+      await write(
+        [keyOp(urn, 'base'), profileOp(urn, DAY0 + 5 * PARTITION_MILLIS, 't1'), profileOp(urn, DAY0 + 6 * PARTITION_MILLIS, 't1'), usage(DAY0, 't1')],
+        100,
+      );
       // A run id inside another field, a prefix of it, and no system metadata at all must not match.
-      await write([profileOp(urn, DAY0 + 5 * PARTITION_MILLIS + 1, 't1x'), profileOp(urn, DAY0 + 6 * PARTITION_MILLIS + 1, null), usage(DAY0 + 1, 't')], 200);
-      await write([{ ...(profileOp(urn, DAY0 + 5 * PARTITION_MILLIS + 2, 'other') as Extract<WriteOp, { kind: 'timeseries' }>), systemMetadata: { runId: 'other', lastRunId: 't1' } }], 300);
+      await write(
+        [profileOp(urn, DAY0 + 5 * PARTITION_MILLIS + 1, 't1x'), profileOp(urn, DAY0 + 6 * PARTITION_MILLIS + 1, null), usage(DAY0 + 1, 't')],
+        200,
+      );
+      await write(
+        [
+          {
+            ...(profileOp(urn, DAY0 + 5 * PARTITION_MILLIS + 2, 'other') as Extract<WriteOp, { kind: 'timeseries' }>),
+            systemMetadata: { runId: 'other', lastRunId: 't1' },
+          },
+        ],
+        300,
+      );
       assert.equal(await store.deleteRunTimeseriesRows('t1'), 3);
       const profiles = await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetProfile', urn, limit: 10 });
-      assert.deepEqual(profiles.map((e) => e.systemMetadata?.runId ?? null), [null, 'other', 't1x']);
+      assert.deepEqual(
+        profiles.map((e) => e.systemMetadata?.runId ?? null),
+        [null, 'other', 't1x'],
+      );
       const usages = await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, limit: 10 });
-      assert.deepEqual(usages.map((e) => e.systemMetadata?.runId), ['t']);
+      assert.deepEqual(
+        usages.map((e) => e.systemMetadata?.runId),
+        ['t'],
+      );
       const parts = await store.listTimeseriesPartitions({ entityType: 'dataset', aspect: 'datasetProfile' });
       const counts = new Map(parts.map((p) => [p.startMillis, p.rowCount]));
       assert.equal(counts.get(DAY0 + 5 * PARTITION_MILLIS), 2);
@@ -216,11 +284,13 @@ for (const backend of await backends()) {
       assert.equal(await store.deleteRunTimeseriesRows('t1'), 0);
     });
 
-    it('rolls back one entity while others write to it: each write lands either before (and is kept if it is not the run\'s) or after', async () => {
+    it("rolls back one entity while others write to it: each write lands either before (and is kept if it is not the run's) or after", async () => {
       const urn = datasetUrn('race');
       await write([keyOp(urn, 'base'), aspectOp(urn, 'datasetProperties', { name: 'base' }, 'base')], 100);
       await write([aspectOp(urn, 'datasetProperties', { name: 'bad' }, 'bad'), aspectOp(urn, 'globalTags', { tags: [] }, 'bad')], 200);
-      const writes = Array.from({ length: 8 }, (_, i) => write([aspectOp(urn, 'editableDatasetProperties', { description: `w${i}` }, `w${i}`)], 300 + i));
+      const writes = Array.from({ length: 8 }, (_, i) =>
+        write([aspectOp(urn, 'editableDatasetProperties', { description: `w${i}` }, `w${i}`)], 300 + i),
+      );
       const later = write([aspectOp(urn, 'datasetProperties', { name: 'later' }, 'later')], 400);
       const [result] = await Promise.all([store.rollbackEntity(rollback(urn, 'bad')), ...writes, later]);
       // The later run's value wins whichever committed first: written after, it lands on the restored base; written
@@ -229,7 +299,10 @@ for (const backend of await backends()) {
       assert.deepEqual(props[0]?.value, { name: 'later' });
       assert.ok(props.some((p) => p.value.name === 'base'));
       const restored = result.aspects.some((a) => a.aspect === 'datasetProperties');
-      assert.equal(props.some((p) => p.value.name === 'bad'), !restored);
+      assert.equal(
+        props.some((p) => p.value.name === 'bad'),
+        !restored,
+      );
       assert.equal(await store.getAspect(urn, 'globalTags'), undefined);
       assert.equal((await store.getAspectHistory(urn, 'editableDatasetProperties', 20)).length, 8);
     });
@@ -242,7 +315,10 @@ for (const backend of await backends()) {
     before(async () => {
       db = await backend.create();
       const upTo = SQLITE_MIGRATIONS.findIndex((m) => m.includes('aspects_by_run'));
-      assert.equal(upTo, POSTGRES_MIGRATIONS.findIndex((m) => m.includes('aspects_by_run')));
+      assert.equal(
+        upTo,
+        POSTGRES_MIGRATIONS.findIndex((m) => m.includes('aspects_by_run')),
+      );
       const rows: Array<[string, number, string, string | null]> = [
         ['datasetKey', 0, '{"name":"before"}', '{"runId":"old-run","lastObserved":1}'],
         ['status', 0, '{"removed":false}', '{"runId":"new-run","lastObserved":2}'],
@@ -279,8 +355,14 @@ for (const backend of await backends()) {
     });
 
     it("takes each stored version's run from its systemMetadata", async () => {
-      assert.deepEqual((await store.findRunAspects({ runId: 'old-run', includeSoftDeleted: true, limit: 10 })).map((r) => r.aspect), ['datasetKey']);
-      assert.deepEqual((await store.findRunAspects({ runId: 'new-run', includeSoftDeleted: true, limit: 10 })).map((r) => r.aspect), ['status']);
+      assert.deepEqual(
+        (await store.findRunAspects({ runId: 'old-run', includeSoftDeleted: true, limit: 10 })).map((r) => r.aspect),
+        ['datasetKey'],
+      );
+      assert.deepEqual(
+        (await store.findRunAspects({ runId: 'new-run', includeSoftDeleted: true, limit: 10 })).map((r) => r.aspect),
+        ['status'],
+      );
       assert.deepEqual(await store.aspectRuns([urn]), [
         { urn, aspect: 'datasetKey', runId: 'old-run' },
         { urn, aspect: 'globalTags', runId: null },

@@ -45,7 +45,11 @@ for (const backend of await backends()) {
     });
 
     it('creates the entity on its first aspect and versions later writes', async () => {
-      await store.write({ ops: [aspectOp(DATASET, 'datasetKey', { name: 'db.users' }, true), aspectOp(DATASET, 'status', { removed: false })], actor: 'urn:li:corpuser:a', now: 1000 });
+      await store.write({
+        ops: [aspectOp(DATASET, 'datasetKey', { name: 'db.users' }, true), aspectOp(DATASET, 'status', { removed: false })],
+        actor: 'urn:li:corpuser:a',
+        now: 1000,
+      });
       assert.deepEqual(await store.existing([DATASET, OTHER]), new Set([DATASET]));
       await store.write({ ops: [aspectOp(DATASET, 'status', { removed: true })], actor: 'urn:li:corpuser:b', now: 2000 });
       await store.write({ ops: [aspectOp(DATASET, 'status', { removed: false })], actor: 'urn:li:corpuser:c', now: 3000 });
@@ -58,12 +62,22 @@ for (const backend of await backends()) {
       assert.equal((await store.getAspect(DATASET, 'status', 1))?.createdBy, 'urn:li:corpuser:a');
       assert.deepEqual((await store.getAspect(DATASET, 'status', 2))?.value, { removed: true });
       const history = await store.getAspectHistory(DATASET, 'status', 10);
-      assert.deepEqual(history.map((h) => h.version), [0, 2, 1]);
-      assert.deepEqual(history.map((h) => h.createdOn), [3000, 2000, 1000]);
+      assert.deepEqual(
+        history.map((h) => h.version),
+        [0, 2, 1],
+      );
+      assert.deepEqual(
+        history.map((h) => h.createdOn),
+        [3000, 2000, 1000],
+      );
     });
 
     it('does not version an identical value, and never rewrites a key aspect', async () => {
-      await store.write({ ops: [aspectOp(DATASET, 'status', { removed: false }), aspectOp(DATASET, 'datasetKey', { name: 'changed' }, true)], actor: 'urn:li:corpuser:d', now: 4000 });
+      await store.write({
+        ops: [aspectOp(DATASET, 'status', { removed: false }), aspectOp(DATASET, 'datasetKey', { name: 'changed' }, true)],
+        actor: 'urn:li:corpuser:d',
+        now: 4000,
+      });
       assert.equal((await store.getAspectHistory(DATASET, 'status', 10)).length, 3);
       assert.deepEqual((await store.getAspect(DATASET, 'datasetKey'))?.value, { name: 'db.users' });
     });
@@ -72,14 +86,20 @@ for (const backend of await backends()) {
       const all = await store.getLatestAspects(DATASET);
       assert.deepEqual(all.map((a) => a.aspect).sort(), ['datasetKey', 'status']);
       const some = await store.getLatestAspects(DATASET, ['status']);
-      assert.deepEqual(some.map((a) => a.aspect), ['status']);
+      assert.deepEqual(
+        some.map((a) => a.aspect),
+        ['status'],
+      );
     });
 
     it('reads the named latest aspects of many entities at once, leaving out missing entities', async () => {
       const found = await store.getEntities([DATASET, OTHER, DATASET], ['status', 'deprecation']);
       assert.deepEqual([...found.keys()], [DATASET]);
       const aspects = found.get(DATASET)!;
-      assert.deepEqual(aspects.map((a) => [a.aspect, a.version, a.value]), [['status', 0, { removed: false }]]);
+      assert.deepEqual(
+        aspects.map((a) => [a.aspect, a.version, a.value]),
+        [['status', 0, { removed: false }]],
+      );
       assert.equal(aspects[0]!.createdBy, 'urn:li:corpuser:c');
       assert.deepEqual((await store.getEntities([DATASET], [])).get(DATASET), []);
       assert.equal((await store.getEntities([], ['status'])).size, 0);
@@ -96,23 +116,44 @@ for (const backend of await backends()) {
       await store.write({ ops, actor: 'x', now: 1 });
       await store.write({ ops: [profileOp(DATASET, DAY0 + 5, 99)], actor: 'x', now: 2 });
       const events = await store.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 10 });
-      assert.deepEqual(events.map((e) => e.event.rowCount), [3, 2, 1, 99]);
+      assert.deepEqual(
+        events.map((e) => e.event.rowCount),
+        [3, 2, 1, 99],
+      );
       const parts = await store.listTimeseriesPartitions(PROFILE);
-      assert.deepEqual(parts.map((p) => p.rowCount), [1, 1, 1, 1]);
+      assert.deepEqual(
+        parts.map((p) => p.rowCount),
+        [1, 1, 1, 1],
+      );
       assert.equal(parts[0]!.startMillis, DAY0);
     });
 
     it('deduplicates the same event within one batch', async () => {
       await store.write({ ops: [profileOp(OTHER, DAY0 + 7, 1), profileOp(OTHER, DAY0 + 7, 2)], actor: 'x', now: 1 });
       const events = await store.queryTimeseries({ ...PROFILE, urn: OTHER, limit: 10 });
-      assert.deepEqual(events.map((e) => e.event.rowCount), [2]);
+      assert.deepEqual(
+        events.map((e) => e.event.rowCount),
+        [2],
+      );
     });
 
     it('filters timeseries reads by time range and limit', async () => {
-      const events = await store.queryTimeseries({ ...PROFILE, urn: DATASET, startTimeMillis: DAY0 + PARTITION_MILLIS, endTimeMillis: DAY0 + 2 * PARTITION_MILLIS + 5, limit: 10 });
-      assert.deepEqual(events.map((e) => e.event.rowCount), [2, 1]);
+      const events = await store.queryTimeseries({
+        ...PROFILE,
+        urn: DATASET,
+        startTimeMillis: DAY0 + PARTITION_MILLIS,
+        endTimeMillis: DAY0 + 2 * PARTITION_MILLIS + 5,
+        limit: 10,
+      });
+      assert.deepEqual(
+        events.map((e) => e.event.rowCount),
+        [2, 1],
+      );
       const one = await store.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 1 });
-      assert.deepEqual(one.map((e) => e.event.rowCount), [3]);
+      assert.deepEqual(
+        one.map((e) => e.event.rowCount),
+        [3],
+      );
     });
 
     it('counts rows strictly before a cutoff, including inside the boundary partition', async () => {
@@ -132,12 +173,33 @@ for (const backend of await backends()) {
 
     it('reports what each aspect write did: created, updated with the previous value and version, or unchanged', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.outcomes,PROD)';
-      const first = await store.write({ ops: [aspectOp(urn, 'datasetKey', { name: 'o' }, true), aspectOp(urn, 'status', { removed: false })], actor: 'a', now: 1 });
-      assert.deepEqual(first.map((o) => o.outcome), ['created', 'created']);
-      const again = await store.write({ ops: [aspectOp(urn, 'datasetKey', { name: 'o' }, true), aspectOp(urn, 'status', { removed: false })], actor: 'a', now: 2 });
-      assert.deepEqual(again.map((o) => o.outcome), ['unchanged', 'unchanged']);
+      const first = await store.write({
+        ops: [aspectOp(urn, 'datasetKey', { name: 'o' }, true), aspectOp(urn, 'status', { removed: false })],
+        actor: 'a',
+        now: 1,
+      });
+      assert.deepEqual(
+        first.map((o) => o.outcome),
+        ['created', 'created'],
+      );
+      const again = await store.write({
+        ops: [aspectOp(urn, 'datasetKey', { name: 'o' }, true), aspectOp(urn, 'status', { removed: false })],
+        actor: 'a',
+        now: 2,
+      });
+      assert.deepEqual(
+        again.map((o) => o.outcome),
+        ['unchanged', 'unchanged'],
+      );
       const [changed] = await store.write({ ops: [aspectOp(urn, 'status', { removed: true })], actor: 'a', now: 3 });
-      assert.deepEqual(changed, { urn, aspect: 'status', outcome: 'updated', value: { removed: true }, previous: { removed: false }, previousVersion: 1 });
+      assert.deepEqual(changed, {
+        urn,
+        aspect: 'status',
+        outcome: 'updated',
+        value: { removed: true },
+        previous: { removed: false },
+        previousVersion: 1,
+      });
       assert.deepEqual((await store.getAspect(urn, 'status', 1))?.value, { removed: false });
     });
 
@@ -147,11 +209,23 @@ for (const backend of await backends()) {
         ...aspectOp(urn, 'globalTags', {}),
         update: (current) => ({ tags: [...((current?.tags as unknown[]) ?? []), { tag }] }),
       });
-      const outcomes = await store.write({ ops: [aspectOp(urn, 'datasetKey', { name: 'u' }, true), append('urn:li:tag:a'), append('urn:li:tag:b')], actor: 'a', now: 1 });
-      assert.deepEqual(outcomes.map((o) => o.outcome), ['created', 'created', 'updated']);
+      const outcomes = await store.write({
+        ops: [aspectOp(urn, 'datasetKey', { name: 'u' }, true), append('urn:li:tag:a'), append('urn:li:tag:b')],
+        actor: 'a',
+        now: 1,
+      });
+      assert.deepEqual(
+        outcomes.map((o) => o.outcome),
+        ['created', 'created', 'updated'],
+      );
       assert.deepEqual((await store.getAspect(urn, 'globalTags'))?.value, { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] });
       // A throwing update aborts the whole batch.
-      const failing: WriteOp = { ...aspectOp(urn, 'globalTags', {}), update: () => { throw new Error('refused'); } };
+      const failing: WriteOp = {
+        ...aspectOp(urn, 'globalTags', {}),
+        update: () => {
+          throw new Error('refused');
+        },
+      };
       await assert.rejects(store.write({ ops: [aspectOp(urn, 'status', { removed: true }), failing], actor: 'a', now: 2 }), /refused/);
       assert.equal(await store.getAspect(urn, 'status'), undefined);
     });
@@ -161,24 +235,50 @@ for (const backend of await backends()) {
       const stamps = [DAY0 + 1, DAY0 + 2, DAY0 + PARTITION_MILLIS + 1, DAY0 + 2 * PARTITION_MILLIS + 1];
       await store.write({ ops: stamps.map((t, i) => profileOp(urn, t, i)), actor: 'a', now: 1 });
       const totalBefore = (await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS)).total;
-      const usage = { kind: 'timeseries', entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, timestampMillis: DAY0 + 2, docId: 'u', event: { timestampMillis: DAY0 + 2 }, systemMetadata: null } as const;
+      const usage = {
+        kind: 'timeseries',
+        entityType: 'dataset',
+        aspect: 'datasetUsageStatistics',
+        urn,
+        timestampMillis: DAY0 + 2,
+        docId: 'u',
+        event: { timestampMillis: DAY0 + 2 },
+        systemMetadata: null,
+      } as const;
       await store.write({ ops: [usage], actor: 'a', now: 1 });
 
       assert.equal(await store.deleteTimeseriesRows(urn, { index: PROFILE, startMillis: DAY0 + 2, endMillis: DAY0 + PARTITION_MILLIS + 1 }), 2);
       const left = await store.queryTimeseries({ ...PROFILE, urn, limit: 10 });
-      assert.deepEqual(left.map((e) => e.timestampMillis), [DAY0 + 2 * PARTITION_MILLIS + 1, DAY0 + 1]);
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), { matching: totalBefore - 2, total: totalBefore - 2 });
+      assert.deepEqual(
+        left.map((e) => e.timestampMillis),
+        [DAY0 + 2 * PARTITION_MILLIS + 1, DAY0 + 1],
+      );
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), {
+        matching: totalBefore - 2,
+        total: totalBefore - 2,
+      });
       assert.equal((await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, limit: 10 })).length, 1);
 
       assert.equal(await store.deleteTimeseriesRows(urn, { index: PROFILE }), 2);
       assert.equal(await store.deleteTimeseriesRows(urn, { index: { entityType: 'chart', aspect: 'chartUsageStatistics' } }), 0);
       assert.equal(await store.deleteTimeseriesRows(urn, {}), 1);
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), { matching: totalBefore - 4, total: totalBefore - 4 });
+      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), {
+        matching: totalBefore - 4,
+        total: totalBefore - 4,
+      });
     });
 
     it('deletes every version of one aspect and leaves the entity and its other aspects', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.aspectdelete,PROD)';
-      await store.write({ ops: [aspectOp(urn, 'datasetKey', { name: 'x' }, true), aspectOp(urn, 'status', { removed: false }), aspectOp(urn, 'datasetProperties', { name: '1' })], actor: 'a', now: 1 });
+      await store.write({
+        ops: [
+          aspectOp(urn, 'datasetKey', { name: 'x' }, true),
+          aspectOp(urn, 'status', { removed: false }),
+          aspectOp(urn, 'datasetProperties', { name: '1' }),
+        ],
+        actor: 'a',
+        now: 1,
+      });
       await store.write({ ops: [aspectOp(urn, 'datasetProperties', { name: '2' })], actor: 'a', now: 2 });
       assert.equal(await store.deleteAspect(urn, 'datasetProperties'), 2);
       assert.equal(await store.getAspect(urn, 'datasetProperties'), undefined);
@@ -199,11 +299,23 @@ for (const backend of await backends()) {
     });
 
     it('stores, finds and deletes access tokens', async () => {
-      const token = { id: 'h1', name: 'n', description: null, actorUrn: 'urn:li:corpuser:a', ownerUrn: 'urn:li:corpuser:a', createdAt: 1, expiresAt: null };
+      const token = {
+        id: 'h1',
+        name: 'n',
+        description: null,
+        actorUrn: 'urn:li:corpuser:a',
+        ownerUrn: 'urn:li:corpuser:a',
+        createdAt: 1,
+        expiresAt: null,
+      };
       await store.insertAccessToken(token);
       assert.deepEqual(await store.getAccessToken('h1'), token);
       assert.deepEqual(await store.findTokenWithActor('h1'), { token, actorExists: false, actorInactive: false });
-      await store.write({ ops: [{ kind: 'aspect', entityType: 'corpuser', urn: token.actorUrn, aspect: 'corpUserKey', value: { username: 'a' }, systemMetadata: null }], actor: 'test', now: 1 });
+      await store.write({
+        ops: [{ kind: 'aspect', entityType: 'corpuser', urn: token.actorUrn, aspect: 'corpUserKey', value: { username: 'a' }, systemMetadata: null }],
+        actor: 'test',
+        now: 1,
+      });
       assert.deepEqual(await store.findTokenWithActor('h1'), { token, actorExists: true, actorInactive: false });
       assert.equal(await store.findTokenWithActor('h2'), undefined);
       assert.equal(await store.deleteAccessToken('h1'), true);

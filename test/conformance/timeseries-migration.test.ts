@@ -67,7 +67,8 @@ function writeVersion3Sqlite(file: string): void {
   }
 }
 
-const stamps = async (store: Store) => (await store.queryTimeseries({ ...PROFILE, urn: URN, limit: 100 })).map((e) => e.timestampMillis).sort((a, b) => a - b);
+const stamps = async (store: Store) =>
+  (await store.queryTimeseries({ ...PROFILE, urn: URN, limit: 100 })).map((e) => e.timestampMillis).sort((a, b) => a - b);
 
 for (const backend of await backends()) {
   describe(`timeseries upgrade from schema version 3: ${backend.name}`, { skip: backend.skip }, () => {
@@ -95,15 +96,20 @@ for (const backend of await backends()) {
     it('writes into, truncates and reclaims the old partitions like new ones', async () => {
       const late = DAY0 + 2 * PARTITION_MILLIS + 30 * 60_000;
       await store.write({
-        ops: [{ kind: 'timeseries', ...PROFILE, urn: URN, timestampMillis: late, docId: 'late', event: { timestampMillis: late }, systemMetadata: null }],
+        ops: [
+          { kind: 'timeseries', ...PROFILE, urn: URN, timestampMillis: late, docId: 'late', event: { timestampMillis: late }, systemMetadata: null },
+        ],
         actor: 'test',
         now: 1,
       });
       const cutoff = DAY0 + 2 * PARTITION_MILLIS + 2 * 3_600_000;
       assert.deepEqual((await store.retireTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 10 })).rows, 8);
       assert.equal((await store.trimTimeseriesBoundary(PROFILE, cutoff)).rows, 3);
-      for (let done = false; !done; ) done = (await store.reclaimTimeseriesSpace(PROFILE, cutoff, 50)).done;
-      assert.deepEqual(await stamps(store), OLD_STAMPS.filter((t) => t >= cutoff));
+      for (let done = false; !done;) done = (await store.reclaimTimeseriesSpace(PROFILE, cutoff, 50)).done;
+      assert.deepEqual(
+        await stamps(store),
+        OLD_STAMPS.filter((t) => t >= cutoff),
+      );
       assert.deepEqual(await store.countTimeseriesBefore(PROFILE, Number.MAX_SAFE_INTEGER), { matching: 2, total: 2 });
     });
   });
@@ -119,7 +125,15 @@ describe('reclaim on a SQLite file made without incremental auto_vacuum', () => 
       raw.close();
       const store = await openStore(db.config);
       try {
-        const ops = OLD_STAMPS.map((ts) => ({ kind: 'timeseries' as const, ...PROFILE, urn: URN, timestampMillis: ts, docId: `e${ts}`, event: { pad: 'x'.repeat(2000) }, systemMetadata: null }));
+        const ops = OLD_STAMPS.map((ts) => ({
+          kind: 'timeseries' as const,
+          ...PROFILE,
+          urn: URN,
+          timestampMillis: ts,
+          docId: `e${ts}`,
+          event: { pad: 'x'.repeat(2000) },
+          systemMetadata: null,
+        }));
         await store.write({ ops, actor: 'test', now: 1 });
         const cutoff = DAY0 + 2 * PARTITION_MILLIS;
         assert.equal((await store.retireTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 10 })).rows, 8);
@@ -132,7 +146,10 @@ describe('reclaim on a SQLite file made without incremental auto_vacuum', () => 
         }
         assert.ok(calls < 100, 'reclaim said it was done');
         assert.ok(freed > 0);
-        assert.deepEqual(await stamps(store), OLD_STAMPS.filter((t) => t >= cutoff));
+        assert.deepEqual(
+          await stamps(store),
+          OLD_STAMPS.filter((t) => t >= cutoff),
+        );
       } finally {
         await store.close();
       }

@@ -71,7 +71,10 @@ for (const backend of await backends()) {
       assert.deepEqual({ rows: second.rows, partitionsDropped: second.partitionsDropped }, { rows: 6, partitionsDropped: 1 });
       assert.equal((await store.retireTimeseriesPartitionsBefore(PROFILE, cutoff, NO_BUDGET)).partitionsDropped, 0);
 
-      assert.deepEqual(await remaining(store, PROFILE), stamps.filter((t) => t >= DAY0 + 3 * PARTITION_MILLIS));
+      assert.deepEqual(
+        await remaining(store, PROFILE),
+        stamps.filter((t) => t >= DAY0 + 3 * PARTITION_MILLIS),
+      );
       assert.deepEqual(await store.countTimeseriesBefore(PROFILE, cutoff), { matching: 2, total: 12 });
       assert.ok((await store.timeseriesIndexSizeBytes(PROFILE)) < sizeBefore);
       assert.deepEqual(await store.countTimeseriesBefore(USAGE, cutoff), { matching: 8, total: 10 });
@@ -83,7 +86,7 @@ for (const backend of await backends()) {
       assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + PARTITION_MILLIS), { matching: 2, total: 14 });
       assert.deepEqual((await remaining(store, PROFILE)).slice(0, 2), [DAY0 + 5, DAY0 + 6]);
       let freed = 0;
-      for (let done = false; !done; ) {
+      for (let done = false; !done;) {
         const r = await store.reclaimTimeseriesSpace(PROFILE, DAY0 + 3 * PARTITION_MILLIS, 50);
         freed += r.freedBytes;
         done = r.done;
@@ -117,7 +120,7 @@ for (const backend of await backends()) {
       assert.deepEqual(await remaining(store, index), stamps.slice(10_010));
       await store.write({ ops: [event(index, cutoff - 1)], actor: 'test', now: 3 });
       let freed = 0;
-      for (let done = false; !done; ) {
+      for (let done = false; !done;) {
         const r = await store.reclaimTimeseriesSpace(index, cutoff, 50);
         freed += r.freedBytes;
         done = r.done;
@@ -133,7 +136,7 @@ for (const backend of await backends()) {
       t.after(() => other.close());
       await other.write({ ops: [event(index, DAY0 + 1), event(index, DAY0 + PARTITION_MILLIS)], actor: 'test', now: 4 });
       assert.equal((await store.retireTimeseriesPartitionsBefore(index, DAY0 + PARTITION_MILLIS, NO_BUDGET)).rows, 1);
-      for (let done = false; !done; ) done = (await store.reclaimTimeseriesSpace(index, DAY0 + PARTITION_MILLIS, 50)).done;
+      for (let done = false; !done;) done = (await store.reclaimTimeseriesSpace(index, DAY0 + PARTITION_MILLIS, 50)).done;
       // `other` still believes the day's first table is live.
       await other.write({ ops: [event(index, DAY0 + 2)], actor: 'test', now: 4 });
       assert.deepEqual(await remaining(store, index), [DAY0 + 2, DAY0 + PARTITION_MILLIS]);
@@ -200,7 +203,10 @@ for (const backend of await backends()) {
         (await store.listTasks({ limit: 10 })).map((r) => r.number),
         [next.created.number, other.created.number, t.number],
       );
-      assert.deepEqual((await store.listTasks({ state: 'completed', limit: 10 })).map((r) => r.number), [t.number]);
+      assert.deepEqual(
+        (await store.listTasks({ state: 'completed', limit: 10 })).map((r) => r.number),
+        [t.number],
+      );
       assert.equal(await store.getTask({ nodeId: 'node-b', number: t.number }), undefined);
     });
 

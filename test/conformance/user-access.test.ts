@@ -14,8 +14,18 @@ for (const backend of await backends()) {
     const writeUser = (urn: string, status?: string) =>
       store.write({
         ops: [
-          { kind: 'aspect', entityType: 'corpuser', urn, aspect: 'corpUserKey', value: { username: urn.slice(16) }, systemMetadata: null, onlyIfAbsent: true },
-          ...(status ? [{ kind: 'aspect' as const, entityType: 'corpuser', urn, aspect: 'corpUserStatus', value: { status }, systemMetadata: null }] : []),
+          {
+            kind: 'aspect',
+            entityType: 'corpuser',
+            urn,
+            aspect: 'corpUserKey',
+            value: { username: urn.slice(16) },
+            systemMetadata: null,
+            onlyIfAbsent: true,
+          },
+          ...(status
+            ? [{ kind: 'aspect' as const, entityType: 'corpuser', urn, aspect: 'corpUserStatus', value: { status }, systemMetadata: null }]
+            : []),
         ],
         actor: USER,
         now: 1,
@@ -34,7 +44,11 @@ for (const backend of await backends()) {
     it('counts a soft-deleted user as inactive, and a restored one as active', async () => {
       const carl = 'urn:li:corpuser:ua-carl';
       const setRemoved = (removed: boolean) =>
-        store.write({ ops: [{ kind: 'aspect', entityType: 'corpuser', urn: carl, aspect: 'status', value: { removed }, systemMetadata: null }], actor: USER, now: 2 });
+        store.write({
+          ops: [{ kind: 'aspect', entityType: 'corpuser', urn: carl, aspect: 'status', value: { removed }, systemMetadata: null }],
+          actor: USER,
+          now: 2,
+        });
       await setRemoved(true);
       await store.insertAccessToken({ id: 'ua-c', name: 'c', description: null, actorUrn: carl, ownerUrn: carl, createdAt: 1, expiresAt: null });
       assert.equal((await store.getSessionState(carl)).inactive, true);
@@ -65,7 +79,10 @@ for (const backend of await backends()) {
       const bob = 'urn:li:corpuser:ua-bob';
       await writeUser(bob, 'SUSPENDED');
       await store.insertAccessToken({ id: 'ua-t', name: 't', description: null, actorUrn: bob, ownerUrn: bob, createdAt: 1, expiresAt: null });
-      assert.deepEqual(await store.findTokenWithActor('ua-t').then((f) => f && { exists: f.actorExists, inactive: f.actorInactive }), { exists: true, inactive: true });
+      assert.deepEqual(await store.findTokenWithActor('ua-t').then((f) => f && { exists: f.actorExists, inactive: f.actorInactive }), {
+        exists: true,
+        inactive: true,
+      });
     });
 
     it('keeps one invite per role, replaced in place', async () => {
@@ -73,7 +90,12 @@ for (const backend of await backends()) {
       await store.putInvite({ roleKey: 'urn:li:dataHubRole:Reader', nonce: 'n1', createdAt: 1, createdBy: USER });
       await store.putInvite({ roleKey: '', nonce: 'n0', createdAt: 1, createdBy: USER });
       await store.putInvite({ roleKey: 'urn:li:dataHubRole:Reader', nonce: 'n2', createdAt: 2, createdBy: USER });
-      assert.deepEqual(await store.getInvite('urn:li:dataHubRole:Reader'), { roleKey: 'urn:li:dataHubRole:Reader', nonce: 'n2', createdAt: 2, createdBy: USER });
+      assert.deepEqual(await store.getInvite('urn:li:dataHubRole:Reader'), {
+        roleKey: 'urn:li:dataHubRole:Reader',
+        nonce: 'n2',
+        createdAt: 2,
+        createdBy: USER,
+      });
       assert.equal((await store.getInvite(''))?.nonce, 'n0');
     });
 

@@ -29,7 +29,8 @@ for (const backend of await backends()) {
     let server: TestServer;
     let browser: Browser;
     let page: Page;
-    const shots = UPDATE_SHOTS && backend.name === 'sqlite' ? path.join(ROOT, 'docs/screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-shots-'));
+    const shots =
+      UPDATE_SHOTS && backend.name === 'sqlite' ? path.join(ROOT, 'docs/screenshots') : fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-shots-'));
     // Every API answer the browser got that a person would see as a failure: an HTTP error or a GraphQL error.
     const failures: string[] = [];
 
@@ -62,7 +63,10 @@ for (const backend of await backends()) {
       await row('orders').waitFor();
       const orders = row('orders');
       assert.match((await orders.textContent()) ?? '', /orders.*hive.*Every order placed in the web shop/s);
-      assert.deepEqual(await orders.getByRole('list', { name: 'Owners of orders' }).getByRole('link').allTextContents(), ['Alice Liddell', 'Finance team']);
+      assert.deepEqual(await orders.getByRole('list', { name: 'Owners of orders' }).getByRole('link').allTextContents(), [
+        'Alice Liddell',
+        'Finance team',
+      ]);
       assert.deepEqual(await orders.getByRole('list', { name: 'Tags of orders' }).getByRole('link').allTextContents(), ['PII', 'Gold']);
       const v1 = row('orders_v1');
       await v1.locator('.badge-deprecated').waitFor();
@@ -119,7 +123,10 @@ for (const backend of await backends()) {
       assert.match((await page.locator('dl.props').textContent()) ?? '', /refresh\s*hourly.*retention\s*400 days/s);
       const owners = page.getByRole('list', { name: 'Owners', exact: true });
       assert.deepEqual(await owners.getByRole('link').allTextContents(), ['Alice Liddell', 'Finance team']);
-      assert.match((await owners.getByRole('link', { name: 'Alice Liddell' }).getAttribute('href')) ?? '', /^#\/datasets\?owners=urn%3Ali%3Acorpuser%3Aalice$/);
+      assert.match(
+        (await owners.getByRole('link', { name: 'Alice Liddell' }).getAttribute('href')) ?? '',
+        /^#\/datasets\?owners=urn%3Ali%3Acorpuser%3Aalice$/,
+      );
       assert.deepEqual(await page.getByRole('list', { name: 'Tags', exact: true }).getByRole('link').allTextContents(), ['PII', 'Gold']);
       assert.deepEqual(await page.getByRole('list', { name: 'Glossary terms' }).getByRole('link').allTextContents(), ['Revenue']);
       assert.deepEqual(await page.getByRole('list', { name: 'Domain' }).getByRole('link').allTextContents(), ['Sales']);

@@ -30,7 +30,14 @@ describe('the web console in headless Chromium', { skip }, () => {
     const proposals = ['orders', 'customers', 'refunds'].flatMap((name) => [
       mcp(ds(name), 'status', { removed: false }),
       mcp(ds(name), 'datasetProperties', { name, description: `The ${name} table.` }),
-      mcp(ds(name), 'schemaMetadata', { schemaName: name, platform: 'urn:li:dataPlatform:hive', version: 0, hash: '', platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } }, fields }),
+      mcp(ds(name), 'schemaMetadata', {
+        schemaName: name,
+        platform: 'urn:li:dataPlatform:hive',
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
+        fields,
+      }),
     ]);
     const now = Date.now();
     const profiles = [200, 100, 10, 1].map((age) => mcp(ds('orders'), 'datasetProfile', { timestampMillis: now - age * DAY, rowCount: age }));
@@ -126,7 +133,10 @@ describe('the web console in headless Chromium', { skip }, () => {
     const token = await page.evaluate(() => sessionStorage.getItem('almanac.token'));
     const res = await server.request('POST', '/api/graphql', {
       auth: `Bearer ${token}`,
-      body: { query: 'mutation($i: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $i) }', variables: { i: { deprecated: true, resources: [{ resourceUrn: ds('orders') }] } } },
+      body: {
+        query: 'mutation($i: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $i) }',
+        variables: { i: { deprecated: true, resources: [{ resourceUrn: ds('orders') }] } },
+      },
     });
     assert.equal(res.json.errors[0].extensions.code, 403);
     assert.equal(res.json.errors[0].message, 'Unauthorized to perform this action. Please contact your DataHub administrator.');

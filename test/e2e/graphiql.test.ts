@@ -18,7 +18,10 @@ describe('GraphiQL in headless Chromium, offline', { skip }, () => {
   before(async () => {
     db = await createSqliteDatabase();
     server = await startTestServer(db);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update'],
+    });
   });
   after(async () => {
     await browser?.close();
@@ -48,7 +51,10 @@ describe('GraphiQL in headless Chromium, offline', { skip }, () => {
     await page.getByRole('button', { name: /Execute query/ }).click();
     const result = page.locator('.result-window');
     await result.getByText('"deprecated"').waitFor({ timeout: 20_000 });
-    assert.match((await result.innerText()).replace(/\s+/g, ' '), /"deprecation": \{ "deprecated": false, "decommissionTime": null, "note": null, "actor": null \}/);
+    assert.match(
+      (await result.innerText()).replace(/\s+/g, ' '),
+      /"deprecation": \{ "deprecated": false, "decommissionTime": null, "note": null, "actor": null \}/,
+    );
     // The schema came from introspection: the documentation explorer lists the deprecation types.
     await page.getByRole('button', { name: 'Show Documentation Explorer' }).click();
     await page.locator('.graphiql-doc-explorer').getByText('UpdateDeprecationInput', { exact: true }).waitFor({ timeout: 20_000 });

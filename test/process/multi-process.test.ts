@@ -41,7 +41,9 @@ describe('two Almanac processes sharing one PostgreSQL', { skip }, () => {
       name: 'shared',
     });
     assert.equal((await exists(`Bearer ${token}`)).status, 200);
-    const revoked = await first.request('POST', '/api/graphql', { body: { query: 'mutation($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id: record.id } } });
+    const revoked = await first.request('POST', '/api/graphql', {
+      body: { query: 'mutation($id: String!) { revokeAccessToken(tokenId: $id) }', variables: { id: record.id } },
+    });
     assert.deepEqual(revoked.json.data, { revokeAccessToken: true });
     const res = await exists(`Bearer ${token}`);
     assert.equal(res.status, 401);

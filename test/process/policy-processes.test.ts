@@ -34,7 +34,10 @@ describe('a policy change made in one process applies to the next request in ano
     const res = await fetch(`${second.address}/api/graphql`, {
       method: 'POST',
       headers: { Authorization: reader, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation($urn: String!) { updateDeprecation(input: { urn: $urn, deprecated: true }) }', variables: { urn: DATASET } }),
+      body: JSON.stringify({
+        query: 'mutation($urn: String!) { updateDeprecation(input: { urn: $urn, deprecated: true }) }',
+        variables: { urn: DATASET },
+      }),
     });
     return (await res.json()) as { data?: { updateDeprecation: boolean | null }; errors?: Array<{ message: string }> };
   };

@@ -61,7 +61,11 @@ describe('the server process', () => {
   });
 
   it('refuses an unknown duration with one clear line', () => {
-    const res = spawnSync(BIN, ['token', 'create', '--duration', 'FOREVER'], { cwd: ROOT, env: childEnv({ ALMANAC_DATABASE_URL: dbUrl }), encoding: 'utf8' });
+    const res = spawnSync(BIN, ['token', 'create', '--duration', 'FOREVER'], {
+      cwd: ROOT,
+      env: childEnv({ ALMANAC_DATABASE_URL: dbUrl }),
+      encoding: 'utf8',
+    });
     assert.notEqual(res.status, 0);
     assert.match(res.stderr, /FOREVER/);
     assert.doesNotMatch(res.stderr, /\n\s+at /);

@@ -59,7 +59,10 @@ for (const backend of await backends()) {
 
           const again = await startTruncation(server.request, { endTimeMillis: cutoff });
           assert.equal((await waitForTask(server.request, again, ended)).state, 'completed');
-          assert.deepEqual(await storedStamps(server.request, urn), stamps.filter((t) => t >= cutoff));
+          assert.deepEqual(
+            await storedStamps(server.request, urn),
+            stamps.filter((t) => t >= cutoff),
+          );
         } finally {
           await server.close();
         }
@@ -74,9 +77,20 @@ for (const backend of await backends()) {
         const store = await openStore(db.config);
         const now = Date.now();
         const created = await store.createTruncationTask({
-          entityType: 'dataset', aspect: 'datasetProfile', nodeId: 'previous-boot', createdBy: 'urn:li:corpuser:datahub',
-          ownerPid: process.pid, ownerHost: os.hostname(), cutoffMillis: T0, strategy: 'rebuild', batchSize: 10_000,
-          timeoutSeconds: null, requestsPerSecond: null, totalRows: 0, rowsToDelete: 0, startedAt: now,
+          entityType: 'dataset',
+          aspect: 'datasetProfile',
+          nodeId: 'previous-boot',
+          createdBy: 'urn:li:corpuser:datahub',
+          ownerPid: process.pid,
+          ownerHost: os.hostname(),
+          cutoffMillis: T0,
+          strategy: 'rebuild',
+          batchSize: 10_000,
+          timeoutSeconds: null,
+          requestsPerSecond: null,
+          totalRows: 0,
+          rowsToDelete: 0,
+          startedAt: now,
         });
         await store.close();
         assert.ok('created' in created);

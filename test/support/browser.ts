@@ -4,14 +4,24 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 const CHROMIUM = process.env.ALMANAC_CHROMIUM ?? '/usr/bin/chromium';
 
 /** Why the console tests cannot run here, or undefined; CI must run them. */
-export const chromiumSkip: string | undefined = fs.existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`;
+export const chromiumSkip: string | undefined = fs.existsSync(CHROMIUM)
+  ? undefined
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium; .ci/run does)`;
 if (chromiumSkip && process.env.CI) throw new Error(`${chromiumSkip}: CI must run the console tests`);
 
 /** Debian's headless Chromium, kept off the network beyond the test server. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -25,4 +35,5 @@ export async function signIn(page: Page, serverUrl: string, username: string, pa
 }
 
 /** The list's row of the dataset whose name links to its page. */
-export const datasetRow = (page: Page, name: string) => page.locator('table.datasets tbody tr', { has: page.getByRole('link', { name, exact: true }) });
+export const datasetRow = (page: Page, name: string) =>
+  page.locator('table.datasets tbody tr', { has: page.getByRole('link', { name, exact: true }) });

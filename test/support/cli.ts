@@ -24,7 +24,11 @@ export function runAlmanac(args: readonly string[], options: CliRunOptions = {})
 }
 
 /** Runs a program with an exact environment; standard input gets `input` (or nothing) and is closed. */
-export function runProcess(file: string, args: readonly string[], options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string }): Promise<CliResult> {
+export function runProcess(
+  file: string,
+  args: readonly string[],
+  options: { env: NodeJS.ProcessEnv; cwd?: string; input?: string },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: options.cwd ?? ROOT, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';

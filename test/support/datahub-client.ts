@@ -90,9 +90,15 @@ function run(command: string, args: readonly string[], env: Record<string, strin
  * Runs test/clients/py/<script> with `input` plus the server's url and admin token as JSON on stdin, and returns the
  * one JSON value it prints. A script that fails rejects with its stderr.
  */
-export async function runClientScript<T = any>(server: TestServer, script: string, input: Record<string, unknown> = {}): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function runClientScript<T = any>(server: TestServer, script: string, input: Record<string, unknown> = {}): Promise<T> {
   const { python } = await datahubClientPaths();
-  const res = await run(python, [path.join(ROOT, 'test/clients/py', script)], {}, JSON.stringify({ server: server.url, token: server.adminToken, ...input }));
+  const res = await run(
+    python,
+    [path.join(ROOT, 'test/clients/py', script)],
+    {},
+    JSON.stringify({ server: server.url, token: server.adminToken, ...input }),
+  );
   if (res.code !== 0) throw new Error(`${script} exited with ${res.code}:\n${res.stderr}`);
   try {
     return JSON.parse(res.stdout) as T;

@@ -19,7 +19,10 @@ export interface ServerProcess {
 }
 
 /** Starts `src/main.ts` (or `args`, e.g. the bin's `serve`) in its own process on a free port and waits for its "almanac ready" log line. */
-export async function startServerProcess(env: Record<string, string>, args: readonly string[] = ['--import', 'tsx', 'src/main.ts']): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  args: readonly string[] = ['--import', 'tsx', 'src/main.ts'],
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),

@@ -44,11 +44,13 @@ export async function storedStamps(request: Requester, urn: string, aspect = 'da
   const PAGE = 10_000;
   const stamps: number[] = [];
   // Newest first, a page at a time (the server's largest limit), each page ending before the oldest one seen.
-  for (let end: number | undefined; ; ) {
+  for (let end: number | undefined; ;) {
     const body = { urn, entity: 'dataset', aspect, limit: PAGE, ...(end !== undefined ? { endTimeMillis: end } : {}) };
     const res = await request('POST', '/aspects?action=getTimeseriesAspectValues', { body });
     assert.equal(res.status, 200, res.text);
-    const page = (res.json.value.values as Array<{ aspect: { value: string } }>).map((v) => (JSON.parse(v.aspect.value) as { timestampMillis: number }).timestampMillis);
+    const page = (res.json.value.values as Array<{ aspect: { value: string } }>).map(
+      (v) => (JSON.parse(v.aspect.value) as { timestampMillis: number }).timestampMillis,
+    );
     stamps.push(...page);
     if (page.length < PAGE) return stamps.sort((a, b) => a - b);
     end = page[page.length - 1]! - 1;

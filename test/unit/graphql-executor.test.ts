@@ -35,22 +35,29 @@ async function run(query: string, variables: Record<string, unknown> = {}) {
 describe('the GraphQL executor', () => {
   it('masks a null for a non-null field as a server error and reports it for the log', async () => {
     const { response, unexpected } = await run('{ broken { name } }');
-    assert.deepEqual(response.errors?.map((e) => [e.message, e.extensions, e.path]), [
-      ['An unknown error occurred.', { code: 500, type: 'SERVER_ERROR' }, ['broken', 'name']],
-    ]);
+    assert.deepEqual(
+      response.errors?.map((e) => [e.message, e.extensions, e.path]),
+      [['An unknown error occurred.', { code: 500, type: 'SERVER_ERROR' }, ['broken', 'name']]],
+    );
     assert.deepEqual(response.data, { broken: null });
     assert.equal(unexpected.length, 1);
   });
 
   it('masks a value the output type cannot represent', async () => {
     const { response, unexpected } = await run('{ huge }');
-    assert.deepEqual(response.errors?.map((e) => [e.message, e.extensions.type]), [['An unknown error occurred.', 'SERVER_ERROR']]);
+    assert.deepEqual(
+      response.errors?.map((e) => [e.message, e.extensions.type]),
+      [['An unknown error occurred.', 'SERVER_ERROR']],
+    );
     assert.equal(unexpected.length, 1);
   });
 
   it("passes a domain error's code and message through, unlogged", async () => {
     const { response, unexpected } = await run('{ missing }');
-    assert.deepEqual(response.errors?.map((e) => [e.message, e.extensions]), [['No such thing', { code: 404, type: 'NOT_FOUND' }]]);
+    assert.deepEqual(
+      response.errors?.map((e) => [e.message, e.extensions]),
+      [['No such thing', { code: 404, type: 'NOT_FOUND' }]],
+    );
     assert.equal(unexpected.length, 0);
   });
 

@@ -8,9 +8,10 @@ describe('the generated DataHub registry', () => {
   const located = locateSchemas();
   const unavailable = 'reason' in located ? located.reason : undefined;
   // In CI the package must be there (a missing one fails the test); on a laptop without it, one line says why not.
-  const skip = unavailable !== undefined && !process.env.CI
-    ? `DataHub's schemas are not available (${unavailable}); build .venv-datahub or set ALMANAC_DATAHUB_SCHEMAS`
-    : false;
+  const skip =
+    unavailable !== undefined && !process.env.CI
+      ? `DataHub's schemas are not available (${unavailable}); build .venv-datahub or set ALMANAC_DATAHUB_SCHEMAS`
+      : false;
 
   it('is what the generator writes from the pinned acryl-datahub package', { skip }, () => {
     if ('reason' in located) return assert.fail(located.reason);
@@ -44,12 +45,26 @@ describe('the generated DataHub registry', () => {
       assert.equal(DATAHUB_REGISTRY.aspects[e.keyAspect]?.kind, 'key', name);
       for (const a of e.aspects) assert.ok(DATAHUB_REGISTRY.aspects[a], `${name}: ${a}`);
     }
-    assert.deepEqual(DATAHUB_REGISTRY.entities['dataset']!.keyFields.map((f) => [f.name, f.type]), [['platform', 'urn'], ['name', 'string'], ['origin', 'enum']]);
+    assert.deepEqual(
+      DATAHUB_REGISTRY.entities['dataset']!.keyFields.map((f) => [f.name, f.type]),
+      [
+        ['platform', 'urn'],
+        ['name', 'string'],
+        ['origin', 'enum'],
+      ],
+    );
     assert.equal(DATAHUB_REGISTRY.entities['dataset']!.snapshotClass, 'com.linkedin.metadata.snapshot.DatasetSnapshot');
     assert.equal(DATAHUB_REGISTRY.aspects['upstreamLineage']!.class, 'com.linkedin.dataset.UpstreamLineage');
     assert.deepEqual(
       DATAHUB_REGISTRY.aspects['upstreamLineage']!.relationships?.find((r) => r.path === 'upstreams/*/dataset'),
-      { path: 'upstreams/*/dataset', name: 'DownstreamOf', entityTypes: ['dataset'], isLineage: true, optional: [false, false, false], via: 'upstreams/*/query' },
+      {
+        path: 'upstreams/*/dataset',
+        name: 'DownstreamOf',
+        entityTypes: ['dataset'],
+        isLineage: true,
+        optional: [false, false, false],
+        via: 'upstreams/*/query',
+      },
     );
     const outputs = DATAHUB_REGISTRY.aspects['dataJobInputOutput']!.relationships?.find((r) => r.path === 'outputDatasets/*');
     assert.deepEqual([outputs?.name, outputs?.isUpstream], ['Produces', false]);
@@ -57,7 +72,10 @@ describe('the generated DataHub registry', () => {
     assert.ok(DATAHUB_REGISTRY.aspects['schemaMetadata']!.relationships?.some((r) => r.path === 'fields/*/globalTags/tags/*/tag'));
     assert.deepEqual(DATAHUB_REGISTRY.aspects['queryUsageStatistics']!.collections, ['userCounts']);
     // Optional fields along a path are what DataHub's reference removal may drop.
-    assert.deepEqual(DATAHUB_REGISTRY.aspects['dataProcessInstanceRelationships']!.relationships?.find((r) => r.path === 'parentTemplate')?.optional, [true]);
+    assert.deepEqual(
+      DATAHUB_REGISTRY.aspects['dataProcessInstanceRelationships']!.relationships?.find((r) => r.path === 'parentTemplate')?.optional,
+      [true],
+    );
   });
 
   it("keeps each aspect's search index fields, named as DataHub's @Searchable annotations name them", () => {

@@ -122,7 +122,19 @@ describe('validateAspect: valid payloads', () => {
       columnCount: 2,
       sizeInBytes: 123456,
       fieldProfiles: [
-        { fieldPath: 'id', uniqueCount: 1000, uniqueProportion: 1, nullCount: 0, nullProportion: 0, min: '1', max: '1000', mean: '500.5', median: '500', stdev: '288.8', sampleValues: ['1', '2'] },
+        {
+          fieldPath: 'id',
+          uniqueCount: 1000,
+          uniqueProportion: 1,
+          nullCount: 0,
+          nullProportion: 0,
+          min: '1',
+          max: '1000',
+          mean: '500.5',
+          median: '500',
+          stdev: '288.8',
+          sampleValues: ['1', '2'],
+        },
         { fieldPath: 'name', nullCount: 3, nullProportion: 0.003, distinctValueFrequencies: [{ value: 'a', frequency: 10 }] },
       ],
     };
@@ -157,7 +169,11 @@ describe('validateAspect: valid payloads', () => {
       affectedDatasets: ['urn:li:dataset:(urn:li:dataPlatform:hive,db.other,PROD)'],
       customProperties: { job: 'nightly' },
     });
-    validateAspect('chart', 'chartUsageStatistics', { timestampMillis: TS, viewsCount: 9, userCounts: [{ user: 'urn:li:corpuser:a', viewsCount: 9 }] });
+    validateAspect('chart', 'chartUsageStatistics', {
+      timestampMillis: TS,
+      viewsCount: 9,
+      userCounts: [{ user: 'urn:li:corpuser:a', viewsCount: 9 }],
+    });
     validateAspect('dashboard', 'dashboardUsageStatistics', {
       timestampMillis: TS,
       viewsCount: 10,
@@ -170,7 +186,12 @@ describe('validateAspect: valid payloads', () => {
 
   it('accepts realistic versioned aspects', () => {
     validateAspect('dataset', 'datasetProperties', {
-      name: 't', description: 'd', customProperties: { owner: 'x' }, tags: [], created: { time: TS }, lastModified: { time: TS, actor: 'urn:li:corpuser:a' },
+      name: 't',
+      description: 'd',
+      customProperties: { owner: 'x' },
+      tags: [],
+      created: { time: TS },
+      lastModified: { time: TS, actor: 'urn:li:corpuser:a' },
     });
     validateAspect('dataset', 'schemaMetadata', {
       schemaName: 'db.t',
@@ -181,13 +202,28 @@ describe('validateAspect: valid payloads', () => {
       hash: '',
       platformSchema: { 'com.linkedin.schema.MySqlDDL': { tableSchema: '' } },
       fields: [
-        { fieldPath: 'id', nullable: false, type: { type: { 'com.linkedin.schema.NumberType': {} } }, nativeDataType: 'bigint', recursive: false, isPartOfKey: true },
-        { fieldPath: 'name', type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'varchar', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } },
+        {
+          fieldPath: 'id',
+          nullable: false,
+          type: { type: { 'com.linkedin.schema.NumberType': {} } },
+          nativeDataType: 'bigint',
+          recursive: false,
+          isPartOfKey: true,
+        },
+        {
+          fieldPath: 'name',
+          type: { type: { 'com.linkedin.schema.StringType': {} } },
+          nativeDataType: 'varchar',
+          globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] },
+        },
       ],
     });
     validateAspect('dataset', 'deprecation', { deprecated: true, note: 'use v2', actor: 'urn:li:corpuser:a', decommissionTime: TS });
     validateAspect('dataset', 'ownership', {
-      owners: [{ owner: 'urn:li:corpuser:a', type: 'DATAOWNER' }, { owner: 'urn:li:corpGroup:g', typeUrn: 'urn:li:ownershipType:__system__technical_owner' }],
+      owners: [
+        { owner: 'urn:li:corpuser:a', type: 'DATAOWNER' },
+        { owner: 'urn:li:corpGroup:g', typeUrn: 'urn:li:ownershipType:__system__technical_owner' },
+      ],
       lastModified: { time: 0, actor: 'urn:li:corpuser:unknown' },
     });
     validateAspect('dataset', 'globalTags', { tags: [{ tag: 'urn:li:tag:gold' }] });
@@ -206,7 +242,13 @@ describe('validateAspect: valid payloads', () => {
 
 describe('validateAspect: invalid payloads (422 naming the field)', () => {
   it('wrong type', () => {
-    invalid('dataset', 'datasetProfile', { timestampMillis: TS, rowCount: 'many' }, 'Aspect datasetProfile is invalid', 'field "rowCount" expected number, received string');
+    invalid(
+      'dataset',
+      'datasetProfile',
+      { timestampMillis: TS, rowCount: 'many' },
+      'Aspect datasetProfile is invalid',
+      'field "rowCount" expected number, received string',
+    );
     invalid('dataset', 'status', { removed: 'yes' }, 'field "removed"', 'boolean');
     invalid('dataset', 'datasetProperties', { customProperties: { a: 1 } }, 'field "customProperties.a"');
     invalid('dataset', 'status', 'not an object', 'Aspect status is invalid', 'expected object');
@@ -247,11 +289,25 @@ describe('validateAspect: invalid payloads (422 naming the field)', () => {
       'field "fieldProfiles[1].nullCount" expected number, received string',
       'field "fieldProfiles[2]" expected object, received number',
     ]);
-    invalid('dataset', 'datasetUsageStatistics', { timestampMillis: TS, userCounts: [{ user: 'urn:li:corpuser:a' }] }, 'field "userCounts[0].count" is required');
-    invalid('dataset', 'schemaMetadata', {
-      schemaName: 's', platform: PLATFORM, version: 0, hash: '', platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
-      fields: [{ fieldPath: 'a', type: { type: { 'com.linkedin.schema.StringType': {} } } }],
-    }, 'field "fields[0].nativeDataType" is required');
+    invalid(
+      'dataset',
+      'datasetUsageStatistics',
+      { timestampMillis: TS, userCounts: [{ user: 'urn:li:corpuser:a' }] },
+      'field "userCounts[0].count" is required',
+    );
+    invalid(
+      'dataset',
+      'schemaMetadata',
+      {
+        schemaName: 's',
+        platform: PLATFORM,
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+        fields: [{ fieldPath: 'a', type: { type: { 'com.linkedin.schema.StringType': {} } } }],
+      },
+      'field "fields[0].nativeDataType" is required',
+    );
     invalid('dataset', 'ownership', { owners: [{ type: 'DATAOWNER' }] }, 'field "owners[0].owner" is required');
   });
 
@@ -267,12 +323,19 @@ describe('partitionSpec rules (400, as DataHub IllegalArgumentException)', () =>
 
   it('accepts exactly one of partition / timePartition', () => {
     profile({ partition: 'ds=2024-01-01' })();
-    const out = validateAspect('dataset', 'datasetProfile', { timestampMillis: TS, partitionSpec: { type: 'PARTITION', timePartition: { startTimeMillis: TS, length: { unit: 'HOUR' } } } });
+    const out = validateAspect('dataset', 'datasetProfile', {
+      timestampMillis: TS,
+      partitionSpec: { type: 'PARTITION', timePartition: { startTimeMillis: TS, length: { unit: 'HOUR' } } },
+    });
     assert.deepEqual(out['partitionSpec'], { type: 'PARTITION', timePartition: { startTimeMillis: TS, length: { unit: 'HOUR', multiple: 1 } } });
   });
 
   it('rejects both set', () => {
-    assertCatalogError(profile({ partition: 'p', timePartition }), 'BAD_REQUEST', 'Both partition and timePartition cannot be specified in partitionSpec!');
+    assertCatalogError(
+      profile({ partition: 'p', timePartition }),
+      'BAD_REQUEST',
+      'Both partition and timePartition cannot be specified in partitionSpec!',
+    );
   });
 
   it('rejects both null or absent', () => {
@@ -283,7 +346,11 @@ describe('partitionSpec rules (400, as DataHub IllegalArgumentException)', () =>
 
   it('still type-checks partitionSpec fields (422)', () => {
     assertCatalogError(profile({ partition: 5 }), 'VALIDATION_FAILED', 'field "partitionSpec.partition"');
-    assertCatalogError(profile({ timePartition: { startTimeMillis: TS } }), 'VALIDATION_FAILED', 'field "partitionSpec.timePartition.length" is required');
+    assertCatalogError(
+      profile({ timePartition: { startTimeMillis: TS } }),
+      'VALIDATION_FAILED',
+      'field "partitionSpec.timePartition.length" is required',
+    );
   });
 });
 
@@ -338,7 +405,12 @@ describe('registry lookups: the whole DataHub registry', () => {
 
 describe('validateAspect: aspects Almanac does not interpret', () => {
   it('returns any JSON object exactly as sent', () => {
-    const lineage = { upstreams: [{ dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.up,PROD)', type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }], extra: [1, null] };
+    const lineage = {
+      upstreams: [
+        { dataset: 'urn:li:dataset:(urn:li:dataPlatform:hive,db.up,PROD)', type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } },
+      ],
+      extra: [1, null],
+    };
     assert.equal(validateAspect('dataset', 'upstreamLineage', lineage), lineage);
     assert.deepEqual(validateAspect('tag', 'tagProperties', {}), {});
     // Opaque means opaque: no field is checked, not even ones an interpreted aspect would refuse.
@@ -359,7 +431,15 @@ describe('validateAspect: aspects Almanac does not interpret', () => {
   });
 
   it('checks a timeseries one against TimeseriesAspectBase and returns it as sent', () => {
-    const checkpoint = { timestampMillis: TS, pipelineName: 'p', platformInstanceId: 'i', config: '', state: { formatVersion: '1.0', serde: 'base85-bz2-json' }, runId: 'r', eventGranularity: { unit: 'DAY' } };
+    const checkpoint = {
+      timestampMillis: TS,
+      pipelineName: 'p',
+      platformInstanceId: 'i',
+      config: '',
+      state: { formatVersion: '1.0', serde: 'base85-bz2-json' },
+      runId: 'r',
+      eventGranularity: { unit: 'DAY' },
+    };
     assert.equal(validateAspect('dataJob', 'datahubIngestionCheckpoint', checkpoint), checkpoint);
     assert.deepEqual(checkpoint.eventGranularity, { unit: 'DAY' }, 'no default is filled in');
     invalid('dataJob', 'datahubIngestionCheckpoint', { pipelineName: 'p' }, 'Input timeseries aspect does not contain a timestampMillis field');

@@ -23,7 +23,10 @@ describe('truncation rules', () => {
 
   it("words the dry run exactly as DataHub's garbage collector parses it", () => {
     const message = dryRunMessage({ matching: 10, total: 30 }, 'delete_by_query');
-    assert.equal(message, 'Delete 10 out of 30 rows (33.33%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.');
+    assert.equal(
+      message,
+      'Delete 10 out of 30 rows (33.33%). Issuing a delete by query request. This was a dry run. Run with dryRun = false to execute.',
+    );
     const numbers = [...message.matchAll(/\d+/g)].slice(0, 2).map((m) => Number(m[0]));
     assert.deepEqual(numbers, [10, 30]);
     assert.equal(
@@ -43,7 +46,7 @@ describe('truncation rules', () => {
     assert.equal(truncationStrategy({ forceDeleteByQuery: false, forceReindex: false }), 'conflict');
   });
 
-  it("names indices as DataHub does and resolves them in any case", () => {
+  it('names indices as DataHub does and resolves them in any case', () => {
     assert.deepEqual(resolveTimeseriesIndex('DataSet', 'DATASETUSAGESTATISTICS'), { entityType: 'dataset', aspect: 'datasetUsageStatistics' });
     assert.equal(timeseriesIndexName({ entityType: 'dataset', aspect: 'datasetUsageStatistics' }), 'dataset_datasetusagestatisticsaspect_v1');
     assert.throws(() => resolveTimeseriesIndex('dataset', 'ownership'), /Parameter 'aspect'/);

@@ -84,8 +84,7 @@ describe('parseUrn', () => {
 });
 
 describe('parseDatasetUrn', () => {
-  const hive = (name: string, origin = 'PROD'): DatasetKey =>
-    ({ platform: 'urn:li:dataPlatform:hive', platformName: 'hive', name, origin });
+  const hive = (name: string, origin = 'PROD'): DatasetKey => ({ platform: 'urn:li:dataPlatform:hive', platformName: 'hive', name, origin });
   const valid: [raw: string, key: DatasetKey][] = [
     [HIVE_USERS, hive('db.users')],
     ['urn:li:dataset:(urn:li:dataPlatform:hive,topic(x,y),DEV)', hive('topic(x,y)', 'DEV')],
@@ -112,17 +111,12 @@ describe('parseDatasetUrn', () => {
     ['urn:li:dataset:(urn:li:dataPlatform:hive,t,prod)', param('No enum constant com.linkedin.common.FabricType.prod')],
     ['urn:li:dataset:(urn:li:dataPlatform:hive,t,LIVE)', param('No enum constant com.linkedin.common.FabricType.LIVE')],
     // Part 1 goes through DataPlatformUrn; Java's URISyntaxException.getMessage() is nested.
-    ['urn:li:dataset:(hive,t,PROD)',
-      param("Invalid URN syntax: Urn doesn't start with 'urn:'. Urn: hive at index 0: hive")],
-    ['urn:li:dataset:(urn:li:corpuser:hive,t,PROD)',
-      param("Invalid URN syntax: Urn entity type should be 'dataPlatform'.: urn:li:corpuser:hive")],
-    ['urn:li:dataset:(urn:xx:dataPlatform:hive,t,PROD)',
-      param("Invalid URN syntax: Urn namespace type should be 'li'.: urn:xx:dataPlatform:hive")],
-    ['urn:li:dataset:(urn:li:dataPlatform:(a,b),t,PROD)',
-      param('Invalid URN syntax: Invalid number of keys.: urn:li:dataPlatform:(a,b)')],
+    ['urn:li:dataset:(hive,t,PROD)', param("Invalid URN syntax: Urn doesn't start with 'urn:'. Urn: hive at index 0: hive")],
+    ['urn:li:dataset:(urn:li:corpuser:hive,t,PROD)', param("Invalid URN syntax: Urn entity type should be 'dataPlatform'.: urn:li:corpuser:hive")],
+    ['urn:li:dataset:(urn:xx:dataPlatform:hive,t,PROD)', param("Invalid URN syntax: Urn namespace type should be 'li'.: urn:xx:dataPlatform:hive")],
+    ['urn:li:dataset:(urn:li:dataPlatform:(a,b),t,PROD)', param('Invalid URN syntax: Invalid number of keys.: urn:li:dataPlatform:(a,b)')],
     // The platform is checked before the fabric.
-    ['urn:li:dataset:(urn:li:corpuser:x,t,prod)',
-      param("Invalid URN syntax: Urn entity type should be 'dataPlatform'.: urn:li:corpuser:x")],
+    ['urn:li:dataset:(urn:li:corpuser:x,t,prod)', param("Invalid URN syntax: Urn entity type should be 'dataPlatform'.: urn:li:corpuser:x")],
   ];
   for (const [raw, message] of invalid) {
     it(`rejects ${raw}`, () => rejects(() => parseDatasetUrn(raw), message));
@@ -143,8 +137,7 @@ describe('validateUrnForIngest', () => {
   const dataset = (name: string) => makeDatasetUrn('hive', name);
   const longDataset = dataset('a'.repeat(600));
   const invalidUrn = (u: string, cause: string) => `Invalid urn: ${u}\n Cause: ${cause}`;
-  const keyLength = (u: string) =>
-    `Failed to convert urn to entity key: urns parts and key fields do not have same length for ${u}`;
+  const keyLength = (u: string) => `Failed to convert urn to entity key: urns parts and key fields do not have same length for ${u}`;
   const WS = 'Error: cannot provide an URN with leading or trailing whitespace';
   const TOO_LONG = 'Error: cannot provide an URN longer than 512 bytes (when URL encoded)';
   const SEP = 'Error: URN cannot contain ␟ character';
@@ -180,19 +173,38 @@ describe('validateUrnForIngest', () => {
     ['a trailing space', user('bob '), WS],
     ['a trailing tab', user('bob\t'), WS],
     ['a trailing newline', user('bob\n'), WS],
-    ['lowercase prod', 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,prod)',
-      invalidUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.users,prod)',
-        "Invalid URN Parameter: 'No enum constant com.linkedin.common.FabricType.prod")],
-    ['an unknown fabric', 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,LIVE)',
-      invalidUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.users,LIVE)',
-        "Invalid URN Parameter: 'No enum constant com.linkedin.common.FabricType.LIVE")],
-    ['a dataset with 2 parts', 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users)',
-      invalidUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.users)', 'Invalid number of keys.')],
-    ['a dataset outside li', 'urn:xx:dataset:(urn:li:dataPlatform:hive,t,PROD)',
-      invalidUrn('urn:xx:dataset:(urn:li:dataPlatform:hive,t,PROD)', "Urn namespace type should be 'li'.")],
+    [
+      'lowercase prod',
+      'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,prod)',
+      invalidUrn(
+        'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,prod)',
+        "Invalid URN Parameter: 'No enum constant com.linkedin.common.FabricType.prod",
+      ),
+    ],
+    [
+      'an unknown fabric',
+      'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,LIVE)',
+      invalidUrn(
+        'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,LIVE)',
+        "Invalid URN Parameter: 'No enum constant com.linkedin.common.FabricType.LIVE",
+      ),
+    ],
+    [
+      'a dataset with 2 parts',
+      'urn:li:dataset:(urn:li:dataPlatform:hive,db.users)',
+      invalidUrn('urn:li:dataset:(urn:li:dataPlatform:hive,db.users)', 'Invalid number of keys.'),
+    ],
+    [
+      'a dataset outside li',
+      'urn:xx:dataset:(urn:li:dataPlatform:hive,t,PROD)',
+      invalidUrn('urn:xx:dataset:(urn:li:dataPlatform:hive,t,PROD)', "Urn namespace type should be 'li'."),
+    ],
     // The key check runs before the whitespace check, so the fabric absorbs the space.
-    ['a dataset with a trailing space', `${HIVE_USERS} `,
-      invalidUrn(`${HIVE_USERS} `, "Invalid URN Parameter: 'No enum constant com.linkedin.common.FabricType.PROD) ")],
+    [
+      'a dataset with a trailing space',
+      `${HIVE_USERS} `,
+      invalidUrn(`${HIVE_USERS} `, "Invalid URN Parameter: 'No enum constant com.linkedin.common.FabricType.PROD) "),
+    ],
     ['a dataJob with 1 part', `urn:li:dataJob:(${FLOW})`, keyLength(`urn:li:dataJob:(${FLOW})`)],
     ['a dataFlow with 2 parts', 'urn:li:dataFlow:(airflow,dag)', keyLength('urn:li:dataFlow:(airflow,dag)')],
     ['a chart with 3 parts', 'urn:li:chart:(looker,1,2)', keyLength('urn:li:chart:(looker,1,2)')],

@@ -23,7 +23,9 @@ async function send(path: string, init: RequestInit): Promise<unknown> {
     location.hash = '#/login';
   }
   if (!res.ok) {
-    const message = (body as { message?: string; errors?: Array<{ message: string }> } | undefined)?.message ?? (body as { errors?: Array<{ message: string }> })?.errors?.[0]?.message;
+    const message =
+      (body as { message?: string; errors?: Array<{ message: string }> } | undefined)?.message ??
+      (body as { errors?: Array<{ message: string }> })?.errors?.[0]?.message;
     throw new ApiError(message ?? `${res.status} ${res.statusText}`, res.status);
   }
   return body;

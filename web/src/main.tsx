@@ -67,13 +67,16 @@ function App() {
   const timeseries = me !== null && canViewTimeseries(me);
   let page;
   if (route.startsWith('#/dataset/')) page = <DatasetPage key={visit} urn={decodeURIComponent(route.slice('#/dataset/'.length))} me={me} />;
-  else if (route.startsWith('#/timeseries')) page = me === null ? null : timeseries ? <TimeseriesPage me={me} /> : <AdminsOnly what="Timeseries indices" />;
+  else if (route.startsWith('#/timeseries'))
+    page = me === null ? null : timeseries ? <TimeseriesPage me={me} /> : <AdminsOnly what="Timeseries indices" />;
   else if (route.startsWith('#/tokens')) page = <TokensPage me={me} />;
   else page = <DatasetsPage key={visit} me={me} initial={new URLSearchParams(route.split('?')[1] ?? '')} />;
   return (
     <>
       <header>
-        <a class="brand" href="#/datasets">Almanac</a>
+        <a class="brand" href="#/datasets">
+          Almanac
+        </a>
         <nav aria-label="Main">
           {link('#/datasets', 'Datasets')}
           {timeseries ? (

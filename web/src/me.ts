@@ -23,4 +23,5 @@ const holdsAny = (me: Me | null, privileges: readonly string[]): boolean => !!me
 
 /** The Timeseries page reads index sizes and task status: both need these privileges (Admin's), or the API refuses. */
 export const canViewTimeseries = (me: Me | null): boolean =>
-  holdsAny(me, ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']) && holdsAny(me, ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']);
+  holdsAny(me, ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']) &&
+  holdsAny(me, ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']);

@@ -94,7 +94,8 @@ function tokenFilter(filters: readonly FacetFilter[] | null | undefined): TokenF
       out[f.field] = value;
       continue;
     }
-    if (f.field !== 'expiresAt') throw badRequest(`filters[${i}]: tokens filter on ownerUrn, actorUrn (EQUAL) and expiresAt, not ${f.field} ${condition}`);
+    if (f.field !== 'expiresAt')
+      throw badRequest(`filters[${i}]: tokens filter on ownerUrn, actorUrn (EQUAL) and expiresAt, not ${f.field} ${condition}`);
     const at = Number(value);
     if (!Number.isSafeInteger(at)) throw badRequest(`filters[${i}] (expiresAt): ${value} is not epoch milliseconds`);
     const bounds: Record<string, [number | undefined, number | undefined]> = {
@@ -127,11 +128,7 @@ export const accessTokensModule: GraphqlModule = {
       owner: (t: AccessTokenRecord, _a, ctx) => entityRef(ctx, t.ownerUrn),
     },
     Mutation: {
-      createAccessToken: async (
-        _s,
-        { input }: { input: { actorUrn: string; duration: string; name: string; description?: string | null } },
-        ctx,
-      ) => {
+      createAccessToken: async (_s, { input }: { input: { actorUrn: string; duration: string; name: string; description?: string | null } }, ctx) => {
         const { token, record } = await ctx.app.accessTokens.create(ctx.principal, {
           actorUrn: input.actorUrn,
           duration: parseTokenDuration(input.duration),

@@ -87,12 +87,24 @@ async function associations<T>(ctx: GraphqlContext, urns: readonly unknown[], bu
 async function globalTags(ctx: GraphqlContext, value: Json | undefined, associatedUrn: string) {
   if (!value) return null;
   const tags = list(value.tags);
-  return { tags: await associations(ctx, tags.map((t) => t.tag), (tag, i) => ({ tag, associatedUrn, context: str(tags[i]!.context) })) };
+  return {
+    tags: await associations(
+      ctx,
+      tags.map((t) => t.tag),
+      (tag, i) => ({ tag, associatedUrn, context: str(tags[i]!.context) }),
+    ),
+  };
 }
 
 async function glossaryTerms(ctx: GraphqlContext, value: Json | undefined, associatedUrn: string) {
   if (!value) return null;
-  return { terms: await associations(ctx, list(value.terms).map((t) => t.urn), (term) => ({ term, associatedUrn })) };
+  return {
+    terms: await associations(
+      ctx,
+      list(value.terms).map((t) => t.urn),
+      (term) => ({ term, associatedUrn }),
+    ),
+  };
 }
 
 interface FieldSource {
@@ -109,7 +121,11 @@ export const datasetAnnotationsModule: GraphqlModule = {
         if (!value) return null;
         const owners = list(value.owners);
         return {
-          owners: await associations(ctx, owners.map((o) => o.owner), (owner, i) => ({ owner, typeUrn: str(owners[i]!.typeUrn), associatedUrn: d.urn })),
+          owners: await associations(
+            ctx,
+            owners.map((o) => o.owner),
+            (owner, i) => ({ owner, typeUrn: str(owners[i]!.typeUrn), associatedUrn: d.urn }),
+          ),
           lastModified: auditStamp(value.lastModified) ?? { time: 0, actor: null },
         };
       },

@@ -95,7 +95,12 @@ const changeOf = (input: ChangeInput): DeprecationChange => ({
  * call site. It runs before any entity is read: the answer for an urn the caller
  * may not edit is the same whether or not the entity exists.
  */
-async function changeDeprecation(ctx: GraphqlContext, urns: readonly string[], writes: { n: number; field: string }, apply: () => Promise<void>): Promise<true> {
+async function changeDeprecation(
+  ctx: GraphqlContext,
+  urns: readonly string[],
+  writes: { n: number; field: string },
+  apply: () => Promise<void>,
+): Promise<true> {
   await ctx.app.authorizer.requireEach(ctx.principal, 'updateDeprecation', urns);
   ctx.writes.take(writes.n, writes.field);
   await apply();
@@ -128,14 +133,19 @@ export const deprecationsModule: GraphqlModule = {
           return ctx.deprecations.update(input.urn, changeOf(input), ctx.principal.actorUrn);
         }),
       batchUpdateDeprecation: (_s, { input }: { input: ChangeInput & { resources: ReadonlyArray<ResourceRef | null> } }, ctx) =>
-        changeDeprecation(ctx, input.resources.flatMap((r) => (r === null ? [] : [r.resourceUrn])), { n: input.resources.length, field: 'input.resources' }, () => {
-          // The list type is [ResourceRefInput]! as in DataHub, so an element may be null.
-          const resources = input.resources.map((r, i) => {
-            if (r === null) throw badRequest(`resources[${i}] must not be null`);
-            return r;
-          });
-          return ctx.deprecations.batchUpdate(resources, changeOf(input), ctx.principal.actorUrn);
-        }),
+        changeDeprecation(
+          ctx,
+          input.resources.flatMap((r) => (r === null ? [] : [r.resourceUrn])),
+          { n: input.resources.length, field: 'input.resources' },
+          () => {
+            // The list type is [ResourceRefInput]! as in DataHub, so an element may be null.
+            const resources = input.resources.map((r, i) => {
+              if (r === null) throw badRequest(`resources[${i}] must not be null`);
+              return r;
+            });
+            return ctx.deprecations.batchUpdate(resources, changeOf(input), ctx.principal.actorUrn);
+          },
+        ),
     },
   },
 };

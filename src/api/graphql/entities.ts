@@ -1,7 +1,17 @@
 import type { Json } from '../../storage/store.ts';
 import { entityRef, keyPart, type EntitySource } from './entity-refs.ts';
 import {
-  COMMON, deprecationField, existsField, fromAspect, keyField, named, platformFromKey, refField, statusField, str, subTypesField,
+  COMMON,
+  deprecationField,
+  existsField,
+  fromAspect,
+  keyField,
+  named,
+  platformFromKey,
+  refField,
+  statusField,
+  str,
+  subTypesField,
 } from './entity-fields.ts';
 import type { GraphqlModule, Resolvers } from './schema.ts';
 
@@ -407,8 +417,15 @@ const typeDefs = /* GraphQL */ `
 const userInfo = fromAspect('corpUserInfo', (v) => ({ ...v, active: v.active === true }));
 const nameOrKey = (aspect: string, keyName: string, map: (v: Json, name: string) => unknown) =>
   fromAspect(aspect, (v, e) => map(v, str(v.name) ?? keyPart(e, keyName) ?? ''));
-const platformInfo = fromAspect('dataPlatformInfo', (v) => ({ ...v, type: str(v.type) ?? 'OTHERS', datasetNameDelimiter: str(v.datasetNameDelimiter) ?? '' }));
-const stamp = (v: unknown) => ({ time: typeof (v as Json | undefined)?.time === 'number' ? (v as Json).time : 0, actor: str((v as Json | undefined)?.actor) });
+const platformInfo = fromAspect('dataPlatformInfo', (v) => ({
+  ...v,
+  type: str(v.type) ?? 'OTHERS',
+  datasetNameDelimiter: str(v.datasetNameDelimiter) ?? '',
+}));
+const stamp = (v: unknown) => ({
+  time: typeof (v as Json | undefined)?.time === 'number' ? (v as Json).time : 0,
+  actor: str((v as Json | undefined)?.actor),
+});
 
 const resolvers: Resolvers = {
   Query: { entity: (_s, args: { urn: string }, ctx) => entityRef(ctx, args.urn) },
@@ -479,14 +496,66 @@ const resolvers: Resolvers = {
     deprecation: deprecationField,
     exists: existsField,
   },
-  DataProduct: { ...COMMON, properties: fromAspect('dataProductProperties', (v, e) => named(v.name, keyPart(e, 'id'), v)), deprecation: deprecationField, exists: existsField },
+  DataProduct: {
+    ...COMMON,
+    properties: fromAspect('dataProductProperties', (v, e) => named(v.name, keyPart(e, 'id'), v)),
+    deprecation: deprecationField,
+    exists: existsField,
+  },
   Application: { ...COMMON, properties: fromAspect('applicationProperties', (v, e) => named(v.name, keyPart(e, 'id'), v)) },
-  MLModel: { ...COMMON, lastIngested: () => null, name: keyField('name'), platform: platformFromKey('platform'), status: statusField, deprecation: deprecationField, exists: existsField },
-  MLModelGroup: { ...COMMON, lastIngested: () => null, name: keyField('name'), platform: platformFromKey('platform'), status: statusField, deprecation: deprecationField, exists: existsField },
-  MLFeatureTable: { ...COMMON, lastIngested: () => null, name: keyField('name'), platform: platformFromKey('platform'), status: statusField, deprecation: deprecationField, exists: existsField },
-  MLFeature: { ...COMMON, lastIngested: () => null, name: keyField('name'), featureNamespace: keyField('featureNamespace'), status: statusField, deprecation: deprecationField, exists: existsField },
-  MLPrimaryKey: { ...COMMON, lastIngested: () => null, name: keyField('name'), featureNamespace: keyField('featureNamespace'), status: statusField, deprecation: deprecationField, exists: existsField },
-  Notebook: { ...COMMON, tool: keyField('notebookTool'), notebookId: keyField('notebookId'), status: statusField, subTypes: subTypesField, exists: existsField },
+  MLModel: {
+    ...COMMON,
+    lastIngested: () => null,
+    name: keyField('name'),
+    platform: platformFromKey('platform'),
+    status: statusField,
+    deprecation: deprecationField,
+    exists: existsField,
+  },
+  MLModelGroup: {
+    ...COMMON,
+    lastIngested: () => null,
+    name: keyField('name'),
+    platform: platformFromKey('platform'),
+    status: statusField,
+    deprecation: deprecationField,
+    exists: existsField,
+  },
+  MLFeatureTable: {
+    ...COMMON,
+    lastIngested: () => null,
+    name: keyField('name'),
+    platform: platformFromKey('platform'),
+    status: statusField,
+    deprecation: deprecationField,
+    exists: existsField,
+  },
+  MLFeature: {
+    ...COMMON,
+    lastIngested: () => null,
+    name: keyField('name'),
+    featureNamespace: keyField('featureNamespace'),
+    status: statusField,
+    deprecation: deprecationField,
+    exists: existsField,
+  },
+  MLPrimaryKey: {
+    ...COMMON,
+    lastIngested: () => null,
+    name: keyField('name'),
+    featureNamespace: keyField('featureNamespace'),
+    status: statusField,
+    deprecation: deprecationField,
+    exists: existsField,
+  },
+  Notebook: {
+    ...COMMON,
+    tool: keyField('notebookTool'),
+    notebookId: keyField('notebookId'),
+    status: statusField,
+    subTypes: subTypesField,
+    exists: existsField,
+  },
   BusinessAttribute: { ...COMMON, status: statusField },
   SchemaFieldEntity: {
     ...COMMON,
@@ -520,7 +589,11 @@ const resolvers: Resolvers = {
       return { qualifiedName: str(v.qualifiedName) ?? keyPart(e, 'id') ?? '', displayName: str(v.displayName), description: str(v.description) };
     },
   },
-  OwnershipTypeEntity: { ...COMMON, info: fromAspect('ownershipTypeInfo', (v, e) => ({ name: str(v.name) ?? keyPart(e, 'id') ?? '', description: str(v.description) })), status: statusField },
+  OwnershipTypeEntity: {
+    ...COMMON,
+    info: fromAspect('ownershipTypeInfo', (v, e) => ({ name: str(v.name) ?? keyPart(e, 'id') ?? '', description: str(v.description) })),
+    status: statusField,
+  },
   ExecutionRequest: { ...COMMON, id: keyField('id') },
 };
 

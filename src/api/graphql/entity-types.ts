@@ -82,9 +82,30 @@ const BY_ENTITY = new Map(ENTITY_TYPE_ROWS.filter((r) => r.entity !== null).map(
 
 /** The entity types DataHub searches when a search names none (SearchUtils.SEARCHABLE_ENTITY_TYPES). */
 export const DEFAULT_SEARCH_TYPES: readonly string[] = [
-  'DATASET', 'DASHBOARD', 'CHART', 'MLMODEL', 'MLMODEL_GROUP', 'MLFEATURE_TABLE', 'MLFEATURE', 'MLPRIMARY_KEY', 'DATA_FLOW',
-  'DATA_JOB', 'GLOSSARY_TERM', 'GLOSSARY_NODE', 'TAG', 'ROLE', 'CORP_USER', 'CORP_GROUP', 'CONTAINER', 'DOMAIN', 'DATA_PRODUCT',
-  'NOTEBOOK', 'BUSINESS_ATTRIBUTE', 'SCHEMA_FIELD', 'APPLICATION', 'DOCUMENT',
+  'DATASET',
+  'DASHBOARD',
+  'CHART',
+  'MLMODEL',
+  'MLMODEL_GROUP',
+  'MLFEATURE_TABLE',
+  'MLFEATURE',
+  'MLPRIMARY_KEY',
+  'DATA_FLOW',
+  'DATA_JOB',
+  'GLOSSARY_TERM',
+  'GLOSSARY_NODE',
+  'TAG',
+  'ROLE',
+  'CORP_USER',
+  'CORP_GROUP',
+  'CONTAINER',
+  'DOMAIN',
+  'DATA_PRODUCT',
+  'NOTEBOOK',
+  'BUSINESS_ATTRIBUTE',
+  'SCHEMA_FIELD',
+  'APPLICATION',
+  'DOCUMENT',
 ];
 
 /** The SDL of the enum, from the table. */

@@ -1,7 +1,19 @@
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import { BREAK, execute, GraphQLError, parse, specifiedRules, validate, visit, type DocumentNode, type ExecutionResult, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  BREAK,
+  execute,
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  visit,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { CatalogError } from '../../catalog/errors.ts';
 import { fromStoreError, GRAPHQL_CODE, UNKNOWN_ERROR_MESSAGE } from '../errors.ts';
@@ -59,7 +71,15 @@ export interface GraphqlLimits {
 export const DEFAULT_GRAPHQL_LIMITS: GraphqlLimits = { maxDepth: 15, maxAliases: 30, maxCost: 100_000, expensiveCost: 5_000 };
 
 /** Fields whose cost grows with the data (scans of entities, timeseries or runs), whatever the estimate says. */
-const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set(['search', 'searchAcrossEntities', 'scrollAcrossEntities', 'searchAcrossLineage', 'scrollAcrossLineage', 'datasetProfiles', 'runs']);
+const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set([
+  'search',
+  'searchAcrossEntities',
+  'scrollAcrossEntities',
+  'searchAcrossLineage',
+  'scrollAcrossLineage',
+  'datasetProfiles',
+  'runs',
+]);
 
 /** graphql-armor's rules, run with graphql-js's own validation; introspection (GraphiQL) is not counted. */
 const costRules = (limits: GraphqlLimits, costs: WeakMap<DocumentNode, number>): ValidationRule[] => [
@@ -70,10 +90,12 @@ const costRules = (limits: GraphqlLimits, costs: WeakMap<DocumentNode, number>):
     ignoreIntrospection: true,
     exposeLimits: true,
     // The estimate of each accepted operation, kept for the expensive-operation budget.
-    onAccept: [(context, details) => {
-      const document = context?.getDocument();
-      if (document) costs.set(document, Math.max(costs.get(document) ?? 0, details.n));
-    }],
+    onAccept: [
+      (context, details) => {
+        const document = context?.getDocument();
+        if (document) costs.set(document, Math.max(costs.get(document) ?? 0, details.n));
+      },
+    ],
   }),
 ];
 

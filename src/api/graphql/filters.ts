@@ -72,7 +72,12 @@ export interface SortInput {
 /** orFilters in the catalog's terms: a disjunction of conjunctions of criteria. */
 export const searchFilterOf = (orFilters: readonly AndFilter[]): SearchFilter =>
   orFilters.map((g) =>
-    (g.and ?? []).map((f) => ({ field: f.field, values: f.values ?? [], ...(f.condition ? { condition: f.condition } : {}), ...(f.negated ? { negated: true } : {}) })),
+    (g.and ?? []).map((f) => ({
+      field: f.field,
+      values: f.values ?? [],
+      ...(f.condition ? { condition: f.condition } : {}),
+      ...(f.negated ? { negated: true } : {}),
+    })),
   );
 
 export const filtersModule: GraphqlModule = { typeDefs, resolvers: {} };

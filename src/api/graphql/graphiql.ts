@@ -58,7 +58,8 @@ const ASSETS: Readonly<Record<string, Asset>> = {
 };
 
 // GraphiQL styles some elements inline; everything else must come from this origin.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; frame-ancestors 'none'";
 
 const page = (assets: string, endpoint: string) => `<!doctype html>
 <html lang="en">

@@ -53,7 +53,8 @@ function parseBody(body: unknown): GraphqlRequest {
   const { query, variables, operationName } = body;
   if (typeof query !== 'string' || query.trim() === '') throw badRequest('Request body must have a non-empty "query" string');
   if (variables !== undefined && variables !== null && !isObject(variables)) throw badRequest('"variables" must be a JSON object');
-  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') throw badRequest('"operationName" must be a string');
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
+    throw badRequest('"operationName" must be a string');
   return { query, variables: variables ?? null, operationName: operationName ?? null };
 }
 

@@ -1,5 +1,19 @@
 import { parseUrn } from '../../catalog/urn.ts';
-import { auditStamp, COMMON, deprecationField, existsField, fromAspect, keyField, named, platformFromKey, refField, refFromAspect, statusField, str, subTypesField } from './entity-fields.ts';
+import {
+  auditStamp,
+  COMMON,
+  deprecationField,
+  existsField,
+  fromAspect,
+  keyField,
+  named,
+  platformFromKey,
+  refField,
+  refFromAspect,
+  statusField,
+  str,
+  subTypesField,
+} from './entity-fields.ts';
 import { badRequest } from '../../catalog/errors.ts';
 import { entityRef, keyPart, type EntitySource } from './entity-refs.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';

@@ -143,7 +143,13 @@ async function walk(ctx: GraphqlContext, input: LineageInput): Promise<LineageRe
     if (!entity) throw badRequest(`types: Almanac has no entities of type ${t}`);
     return entity.toLowerCase();
   });
-  const result = await ctx.app.relationships.lineage({ urn: input.urn, direction: input.direction, start: 0, count: MAX_RESULTS, maxHops: maxHopsFor(degrees) });
+  const result = await ctx.app.relationships.lineage({
+    urn: input.urn,
+    direction: input.direction,
+    start: 0,
+    count: MAX_RESULTS,
+    maxHops: maxHopsFor(degrees),
+  });
   return result.relationships.filter(
     (r) =>
       (degrees.length === 0 || degrees.some((v) => DEGREES[v]!(r.degree))) &&
@@ -205,7 +211,13 @@ export const lineageSearchModule: GraphqlModule = {
         const count = pageCount(input.count);
         const all = await walk(ctx, input);
         const searchResults = await results(ctx, all.slice(from, from + count));
-        return { nextScrollId: from + count < all.length ? encodeOffset(from + count) : null, count: searchResults.length, total: all.length, searchResults, facets: [] };
+        return {
+          nextScrollId: from + count < all.length ? encodeOffset(from + count) : null,
+          count: searchResults.length,
+          total: all.length,
+          searchResults,
+          facets: [],
+        };
       },
     },
   },

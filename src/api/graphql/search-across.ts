@@ -117,8 +117,17 @@ function searchRequest(input: CommonInput): EntitySearchRequest {
         ? searchFilterOf([{ and: input.filters }])
         : [];
   const sortInput = input.sortInput;
-  const sort: SortCriterion[] = (sortInput?.sortCriteria ?? (sortInput?.sortCriterion ? [sortInput.sortCriterion] : [])).map((c) => ({ field: c.field, order: c.sortOrder }));
-  return { entityTypes: [...new Set(entityTypes)], query: fullTextQuery(input.query), filter, includeSoftDeleted: input.searchFlags?.includeSoftDeleted === true, sort };
+  const sort: SortCriterion[] = (sortInput?.sortCriteria ?? (sortInput?.sortCriterion ? [sortInput.sortCriterion] : [])).map((c) => ({
+    field: c.field,
+    order: c.sortOrder,
+  }));
+  return {
+    entityTypes: [...new Set(entityTypes)],
+    query: fullTextQuery(input.query),
+    filter,
+    includeSoftDeleted: input.searchFlags?.includeSoftDeleted === true,
+    sort,
+  };
 }
 
 function pageCount(count: number | null | undefined): number {
@@ -140,7 +149,10 @@ const FACETS: ReadonlyArray<readonly [field: string, displayName: string]> = [
 
 /** Facet counts over every match, most frequent value first. */
 async function facets(ctx: GraphqlContext, req: EntitySearchRequest) {
-  const counts = await ctx.app.catalog.search.aggregate(req, FACETS.map(([field]) => field));
+  const counts = await ctx.app.catalog.search.aggregate(
+    req,
+    FACETS.map(([field]) => field),
+  );
   return FACETS.map(([field, displayName]) => ({
     field,
     displayName,

@@ -54,7 +54,6 @@ const typeDefs = /* GraphQL */ `
   }
 `;
 
-
 interface SearchInput {
   type: string;
   query: string;
@@ -66,7 +65,8 @@ interface SearchInput {
 /** The one value of a supported filter; several values or negation are refused clearly rather than ignored. */
 function filterValue(f: FacetFilter, i: number): string {
   const values = f.values ?? [];
-  if (f.negated || values.length !== 1 || (f.condition ?? 'EQUAL') !== 'EQUAL') throw badRequest(`filters[${i}] (${f.field}): give exactly one value, EQUAL, not negated`);
+  if (f.negated || values.length !== 1 || (f.condition ?? 'EQUAL') !== 'EQUAL')
+    throw badRequest(`filters[${i}] (${f.field}): give exactly one value, EQUAL, not negated`);
   return values[0]!;
 }
 
@@ -90,7 +90,12 @@ async function search(ctx: GraphqlContext, input: SearchInput) {
   const page = await ctx.app.catalog.searchDatasets({ text, platform, deprecated, start, count });
   const results = await Promise.all(
     // __typename tells graphql-js which Entity implementation this is.
-    page.urns.map(async (urn) => ({ __typename: 'Dataset', urn, key: parseDatasetUrn(urn), aspects: (await ctx.entities.load(urn, RESULT_ASPECTS)) ?? new Map() })),
+    page.urns.map(async (urn) => ({
+      __typename: 'Dataset',
+      urn,
+      key: parseDatasetUrn(urn),
+      aspects: (await ctx.entities.load(urn, RESULT_ASPECTS)) ?? new Map(),
+    })),
   );
   return {
     start,

@@ -69,12 +69,16 @@ export const usersModule: GraphqlModule = {
         const page = await ctx.app.users.list(input);
         return { start: page.start, count: page.count, total: page.total, users: await Promise.all(page.urns.map((urn) => entityRef(ctx, urn))) };
       },
-      getInviteToken: async (_s, { input }: InviteInput, ctx) => ({ inviteToken: await ctx.app.users.inviteToken(ctx.principal, input.roleUrn, false) }),
+      getInviteToken: async (_s, { input }: InviteInput, ctx) => ({
+        inviteToken: await ctx.app.users.inviteToken(ctx.principal, input.roleUrn, false),
+      }),
     },
     Mutation: {
       removeUser: (_s, { urn }: { urn: string }, ctx) => ctx.app.users.remove(ctx.principal, urn),
       updateUserStatus: (_s, { urn, status }: { urn: string; status: string }, ctx) => ctx.app.users.setStatus(ctx.principal, urn, status),
-      createInviteToken: async (_s, { input }: InviteInput, ctx) => ({ inviteToken: await ctx.app.users.inviteToken(ctx.principal, input.roleUrn, true) }),
+      createInviteToken: async (_s, { input }: InviteInput, ctx) => ({
+        inviteToken: await ctx.app.users.inviteToken(ctx.principal, input.roleUrn, true),
+      }),
     },
   },
 };

@@ -42,20 +42,46 @@ export function openapiDocument(): Record<string, unknown> {
         post: {
           summary: 'Upsert aspects of one or more entities',
           parameters: [typeParam],
-          requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Entity' } } } } },
-          responses: { '200': { description: 'The entities as stored', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Entity' } } } } }, '400': error, '401': error, '422': error },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Entity' } } } },
+          },
+          responses: {
+            '200': {
+              description: 'The entities as stored',
+              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Entity' } } } },
+            },
+            '400': error,
+            '401': error,
+            '422': error,
+          },
         },
       },
       '/openapi/v3/entity/{entityType}/{urn}': {
-        get: { summary: 'Read an entity', parameters: [typeParam, urnParam], responses: { '200': { description: 'The entity', content: { 'application/json': { schema: { $ref: '#/components/schemas/Entity' } } } }, '404': error } },
-        delete: { summary: 'Delete an entity, its aspect history and its timeseries rows', parameters: [typeParam, urnParam], responses: { '200': { description: 'Deleted' }, '404': error } },
+        get: {
+          summary: 'Read an entity',
+          parameters: [typeParam, urnParam],
+          responses: {
+            '200': { description: 'The entity', content: { 'application/json': { schema: { $ref: '#/components/schemas/Entity' } } } },
+            '404': error,
+          },
+        },
+        delete: {
+          summary: 'Delete an entity, its aspect history and its timeseries rows',
+          parameters: [typeParam, urnParam],
+          responses: { '200': { description: 'Deleted' }, '404': error },
+        },
       },
       '/openapi/v2/entity/{entityType}': {
         get: {
           summary: 'Scroll entities of one type (DataHub v2): {scrollId?, results: [{urn, aspects: {name: {value}}}]}; no scrollId once done',
           parameters: [
             typeParam,
-            ...['aspectNames', 'scrollId', 'sort', 'sortCriteria', 'query', 'pitKeepAlive'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+            ...['aspectNames', 'scrollId', 'sort', 'sortCriteria', 'query', 'pitKeepAlive'].map((name) => ({
+              name,
+              in: 'query',
+              schema: { type: 'string' },
+            })),
             { name: 'count', in: 'query', schema: { type: 'integer', default: 10, maximum: 10000 } },
             { name: 'sortOrder', in: 'query', schema: { type: 'string', enum: ['ASCENDING', 'DESCENDING'] } },
             ...['systemMetadata', 'skipCache', 'includeSoftDelete'].map((name) => ({ name, in: 'query', schema: { type: 'boolean' } })),
@@ -65,12 +91,17 @@ export function openapiDocument(): Record<string, unknown> {
       },
       '/openapi/v3/entity/scroll': {
         post: {
-          summary: 'Scroll entities of any types (DataHub v3): body {entities?, aspects?, filter?, sortCriteria?}; answers {entities, scrollId, totalCount}; scrollId null once done',
+          summary:
+            'Scroll entities of any types (DataHub v3): body {entities?, aspects?, filter?, sortCriteria?}; answers {entities, scrollId, totalCount}; scrollId null once done',
           parameters: [
             ...['query', 'scrollId', 'sort', 'sortCriteria', 'pitKeepAlive'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
             { name: 'count', in: 'query', schema: { type: 'integer', default: 10, maximum: 10000 } },
             { name: 'sortOrder', in: 'query', schema: { type: 'string', enum: ['ASCENDING', 'DESCENDING'] } },
-            ...['systemMetadata', 'skipCache', 'skipAggregation', 'includeSoftDelete'].map((name) => ({ name, in: 'query', schema: { type: 'boolean' } })),
+            ...['systemMetadata', 'skipCache', 'skipAggregation', 'includeSoftDelete'].map((name) => ({
+              name,
+              in: 'query',
+              schema: { type: 'boolean' },
+            })),
           ],
           requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
           responses: { '200': { description: 'One page' }, '400': error },
@@ -81,26 +112,43 @@ export function openapiDocument(): Record<string, unknown> {
           summary: 'Read several entities of one type: body [{urn, <aspect>: {}}]; the entities that exist, with the aspects named (all when none)',
           parameters: [typeParam, { name: 'systemMetadata', in: 'query', schema: { type: 'boolean' } }],
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } } },
-          responses: { '200': { description: 'The entities', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Entity' } } } } }, '400': error },
+          responses: {
+            '200': {
+              description: 'The entities',
+              content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Entity' } } } },
+            },
+            '400': error,
+          },
         },
       },
       '/openapi/v2/entity/batch/{entityType}': {
         post: {
-          summary: 'Read several entities of one type (DataHub v2): body {urns, aspectNames?, withSystemMetadata?}; answers {entities: [{urn, aspects}]}',
+          summary:
+            'Read several entities of one type (DataHub v2): body {urns, aspectNames?, withSystemMetadata?}; answers {entities: [{urn, aspects}]}',
           parameters: [typeParam],
           requestBody: { required: true, content: { 'application/json': { schema: { type: 'object' } } } },
           responses: { '200': { description: 'The entities that exist' }, '400': error },
         },
       },
       '/openapi/v2/entity/{entityType}/{urn}': {
-        get: { summary: 'Read an entity (DataHub v2 form)', parameters: [typeParam, urnParam], responses: { '200': { description: '{urn, aspects}' }, '404': error } },
+        get: {
+          summary: 'Read an entity (DataHub v2 form)',
+          parameters: [typeParam, urnParam],
+          responses: { '200': { description: '{urn, aspects}' }, '404': error },
+        },
       },
       '/openapi/v3/entity/{entityType}/{urn}/{aspect}': {
         post: {
           summary: 'Write one aspect (versioned or timeseries) of an entity',
           parameters: [typeParam, urnParam, { name: 'aspect', in: 'path', required: true, schema: { type: 'string' } }],
           requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/AspectEnvelope' } } } },
-          responses: { '200': { description: 'Written' }, '201': { description: 'Written; the entity was new' }, '400': error, '404': error, '422': error },
+          responses: {
+            '200': { description: 'Written' },
+            '201': { description: 'Written; the entity was new' },
+            '400': error,
+            '404': error,
+            '422': error,
+          },
         },
       },
     },

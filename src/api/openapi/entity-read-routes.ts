@@ -11,8 +11,20 @@ import { acceptParams, aspectView, countParam, flag, one, sortOf, versionedAspec
 
 /** The query parameters of DataHub's v3 scroll (v3 EntityController.scrollEntities). */
 const SCROLL_PARAMS = new Set([
-  'count', 'query', 'scrollId', 'sort', 'sortCriteria', 'sortOrder', 'systemMetadata', 'skipCache', 'skipAggregation',
-  'includeSoftDelete', 'scrollIdPerEntity', 'sliceId', 'sliceMax', 'pitKeepAlive',
+  'count',
+  'query',
+  'scrollId',
+  'sort',
+  'sortCriteria',
+  'sortOrder',
+  'systemMetadata',
+  'skipCache',
+  'skipAggregation',
+  'includeSoftDelete',
+  'scrollIdPerEntity',
+  'sliceId',
+  'sliceMax',
+  'pitKeepAlive',
 ]);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,15 +38,23 @@ function stringList(v: unknown, path: string): string[] | undefined {
 /** The v3 body's filter: `{"and": [{"criteria": [{field, values, condition?, negated?}]}]}`, the groups ORed. */
 function filterOf(v: unknown): SearchFilter {
   if (v === undefined || v === null) return [];
-  if (!isObject(v) || (v.and !== undefined && v.and !== null && !Array.isArray(v.and))) throw badRequest(`'filter' must be {"and": [{"criteria": [...]}]}`);
+  if (!isObject(v) || (v.and !== undefined && v.and !== null && !Array.isArray(v.and)))
+    throw badRequest(`'filter' must be {"and": [{"criteria": [...]}]}`);
   return ((v.and ?? []) as unknown[]).map((group, g) => {
     if (!isObject(group) || !Array.isArray(group.criteria)) throw badRequest(`'filter.and[${g}].criteria' must be a list`);
     return group.criteria.map((c: unknown, i: number): SearchCriterion => {
       const path = `filter.and[${g}].criteria[${i}]`;
       if (!isObject(c) || typeof c.field !== 'string') throw badRequest(`'${path}.field' is required and must be a string`);
-      if (c.condition !== undefined && c.condition !== null && typeof c.condition !== 'string') throw badRequest(`'${path}.condition' must be a string`);
-      if (c.negated !== undefined && c.negated !== null && typeof c.negated !== 'boolean') throw badRequest(`'${path}.negated' must be true or false`);
-      return { field: c.field, values: stringList(c.values, `${path}.values`) ?? [], ...(c.condition ? { condition: c.condition } : {}), ...(c.negated ? { negated: true } : {}) };
+      if (c.condition !== undefined && c.condition !== null && typeof c.condition !== 'string')
+        throw badRequest(`'${path}.condition' must be a string`);
+      if (c.negated !== undefined && c.negated !== null && typeof c.negated !== 'boolean')
+        throw badRequest(`'${path}.negated' must be true or false`);
+      return {
+        field: c.field,
+        values: stringList(c.values, `${path}.values`) ?? [],
+        ...(c.condition ? { condition: c.condition } : {}),
+        ...(c.negated ? { negated: true } : {}),
+      };
     });
   });
 }
@@ -55,7 +75,8 @@ function sortCriteriaOf(v: unknown, q: Query): SortCriterion[] {
 
 /** Parallel slices and per-entity scroll ids are Elasticsearch features: refused rather than answered unsliced. */
 function refuseUnsupported(q: Query): void {
-  if (one(q, 'sliceId') !== undefined || one(q, 'sliceMax') !== undefined) throw badRequest(`Query parameters 'sliceId' and 'sliceMax' are not supported by Almanac; scroll without slices`);
+  if (one(q, 'sliceId') !== undefined || one(q, 'sliceMax') !== undefined)
+    throw badRequest(`Query parameters 'sliceId' and 'sliceMax' are not supported by Almanac; scroll without slices`);
   if (flag(q, 'scrollIdPerEntity')) throw badRequest(`Query parameter 'scrollIdPerEntity=true' is not supported by Almanac`);
   flag(q, 'skipCache');
   flag(q, 'skipAggregation');
@@ -64,7 +85,8 @@ function refuseUnsupported(q: Query): void {
 /** Aspects asked for: none named is every versioned aspect of each type; each named one must belong to some type. */
 function aspectsFor(specs: readonly EntitySpec[], named: readonly string[]): string[] {
   if (named.length === 0) return [...new Set(specs.flatMap(versionedAspects))];
-  for (const a of named) if (!specs.some((s) => findAspectSpec(s.name, a))) throw badRequest(`'aspects': no entity type asked for has an aspect ${a}`);
+  for (const a of named)
+    if (!specs.some((s) => findAspectSpec(s.name, a))) throw badRequest(`'aspects': no entity type asked for has an aspect ${a}`);
   return [...named];
 }
 
@@ -99,7 +121,13 @@ export const entityReadRoutes =
       );
       const withSystemMetadata = flag(req.query, 'systemMetadata');
       // No aspects asked for (the field absent) answers urns alone, as DataHub does.
-      const stored = named === undefined ? new Map<string, StoredAspect[]>() : await ctx.catalog.getEntities(page.hits.map((h) => h.urn), aspectsFor(specs, named));
+      const stored =
+        named === undefined
+          ? new Map<string, StoredAspect[]>()
+          : await ctx.catalog.getEntities(
+              page.hits.map((h) => h.urn),
+              aspectsFor(specs, named),
+            );
       return {
         entities: page.hits.map((h) => entityV3(h.urn, stored.get(h.urn) ?? [], withSystemMetadata)),
         scrollId: page.nextScrollId ?? null,
@@ -123,7 +151,9 @@ export const entityReadRoutes =
       const withSystemMetadata = flag(req.query, 'systemMetadata');
       const everything = versionedAspects(spec);
       const found = await Promise.all(
-        [...wanted].map(async ([urn, aspects]) => [urn, (await ctx.catalog.getEntities([urn], aspects.length > 0 ? aspects : everything)).get(urn)] as const),
+        [...wanted].map(
+          async ([urn, aspects]) => [urn, (await ctx.catalog.getEntities([urn], aspects.length > 0 ? aspects : everything)).get(urn)] as const,
+        ),
       );
       return found.filter(([, aspects]) => aspects !== undefined).map(([urn, aspects]) => entityV3(urn, aspects!, withSystemMetadata));
     });
@@ -138,7 +168,8 @@ export const entityReadRoutes =
       urns.forEach((u, i) => urnOfType(u, spec, `urns[${i}]`));
       const named = stringList(body.aspectNames, 'aspectNames') ?? [];
       for (const a of named) if (!findAspectSpec(spec.name, a)) throw badRequest(`'aspectNames': ${spec.name} has no aspect ${a}`);
-      if (body.withSystemMetadata !== undefined && typeof body.withSystemMetadata !== 'boolean') throw badRequest(`'withSystemMetadata' must be true or false`);
+      if (body.withSystemMetadata !== undefined && typeof body.withSystemMetadata !== 'boolean')
+        throw badRequest(`'withSystemMetadata' must be true or false`);
       const stored = await ctx.catalog.getEntities(urns, named.length > 0 ? named : versionedAspects(spec));
       return { entities: [...new Set(urns)].filter((u) => stored.has(u)).map((u) => entityV2(u, stored.get(u)!, body.withSystemMetadata === true)) };
     });

@@ -15,11 +15,19 @@ const WRITE_QUERY: QuerySpec = { async: ['true', 'false'], createIfNotExists: ['
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** One `{"value": {...}, "systemMetadata": {...}}` aspect of the v3 entity form, as a proposal. */
-function toProposal(entityType: string, urn: string, aspectName: string, body: unknown, path: string, changeType: 'UPSERT' | 'PATCH' = 'UPSERT'): Proposal {
+function toProposal(
+  entityType: string,
+  urn: string,
+  aspectName: string,
+  body: unknown,
+  path: string,
+  changeType: 'UPSERT' | 'PATCH' = 'UPSERT',
+): Proposal {
   if (!isObject(body) || !('value' in body)) throw badRequest(`'${path}' must be {"value": {...}, "systemMetadata": {...}}`);
   const sm = body.systemMetadata;
   if (sm !== undefined && sm !== null && !isObject(sm)) throw badRequest(`'${path}.systemMetadata' must be an object`);
-  if (changeType === 'PATCH' && !(isObject(body.value) && 'patch' in body.value)) throw badRequest(`'${path}.value' must be {"patch": [...]}: Missing \`patch\` field.`);
+  if (changeType === 'PATCH' && !(isObject(body.value) && 'patch' in body.value))
+    throw badRequest(`'${path}.value' must be {"patch": [...]}: Missing \`patch\` field.`);
   return { entityType, urn, changeType, aspectName, value: body.value, systemMetadata: (sm as Json | undefined) ?? null };
 }
 
@@ -86,6 +94,8 @@ export const openapiRoutes =
       await requireAccessAspectWrites(ctx, req.principal, [proposal]);
       const existed = await ctx.catalog.exists(req.params.urn);
       await ctx.catalog.ingest([proposal], req.principal.actorUrn);
-      return reply.code(existed ? 200 : 201).send({ urn: req.params.urn, [req.params.aspect]: { value: proposal.value, systemMetadata: proposal.systemMetadata } });
+      return reply
+        .code(existed ? 200 : 201)
+        .send({ urn: req.params.urn, [req.params.aspect]: { value: proposal.value, systemMetadata: proposal.systemMetadata } });
     });
   };

@@ -9,7 +9,18 @@ import { acceptParams, aspectView, countParam, flag, list, one, sortOf, versione
 
 /** The query parameters of DataHub's v2 entity scroll (GenericEntitiesController.getEntities). */
 const SCROLL_PARAMS = new Set([
-  'aspectNames', 'aspects', 'count', 'query', 'scrollId', 'sort', 'sortCriteria', 'sortOrder', 'systemMetadata', 'skipCache', 'includeSoftDelete', 'pitKeepAlive',
+  'aspectNames',
+  'aspects',
+  'count',
+  'query',
+  'scrollId',
+  'sort',
+  'sortCriteria',
+  'sortOrder',
+  'systemMetadata',
+  'skipCache',
+  'includeSoftDelete',
+  'pitKeepAlive',
 ]);
 const GET_PARAMS = new Set(['aspectNames', 'aspects', 'systemMetadata']);
 
@@ -36,13 +47,22 @@ export const openapiV2Routes =
       const count = countParam(req.query);
       const aspects = aspectNames(spec, req.query);
       const page = await ctx.catalog.search.scroll(
-        { entityTypes: [spec.name], query: fullTextQuery(one(req.query, 'query')), filter: [], includeSoftDeleted: flag(req.query, 'includeSoftDelete'), sort: sortOf(req.query) },
+        {
+          entityTypes: [spec.name],
+          query: fullTextQuery(one(req.query, 'query')),
+          filter: [],
+          includeSoftDeleted: flag(req.query, 'includeSoftDelete'),
+          sort: sortOf(req.query),
+        },
         one(req.query, 'scrollId'),
         count,
       );
       const withSystemMetadata = flag(req.query, 'systemMetadata');
       flag(req.query, 'skipCache');
-      const stored = await ctx.catalog.getEntities(page.hits.map((h) => h.urn), aspects);
+      const stored = await ctx.catalog.getEntities(
+        page.hits.map((h) => h.urn),
+        aspects,
+      );
       const results = page.hits.map((h) => entityV2(h.urn, stored.get(h.urn) ?? [], withSystemMetadata));
       // No scrollId once there is nothing more: datahub-gc stops on its absence.
       return page.nextScrollId ? { scrollId: page.nextScrollId, results } : { results };

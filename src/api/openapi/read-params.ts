@@ -32,7 +32,8 @@ export function acceptParams(q: Query, known: ReadonlySet<string>): void {
 /** A page size: DataHub's default of 10, bounded. */
 export function countParam(q: Query): number {
   const count = Number(one(q, 'count') ?? '10');
-  if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT) throw badRequest(`Query parameter 'count' must be an integer from 0 to ${MAX_COUNT}`);
+  if (!Number.isInteger(count) || count < 0 || count > MAX_COUNT)
+    throw badRequest(`Query parameter 'count' must be an integer from 0 to ${MAX_COUNT}`);
   return count;
 }
 

@@ -59,7 +59,12 @@ export const relationshipRoutes =
     app.get<{ Querystring: Query }>('/openapi/relationships/v1', async (req) => {
       const q = req.query;
       refuseUnknown(q, ['urn', 'relationshipTypes', 'direction', 'start', 'count']);
-      const direction = oneOf<RelationshipDirection>(q, 'direction', ['INCOMING', 'OUTGOING'], (d) => `Parameter 'direction' must be INCOMING or OUTGOING, got ${d}`);
+      const direction = oneOf<RelationshipDirection>(
+        q,
+        'direction',
+        ['INCOMING', 'OUTGOING'],
+        (d) => `Parameter 'direction' must be INCOMING or OUTGOING, got ${d}`,
+      );
       if (!direction) throw badRequest("Parameter 'direction' is required");
       return relationships.relatedEntities({
         // Taken as sent: DataHub URL-decodes it a second time, which turns a '+' in a urn into a space.
@@ -81,7 +86,12 @@ export const relationshipRoutes =
         sourceTypes: listParam(q, 'sourceTypes'),
         destinationTypes: listParam(q, 'destinationTypes'),
         direction:
-          oneOf(q, 'direction', ['INCOMING', 'OUTGOING', 'UNDIRECTED'] as const, (d) => `Direction must be INCOMING, OUTGOING, or UNDIRECTED, got: ${d}`) ?? 'OUTGOING',
+          oneOf(
+            q,
+            'direction',
+            ['INCOMING', 'OUTGOING', 'UNDIRECTED'] as const,
+            (d) => `Direction must be INCOMING, OUTGOING, or UNDIRECTED, got: ${d}`,
+          ) ?? 'OUTGOING',
         count: intParam(q as ActionBody, 'count', { max: MAX_INT }),
         scrollId: stringParam(q as ActionBody, 'scrollId'),
         includeSoftDelete: boolParam(q as ActionBody, 'includeSoftDelete') ?? false,

@@ -15,7 +15,16 @@ function categoryValues(value: unknown): string[] {
 }
 
 /** Spring's boolean conversion, case-insensitive: the CLI's `--raw` sends Python's `raw=True`. */
-const SPRING_BOOLEANS: Readonly<Record<string, boolean>> = { true: true, on: true, yes: true, '1': true, false: false, off: false, no: false, '0': false };
+const SPRING_BOOLEANS: Readonly<Record<string, boolean>> = {
+  true: true,
+  on: true,
+  yes: true,
+  '1': true,
+  false: false,
+  off: false,
+  no: false,
+  '0': false,
+};
 
 function springBoolean(query: Record<string, unknown>, name: string): boolean | undefined {
   const v = query[name];

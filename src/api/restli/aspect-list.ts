@@ -2,5 +2,8 @@
 export function aspectList(raw: string | undefined): string[] | undefined {
   if (!raw) return undefined;
   const inner = raw.startsWith('List(') && raw.endsWith(')') ? raw.slice(5, -1) : raw;
-  return inner.split(',').map((s) => s.trim()).filter(Boolean);
+  return inner
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

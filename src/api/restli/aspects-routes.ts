@@ -45,7 +45,11 @@ export const aspectsRoutes =
           if (!Array.isArray(list)) throw badRequest("Parameter 'proposals' must be an array");
           req.writes.take(list.length, 'proposals');
           const proposals = list.map((p, i) => parseProposal(p, `proposals[${i}]`));
-          await requireEdit(ctx, req.principal, proposals.map((p) => p.urn));
+          await requireEdit(
+            ctx,
+            req.principal,
+            proposals.map((p) => p.urn),
+          );
           await requireAccessAspectWrites(ctx, req.principal, proposals);
           await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `proposals[${i}]`);
           ctx.metrics.ingested.inc({ route: 'ingestProposalBatch' }, proposals.length);

@@ -28,10 +28,16 @@ const entityResponse = (view: EntityView) => ({
  */
 function idsFromRawQuery(rawUrl: string): string[] | undefined {
   const query = rawUrl.split('?')[1] ?? '';
-  const raw = query.split('&').find((p) => p.startsWith('ids='))?.slice(4);
+  const raw = query
+    .split('&')
+    .find((p) => p.startsWith('ids='))
+    ?.slice(4);
   if (raw === undefined) return undefined;
   const inner = raw.startsWith('List(') && raw.endsWith(')') ? raw.slice(5, -1) : raw;
-  return inner.split(',').filter(Boolean).map((id) => decodeURIComponent(id));
+  return inner
+    .split(',')
+    .filter(Boolean)
+    .map((id) => decodeURIComponent(id));
 }
 
 /** Rest.li `entitiesV2`: what DataHubGraph's get_entity_raw, get_aspects_for_entity and get_entity_semityped read. */

@@ -13,7 +13,7 @@ function typesParam(v: unknown): string[] {
   if (v === undefined) throw badRequest("Parameter 'types' is required");
   const values = Array.isArray(v) ? v : [v];
   if (!values.every((s) => typeof s === 'string')) throw badRequest("Parameter 'types' must be a list of relationship types");
-  return (values as string[]).flatMap((s) => (s.startsWith('List(') ? aspectList(s) ?? [] : [s]));
+  return (values as string[]).flatMap((s) => (s.startsWith('List(') ? (aspectList(s) ?? []) : [s]));
 }
 
 function direction<T extends string>(v: string, allowed: readonly T[]): T {

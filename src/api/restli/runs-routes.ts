@@ -48,7 +48,10 @@ export const runsRoutes =
           await requireRollbackDeletes(ctx, req.principal, [...plan.entities.keys()], plan.created);
           if (dryRun) return { value: runs.dryRun(plan) };
           const value = await runs.rollback(plan);
-          req.log.info({ runId, hardDelete, entitiesDeleted: value.entitiesDeleted, aspectsReverted: value.aspectsReverted }, 'ingestion run rolled back');
+          req.log.info(
+            { runId, hardDelete, entitiesDeleted: value.entitiesDeleted, aspectsReverted: value.aspectsReverted },
+            'ingestion run rolled back',
+          );
           return { value };
         }
         default:

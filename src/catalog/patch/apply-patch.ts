@@ -30,7 +30,9 @@ function parseOps(raw: unknown, where: string): PatchOp[] {
 export function parsePatch(aspectName: string, value: unknown, where: string): AspectPatch {
   if (Array.isArray(value)) {
     if (!PATCH_TEMPLATES.has(aspectName)) {
-      throw badRequest(`${where}: PATCH of ${aspectName} needs DataHub's generic form {"arrayPrimaryKeys": {...}, "patch": [...]}; a plain JSON Patch array works only for aspects with a patch template`);
+      throw badRequest(
+        `${where}: PATCH of ${aspectName} needs DataHub's generic form {"arrayPrimaryKeys": {...}, "patch": [...]}; a plain JSON Patch array works only for aspects with a patch template`,
+      );
     }
     return { ops: parseOps(value, where) };
   }

@@ -15,7 +15,10 @@ const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !
 export function pointer(path: string): string[] {
   if (path === '') return [];
   if (!path.startsWith('/')) throw badRequest(`JSON Patch path must start with '/', got ${JSON.stringify(path)}`);
-  return path.slice(1).split('/').map((c) => c.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return path
+    .slice(1)
+    .split('/')
+    .map((c) => c.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function child(parent: Container, key: string): unknown {

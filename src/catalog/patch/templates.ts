@@ -38,7 +38,16 @@ export const PATCH_TEMPLATES: ReadonlyMap<string, PatchTemplate> = new Map<strin
   [
     'editableSchemaMetadata',
     {
-      arrays: [field('editableSchemaFieldInfo', ['fieldPath'], [{ path: ['globalTags', 'tags'], keys: ['tag'] }, { path: ['glossaryTerms', 'terms'], keys: ['urn'] }])],
+      arrays: [
+        field(
+          'editableSchemaFieldInfo',
+          ['fieldPath'],
+          [
+            { path: ['globalTags', 'tags'], keys: ['tag'] },
+            { path: ['glossaryTerms', 'terms'], keys: ['urn'] },
+          ],
+        ),
+      ],
       getDefault: (now) => ({ created: stamp(now), lastModified: stamp(now), editableSchemaFieldInfo: [] }),
     },
   ],
@@ -65,7 +74,13 @@ export const PATCH_TEMPLATES: ReadonlyMap<string, PatchTemplate> = new Map<strin
     'chartInfo',
     {
       arrays: [...edges('inputEdges'), ...byValue('inputs')],
-      getDefault: (now) => ({ title: '', description: '', lastModified: { created: stamp(now), lastModified: stamp(now) }, inputEdges: [], inputs: [] }),
+      getDefault: (now) => ({
+        title: '',
+        description: '',
+        lastModified: { created: stamp(now), lastModified: stamp(now) },
+        inputEdges: [],
+        inputs: [],
+      }),
     },
   ],
   [

@@ -71,7 +71,10 @@ export const ASPECTS: ReadonlyMap<string, AspectSpec> = new Map(Object.keys(DATA
 
 // Fail at import time, not at request time, if a hand-written schema names an aspect the registry lacks or
 // calls timeseries what the registry does not.
-for (const [table, kind] of [[VERSIONED, 'versioned'], [TIMESERIES, 'timeseries']] as const) {
+for (const [table, kind] of [
+  [VERSIONED, 'versioned'],
+  [TIMESERIES, 'timeseries'],
+] as const) {
   for (const name of Object.keys(table)) {
     if (ASPECTS.get(name)?.kind !== kind) throw new Error(`aspect ${name} is not a ${kind} aspect of DataHub's registry`);
   }

@@ -20,8 +20,7 @@ export const float = () => z.number();
  * checked here; full grammar checks belong to the urn parser and run on
  * entity urns, not on every urn-valued field.
  */
-export const urn = () =>
-  z.string().regex(/^urn:[^:]+:[^:]+:./s, { message: 'expected an urn (urn:<namespace>:<entityType>:<key>)' });
+export const urn = () => z.string().regex(/^urn:[^:]+:[^:]+:./s, { message: 'expected an urn (urn:<namespace>:<entityType>:<key>)' });
 
 /** Pegasus `map[string, string]`. */
 export const stringMap = () => z.record(z.string(), z.string());
@@ -45,8 +44,7 @@ export const FABRIC_TYPES: readonly string[] = Object.freeze(
 );
 
 /** `common/AuditStamp.pdl`. */
-export const auditStamp = () =>
-  z.looseObject({ time: long(), actor: urn(), impersonator: urn().optional(), message: z.string().optional() });
+export const auditStamp = () => z.looseObject({ time: long(), actor: urn(), impersonator: urn().optional(), message: z.string().optional() });
 
 /** `common/TimeStamp.pdl`: unlike AuditStamp the actor is optional. */
 export const timeStamp = () => z.looseObject({ time: long(), actor: urn().optional() });

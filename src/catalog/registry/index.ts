@@ -67,10 +67,7 @@ export function timeseriesAspectPairs(): ReadonlyArray<{ entityType: string; asp
  * an index (e.g. truncateTimeseriesAspect) match entity and aspect in any case.
  * Returns the canonical names.
  */
-export function findTimeseriesAspectCaseInsensitive(
-  entityType: string,
-  aspect: string,
-): { entityType: string; aspect: string } | undefined {
+export function findTimeseriesAspectCaseInsensitive(entityType: string, aspect: string): { entityType: string; aspect: string } | undefined {
   const e = entityType.toLowerCase();
   const a = aspect.toLowerCase();
   return TIMESERIES_PAIRS.find((p) => p.entityType.toLowerCase() === e && p.aspect.toLowerCase() === a);

@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import {
-  auditStamp, changeAuditStamps, globalTagsSchema, glossaryTermsSchema, long, pegasusUnion, stringMap, timeStamp, urn,
-} from './common.ts';
+import { auditStamp, changeAuditStamps, globalTagsSchema, glossaryTermsSchema, long, pegasusUnion, stringMap, timeStamp, urn } from './common.ts';
 
 /**
  * Versioned aspects from `metadata-models/src/main/pegasus/com/linkedin/…`.
@@ -124,8 +122,15 @@ export const corpUserInfo = z.looseObject({
 
 /** dataplatform/DataPlatformInfo.pdl */
 export const PLATFORM_TYPES = [
-  'FILE_SYSTEM', 'KEY_VALUE_STORE', 'MESSAGE_BROKER', 'OBJECT_STORE', 'OLAP_DATASTORE',
-  'OTHERS', 'QUERY_ENGINE', 'RELATIONAL_DB', 'SEARCH_ENGINE',
+  'FILE_SYSTEM',
+  'KEY_VALUE_STORE',
+  'MESSAGE_BROKER',
+  'OBJECT_STORE',
+  'OLAP_DATASTORE',
+  'OTHERS',
+  'QUERY_ENGINE',
+  'RELATIONAL_DB',
+  'SEARCH_ENGINE',
 ] as const;
 export const dataPlatformInfo = z.looseObject({
   // `@validate.strlen.max = 15` in the PDL.

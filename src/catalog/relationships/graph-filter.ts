@@ -9,7 +9,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * to relationship fields; DataHub's graph filters take EQUAL only, and so does this.
  * Returns undefined for an absent filter.
  */
-export function graphFilterClause(filter: unknown, name: string, fields: Readonly<Record<string, RelationshipField>>): RelationshipMatch[] | undefined {
+export function graphFilterClause(
+  filter: unknown,
+  name: string,
+  fields: Readonly<Record<string, RelationshipField>>,
+): RelationshipMatch[] | undefined {
   if (filter === undefined || filter === null) return undefined;
   if (!isObject(filter)) throw badRequest(`'${name}' must be an object {"and": [{"criteria": [...]}]}`);
   const unknown = Object.keys(filter).find((k) => k !== 'and');
@@ -27,7 +31,8 @@ export function graphFilterClause(filter: unknown, name: string, fields: Readonl
       if (!isObject(criterion) || typeof criterion.field !== 'string') throw badRequest(`'${where}.field' is required and must be a string`);
       const field = fields[criterion.field];
       if (!field) throw badRequest(`'${where}.field' ${criterion.field} cannot filter relationships; use ${Object.keys(fields).join(', ')}`);
-      if ((criterion.condition ?? 'EQUAL') !== 'EQUAL') throw badRequest(`'${where}.condition' must be EQUAL: relationship filters support no other condition`);
+      if ((criterion.condition ?? 'EQUAL') !== 'EQUAL')
+        throw badRequest(`'${where}.condition' must be EQUAL: relationship filters support no other condition`);
       if (criterion.negated === true) throw badRequest(`'${where}.negated' is not supported by relationship filters`);
       const values = criterion.values;
       if (!Array.isArray(values) || values.length === 0 || !values.every((v) => typeof v === 'string')) {

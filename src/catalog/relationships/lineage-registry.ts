@@ -76,7 +76,10 @@ export function lineageTriplets(): ReadonlyArray<{ readonly sourceType: string; 
   const out = new Map<string, { sourceType: string; destinationType: string; type: string }>();
   for (const [entity, spec] of SPECS) {
     for (const e of [...spec.UPSTREAM, ...spec.DOWNSTREAM]) {
-      const t = e.direction === 'OUTGOING' ? { sourceType: entity, destinationType: e.opposingType, type: e.type } : { sourceType: e.opposingType, destinationType: entity, type: e.type };
+      const t =
+        e.direction === 'OUTGOING'
+          ? { sourceType: entity, destinationType: e.opposingType, type: e.type }
+          : { sourceType: e.opposingType, destinationType: entity, type: e.type };
       out.set(`${t.sourceType}\u0000${t.destinationType}\u0000${t.type}`, t);
     }
   }

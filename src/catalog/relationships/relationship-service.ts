@@ -1,6 +1,14 @@
 import { badRequest } from '../errors.ts';
 import { parseUrn } from '../urn.ts';
-import type { RelationshipDirection, RelationshipEdge, RelationshipField, RelationshipKey, RelationshipMatch, Store, StoredRelationship } from '../../storage/store.ts';
+import type {
+  RelationshipDirection,
+  RelationshipEdge,
+  RelationshipField,
+  RelationshipKey,
+  RelationshipMatch,
+  Store,
+  StoredRelationship,
+} from '../../storage/store.ts';
 import { graphFilterClause } from './graph-filter.ts';
 import { destinationIsUpstream, lineageEdges, lineageTriplets, type LineageDirection, type LineageEdgeInfo } from './lineage-registry.ts';
 
@@ -136,9 +144,21 @@ export class RelationshipService {
   constructor(private readonly store: Store) {}
 
   /** One hop from `urn` along edges of `types` (every type when empty), a page at a time. */
-  async relatedEntities(q: { urn: string; types: readonly string[]; direction: RelationshipDirection; start: number; count: number }): Promise<RelatedEntitiesResult> {
+  async relatedEntities(q: {
+    urn: string;
+    types: readonly string[];
+    direction: RelationshipDirection;
+    start: number;
+    count: number;
+  }): Promise<RelatedEntitiesResult> {
     parseUrn(q.urn);
-    const page = await this.store.relatedEntities({ urn: q.urn, direction: q.direction, types: q.types, start: q.start, count: applyGraphLimit(q.count) });
+    const page = await this.store.relatedEntities({
+      urn: q.urn,
+      direction: q.direction,
+      types: q.types,
+      start: q.start,
+      count: applyGraphLimit(q.count),
+    });
     const entities = page.relationships.map((r) => ({
       relationshipType: r.relationshipType,
       urn: q.direction === 'OUTGOING' ? r.destination : r.source,
@@ -238,7 +258,11 @@ export class RelationshipService {
     if (anchors.length > 0) where.push([{ source: anchors }, { destination: anchors }]);
     const page = await this.scroll(where, q, (r) => {
       const upstreamIsDestination = destinationIsUpstream(r.sourceType, r.relationshipType);
-      return { ...generic(r), upstream: upstreamIsDestination ? r.destination : r.source, downstream: upstreamIsDestination ? r.source : r.destination };
+      return {
+        ...generic(r),
+        upstream: upstreamIsDestination ? r.destination : r.source,
+        downstream: upstreamIsDestination ? r.source : r.destination,
+      };
     });
     if (!q.direction || anchors.length === 0) return page;
     const anchorSet = new Set(anchors);

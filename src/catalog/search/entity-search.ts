@@ -3,7 +3,16 @@ import { entitySpec } from '../registry/index.ts';
 import { parseUrn } from '../urn.ts';
 import type { Json, Store } from '../../storage/store.ts';
 import { aspectsForFields, baseFieldName, searchDocument, type SearchDocument } from './search-document.ts';
-import { checkFilter, compareDocuments, filterFields, matchesFilter, matchesText, type SearchCriterion, type SearchFilter, type SortCriterion } from './search-filter.ts';
+import {
+  checkFilter,
+  compareDocuments,
+  filterFields,
+  matchesFilter,
+  matchesText,
+  type SearchCriterion,
+  type SearchFilter,
+  type SortCriterion,
+} from './search-filter.ts';
 
 /** What searchAcrossEntities and scrollAcrossEntities ask, in registry terms. */
 export interface EntitySearchRequest {
@@ -170,7 +179,11 @@ export class EntitySearch {
 /** What the store can narrow by itself: only soft-deleted entities, only the others, or all. */
 function removedMode(req: EntitySearchRequest): boolean | undefined {
   const removedTrue = (negated: boolean) => (c: SearchCriterion) =>
-    baseFieldName(c.field) === 'removed' && (c.negated === true) === negated && (c.condition ?? 'EQUAL') === 'EQUAL' && c.values.length === 1 && c.values[0] === 'true';
+    baseFieldName(c.field) === 'removed' &&
+    (c.negated === true) === negated &&
+    (c.condition ?? 'EQUAL') === 'EQUAL' &&
+    c.values.length === 1 &&
+    c.values[0] === 'true';
   if (req.filter.some((group) => group.some((c) => baseFieldName(c.field) === 'removed'))) {
     // Every group asks for soft-deleted ones (ONLY_SOFT_DELETED), or every group excludes them (NOT_SOFT_DELETED).
     if (req.filter.every((group) => group.some(removedTrue(false)))) return true;

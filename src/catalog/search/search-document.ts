@@ -76,7 +76,13 @@ function valuesAt(value: unknown, segments: readonly string[], out: unknown[]): 
 }
 
 /** The document of one entity, from its urn key parts and the latest values of (at least) the aspects the fields need. */
-export function searchDocument(entityType: string, urn: string, parts: readonly string[], aspects: ReadonlyMap<string, Json>, fields?: Iterable<string>): SearchDocument {
+export function searchDocument(
+  entityType: string,
+  urn: string,
+  parts: readonly string[],
+  aspects: ReadonlyMap<string, Json>,
+  fields?: Iterable<string>,
+): SearchDocument {
   const spec = entitySpec(entityType);
   const all = searchableFields(spec.name);
   const doc = new Map<string, unknown[]>([['urn', [urn]]]);

@@ -29,7 +29,10 @@ function compare(v: unknown, x: string): number {
 }
 
 type Test = (values: readonly unknown[], wanted: readonly string[]) => boolean;
-const some = (test: (v: unknown, x: string) => boolean): Test => (values, wanted) => values.some((v) => wanted.some((x) => test(v, x)));
+const some =
+  (test: (v: unknown, x: string) => boolean): Test =>
+  (values, wanted) =>
+    values.some((v) => wanted.some((x) => test(v, x)));
 
 /** The conditions Almanac applies, with DataHub's meaning on exact (keyword) values. */
 const CONDITIONS: Readonly<Record<string, Test>> = {
@@ -52,7 +55,9 @@ export function checkFilter(filter: SearchFilter): void {
     group.forEach((c, j) => {
       const condition = c.condition ?? 'EQUAL';
       if (!CONDITIONS[condition]) {
-        throw badRequest(`orFilters[${i}].and[${j}] (${c.field}): condition ${condition} is not supported; Almanac applies ${Object.keys(CONDITIONS).join(', ')}`);
+        throw badRequest(
+          `orFilters[${i}].and[${j}] (${c.field}): condition ${condition} is not supported; Almanac applies ${Object.keys(CONDITIONS).join(', ')}`,
+        );
       }
       if (condition !== 'EXISTS' && c.values.length === 0) throw badRequest(`orFilters[${i}].and[${j}] (${c.field}): give at least one value`);
     }),

@@ -66,4 +66,10 @@ function associationChanges(kind: AssociationKind): ChangeDiffer {
 }
 
 export const tagChanges = associationChanges({ category: 'TAG', list: 'tags', urnField: 'tag', parameter: 'tagUrn', noun: 'Tag' });
-export const glossaryTermChanges = associationChanges({ category: 'GLOSSARY_TERM', list: 'terms', urnField: 'urn', parameter: 'termUrn', noun: 'Term' });
+export const glossaryTermChanges = associationChanges({
+  category: 'GLOSSARY_TERM',
+  list: 'terms',
+  urnField: 'urn',
+  parameter: 'termUrn',
+  noun: 'Term',
+});

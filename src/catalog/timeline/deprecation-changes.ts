@@ -30,7 +30,14 @@ export const deprecationChanges: ChangeDiffer = (before, after, entityUrn) => {
   }
   if (was && !is) {
     return [
-      { entityUrn, category: 'DEPRECATION', operation: 'MODIFY', parameters: { status: 'ACTIVE' }, semVerChange: 'MINOR', description: `'${entityUrn}' is no longer deprecated.` },
+      {
+        entityUrn,
+        category: 'DEPRECATION',
+        operation: 'MODIFY',
+        parameters: { status: 'ACTIVE' },
+        semVerChange: 'MINOR',
+        description: `'${entityUrn}' is no longer deprecated.`,
+      },
     ];
   }
   return [];

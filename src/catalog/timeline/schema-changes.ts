@@ -85,7 +85,8 @@ function fieldEvent(
   };
 }
 
-const removed = (urn: string, f: Field) => fieldEvent(urn, f, 'REMOVE', 'MAJOR', `${INCOMPATIBLE} removal of field: '${downgrade(f.path)}'.`, 'OTHER');
+const removed = (urn: string, f: Field) =>
+  fieldEvent(urn, f, 'REMOVE', 'MAJOR', `${INCOMPATIBLE} removal of field: '${downgrade(f.path)}'.`, 'OTHER');
 const added = (urn: string, f: Field) => fieldEvent(urn, f, 'ADD', 'MINOR', `${COMPATIBLE}the newly added field '${downgrade(f.path)}'.`, 'OTHER');
 const renamed = (urn: string, from: Field, to: Field) =>
   fieldEvent(urn, from, 'MODIFY', 'MINOR', `${COMPATIBLE}renaming of the field '${downgrade(from.path)} to ${downgrade(to.path)}'.`, 'RENAME');
@@ -106,7 +107,8 @@ function findRename(field: Field, ownRest: readonly Field[], others: readonly Fi
 }
 
 function primaryKeyEvents(datasetUrn: string, before: Record<string, unknown> | undefined, after: Record<string, unknown>): ChangeEvent[] {
-  const keys = (v: Record<string, unknown> | undefined) => new Set(Array.isArray(v?.primaryKeys) ? v.primaryKeys.filter((k): k is string => typeof k === 'string') : []);
+  const keys = (v: Record<string, unknown> | undefined) =>
+    new Set(Array.isArray(v?.primaryKeys) ? v.primaryKeys.filter((k): k is string => typeof k === 'string') : []);
   const was = keys(before);
   const is = keys(after);
   const event = (path: string, what: string): ChangeEvent => {
@@ -122,8 +124,14 @@ function primaryKeyEvents(datasetUrn: string, before: Record<string, unknown> | 
     };
   };
   return [
-    ...[...was].filter((k) => !is.has(k)).sort().map((k) => event(k, 'removal')),
-    ...[...is].filter((k) => !was.has(k)).sort().map((k) => event(k, 'addition')),
+    ...[...was]
+      .filter((k) => !is.has(k))
+      .sort()
+      .map((k) => event(k, 'removal')),
+    ...[...is]
+      .filter((k) => !was.has(k))
+      .sort()
+      .map((k) => event(k, 'addition')),
   ];
 }
 

@@ -129,7 +129,10 @@ function combine(group: readonly ChangeTransaction[], stamp: string): ChangeTran
 function versionStamp(read: ReadonlyMap<string, readonly StoredAspect[]>, timestamp: number): string {
   const parts: string[] = [];
   for (const aspect of [...read.keys()].sort()) {
-    const current = read.get(aspect)!.filter((v) => v.createdOn <= timestamp).at(-1);
+    const current = read
+      .get(aspect)!
+      .filter((v) => v.createdOn <= timestamp)
+      .at(-1);
     if (current) parts.push(`${aspect}:${current.version}`);
   }
   return parts.join(';');

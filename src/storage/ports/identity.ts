@@ -30,7 +30,9 @@ export interface IdentityPort {
   insertAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
   /** The per-request token check in one read: the stored token, whether its actor exists and is inactive (see SessionState.inactive). */
-  findTokenWithActor(id: string): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean; readonly actorInactive: boolean } | undefined>;
+  findTokenWithActor(
+    id: string,
+  ): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean; readonly actorInactive: boolean } | undefined>;
   deleteAccessToken(id: string): Promise<boolean>;
   /** Tokens newest expiry first (no expiry first of all) that match the filter. */
   listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage>;

@@ -59,7 +59,8 @@ export interface EntityRollbackRequest {
    * timeseries rows and, for a user or group, its identity), or kept with `write` applied (a soft delete; nothing
    * when undefined). The run's other aspects are rolled back either way.
    */
-  readonly created: { readonly kind: 'delete'; readonly revokeIdentity: boolean } | { readonly kind: 'keep'; readonly write?: Extract<WriteOp, { kind: 'aspect' }> };
+  readonly created:
+    { readonly kind: 'delete'; readonly revokeIdentity: boolean } | { readonly kind: 'keep'; readonly write?: Extract<WriteOp, { kind: 'aspect' }> };
   readonly actor: string;
   readonly now: number;
 }

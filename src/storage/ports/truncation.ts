@@ -35,7 +35,12 @@ export interface TruncationPort {
    * `maxPartitions`: they leave the index at once (no read sees them again) and
    * their tables are dropped later by reclaimTimeseriesSpace. 0 partitions means none are left.
    */
-  retireTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { readonly maxPartitions: number }, task?: TaskRef): Promise<TruncationStep>;
+  retireTimeseriesPartitionsBefore(
+    index: TimeseriesIndexRef,
+    before: number,
+    budget: { readonly maxPartitions: number },
+    task?: TaskRef,
+  ): Promise<TruncationStep>;
   /** Removes the rows older than `before` from the one partition that straddles it, rewriting it when most of it goes. */
   trimTimeseriesBoundary(index: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep>;
   /** Deletes up to `limit` of the oldest rows older than `before` (delete by query). */

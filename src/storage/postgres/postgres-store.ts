@@ -39,7 +39,17 @@ type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 /** A key aspect write: inserted when absent, never versioned, so a batch's keys can go in one statement. */
 const isKeyWrite = (op: WriteOp): op is AspectOp => op.kind === 'aspect' && op.onlyIfAbsent === true && op.update === undefined;
 const keyOf = (op: AspectOp): string => `${op.urn}\u0000${op.aspect}`;
-import type { AspectWriteOutcome, Json, NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep, ReclaimStep } from '../store.ts';
+import type {
+  AspectWriteOutcome,
+  Json,
+  NewTruncationTask,
+  TaskPatch,
+  TaskRecord,
+  TaskRef,
+  TaskState,
+  TruncationStep,
+  ReclaimStep,
+} from '../store.ts';
 import { runIdOf } from '../run-id.ts';
 import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION } from './migrations.ts';
 import { PostgresRelationships } from './relationships.ts';
@@ -169,7 +179,8 @@ export class PostgresStore implements Store {
           const outcomes: AspectWriteOutcome[] = [];
           for (const op of batch.ops) {
             if (op.kind !== 'aspect') continue;
-            if (isKeyWrite(op)) outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: created.has(keyOf(op)) ? 'created' : 'unchanged', value: op.value });
+            if (isKeyWrite(op))
+              outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: created.has(keyOf(op)) ? 'created' : 'unchanged', value: op.value });
             else outcomes.push(await this.writeAspect(c, op, batch.actor, batch.now));
           }
           if (series.length > 0) await this.ts.upsert(c, series);
@@ -189,10 +200,10 @@ export class PostgresStore implements Store {
   private async insertKeys(c: pg.PoolClient, ops: readonly AspectOp[], actor: string, now: number): Promise<Set<string>> {
     // Most keys of a batch exist already (events of known datasets): one read finds them, and only the rest are inserted.
     const present = await c.query<{ urn: string; aspect: string }>(
-      named('SELECT a.urn, a.aspect FROM aspects a JOIN unnest($1::text[], $2::text[]) AS k(urn, aspect) ON a.urn = k.urn AND a.aspect = k.aspect AND a.version = 0', [
-        ops.map((o) => o.urn),
-        ops.map((o) => o.aspect),
-      ]),
+      named(
+        'SELECT a.urn, a.aspect FROM aspects a JOIN unnest($1::text[], $2::text[]) AS k(urn, aspect) ON a.urn = k.urn AND a.aspect = k.aspect AND a.version = 0',
+        [ops.map((o) => o.urn), ops.map((o) => o.aspect)],
+      ),
     );
     const known = new Set(present.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
     const missing = ops.filter((o) => !known.has(keyOf(o)));
@@ -266,7 +277,15 @@ export class PostgresStore implements Store {
    * Writes `next` as version 0 of an existing aspect, keeping the old value as a new version unless it is the same;
    * undefined when there is no version 0 any more.
    */
-  private async replaceLatest(c: pg.PoolClient, op: AspectOp, next: Json, value: string, sm: string | null, actor: string, now: number): Promise<AspectWriteOutcome | undefined> {
+  private async replaceLatest(
+    c: pg.PoolClient,
+    op: AspectOp,
+    next: Json,
+    value: string,
+    sm: string | null,
+    actor: string,
+    now: number,
+  ): Promise<AspectWriteOutcome | undefined> {
     const base = { urn: op.urn, aspect: op.aspect };
     const current = await c.query<{ same: boolean }>(
       named('SELECT metadata = $3::jsonb AS same FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [op.urn, op.aspect, value]),
@@ -326,11 +345,13 @@ export class PostgresStore implements Store {
     const out = new Map<string, StoredAspect[]>();
     if (urns.length === 0) return out;
     const r = await this.pool.query<{ entity: string } & Partial<AspectRow>>(
-      named(`SELECT e.urn AS entity, a.urn, a.entity_type, a.aspect, a.version, a.metadata, a.system_metadata, a.created_on, a.created_by
+      named(
+        `SELECT e.urn AS entity, a.urn, a.entity_type, a.aspect, a.version, a.metadata, a.system_metadata, a.created_on, a.created_by
          FROM entities e
          LEFT JOIN aspects a ON a.urn = e.urn AND a.version = 0 AND a.aspect = ANY($2)
         WHERE e.urn = ANY($1)`,
-      [[...new Set(urns)], aspects]),
+        [[...new Set(urns)], aspects],
+      ),
     );
     for (const row of r.rows) {
       const list = out.get(row.entity) ?? [];
@@ -455,7 +476,12 @@ export class PostgresStore implements Store {
     return this.ts.listPartitions(index);
   }
 
-  retireTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { readonly maxPartitions: number }, task?: TaskRef): Promise<TruncationStep> {
+  retireTimeseriesPartitionsBefore(
+    index: TimeseriesIndexRef,
+    before: number,
+    budget: { readonly maxPartitions: number },
+    task?: TaskRef,
+  ): Promise<TruncationStep> {
     return this.truncation.retirePartitionsBefore(index, before, budget, task);
   }
 

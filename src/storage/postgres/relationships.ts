@@ -1,5 +1,14 @@
 import type pg from 'pg';
-import { EDGE_COLUMNS, KEY_ORDER, NOT_SOFT_DELETED, RELATIONSHIP_COLUMNS, scanWhere, toEdge, toRelationship, type RelationshipRow } from '../relationship-sql.ts';
+import {
+  EDGE_COLUMNS,
+  KEY_ORDER,
+  NOT_SOFT_DELETED,
+  RELATIONSHIP_COLUMNS,
+  scanWhere,
+  toEdge,
+  toRelationship,
+  type RelationshipRow,
+} from '../relationship-sql.ts';
 import type {
   AspectIndexEntries,
   AspectIndexer,
@@ -113,7 +122,10 @@ export class PostgresRelationships {
         [aspects, ...after],
       );
       // The tables were created empty in this transaction: nothing to replace, only to insert.
-      await this.insert(c, page.rows.map((r) => ({ urn: r.urn, aspect: r.aspect, entries: this.indexer.index(r.entity_type, r.urn, r.aspect, r.metadata) })));
+      await this.insert(
+        c,
+        page.rows.map((r) => ({ urn: r.urn, aspect: r.aspect, entries: this.indexer.index(r.entity_type, r.urn, r.aspect, r.metadata) })),
+      );
       if (page.rows.length < BACKFILL_PAGE) break;
       after = [page.rows.at(-1)!.urn, page.rows.at(-1)!.aspect];
     }
@@ -146,10 +158,15 @@ export class PostgresRelationships {
     if (q.urns.length === 0) return [];
     const parts: string[] = [];
     const params: unknown[] = [q.urns];
-    for (const [anchor, types] of [['r.source_urn', q.outgoing], ['r.destination_urn', q.incoming]] as const) {
+    for (const [anchor, types] of [
+      ['r.source_urn', q.outgoing],
+      ['r.destination_urn', q.incoming],
+    ] as const) {
       if (types.length === 0) continue;
       params.push(types);
-      parts.push(`SELECT ${EDGE_COLUMNS} FROM relationships r WHERE ${anchor} = ANY($1::text[]) AND r.relationship_type = ANY($${params.length}::text[]) AND ${NOT_SOFT_DELETED}`);
+      parts.push(
+        `SELECT ${EDGE_COLUMNS} FROM relationships r WHERE ${anchor} = ANY($1::text[]) AND r.relationship_type = ANY($${params.length}::text[]) AND ${NOT_SOFT_DELETED}`,
+      );
     }
     if (parts.length === 0) return [];
     const r = await this.pool.query<RelationshipRow>(named(parts.join(' UNION ALL '), params));

@@ -1,5 +1,14 @@
 import type pg from 'pg';
-import type { AspectRun, EntityRollbackRequest, EntityRollbackResult, RunAspect, RunAspectQuery, RunListQuery, RunSummary, WriteOp } from '../store.ts';
+import type {
+  AspectRun,
+  EntityRollbackRequest,
+  EntityRollbackResult,
+  RunAspect,
+  RunAspectQuery,
+  RunListQuery,
+  RunSummary,
+  WriteOp,
+} from '../store.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 

@@ -18,8 +18,14 @@ export async function searchDatasets(pool: pg.Pool, q: DatasetSearchQuery): Prom
   const [total, page, platforms, deprecated] = await Promise.all([
     pool.query<{ n: number }>(`${MATCHES} SELECT COUNT(*)::bigint AS n FROM d WHERE ${FILTERED}`, params),
     pool.query<{ urn: string }>(`${MATCHES} SELECT urn FROM d WHERE ${FILTERED} ORDER BY urn LIMIT $4 OFFSET $5`, [...params, q.count, q.start]),
-    pool.query<{ value: string; count: number }>(`${MATCHES} SELECT platform AS value, COUNT(*)::bigint AS count FROM d GROUP BY platform ORDER BY count DESC, value`, [params[0]]),
-    pool.query<{ value: boolean; count: number }>(`${MATCHES} SELECT deprecated AS value, COUNT(*)::bigint AS count FROM d GROUP BY deprecated ORDER BY deprecated DESC`, [params[0]]),
+    pool.query<{ value: string; count: number }>(
+      `${MATCHES} SELECT platform AS value, COUNT(*)::bigint AS count FROM d GROUP BY platform ORDER BY count DESC, value`,
+      [params[0]],
+    ),
+    pool.query<{ value: boolean; count: number }>(
+      `${MATCHES} SELECT deprecated AS value, COUNT(*)::bigint AS count FROM d GROUP BY deprecated ORDER BY deprecated DESC`,
+      [params[0]],
+    ),
   ]);
   return {
     total: total.rows[0]!.n,

@@ -67,7 +67,10 @@ export class PostgresTasks {
   }
 
   async requestTaskCancel(ref: TaskRef): Promise<TaskRecord | undefined> {
-    await this.pool.query("UPDATE tasks SET cancel_requested = true WHERE number = $1 AND node_id = $2 AND state = 'running'", [ref.number, ref.nodeId]);
+    await this.pool.query("UPDATE tasks SET cancel_requested = true WHERE number = $1 AND node_id = $2 AND state = 'running'", [
+      ref.number,
+      ref.nodeId,
+    ]);
     return this.getTask(ref);
   }
 

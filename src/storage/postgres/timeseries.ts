@@ -140,13 +140,19 @@ export class PostgresTimeseries {
         );
       }
       if (inserted.rows.length > 0) {
-        await client.query('UPDATE ts_partitions SET row_count = row_count + $1 WHERE index_id = $2 AND start_ms = $3', [inserted.rows.length, id, start]);
+        await client.query('UPDATE ts_partitions SET row_count = row_count + $1 WHERE index_id = $2 AND start_ms = $3', [
+          inserted.rows.length,
+          id,
+          start,
+        ]);
       }
     }
   }
 
   private async partitions(indexId: number): Promise<PartitionRow[]> {
-    const r = await this.pool.query<PartitionRow>('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms', [indexId]);
+    const r = await this.pool.query<PartitionRow>('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 ORDER BY start_ms', [
+      indexId,
+    ]);
     return r.rows;
   }
 
@@ -188,13 +194,11 @@ export class PostgresTimeseries {
       const out: TimeseriesEvent[] = [];
       // Newest partitions first, a chunk per statement, stopping as soon as the limit is met.
       for (let i = 0; i < parts.rows.length && out.length < q.limit; i += QUERY_CHUNK) {
-        const branches = parts.rows
-          .slice(i, i + QUERY_CHUNK)
-          .map(
-            (p) =>
-              `(SELECT ts, doc_id, urn, event, system_metadata FROM ${PostgresTimeseries.table(id, p)}
+        const branches = parts.rows.slice(i, i + QUERY_CHUNK).map(
+          (p) =>
+            `(SELECT ts, doc_id, urn, event, system_metadata FROM ${PostgresTimeseries.table(id, p)}
                  WHERE urn = $1 AND ts >= $2 AND ts <= $3 ORDER BY ts DESC LIMIT $4)`,
-          );
+        );
         // With a filter, every row of the urn in these partitions is read (LIMIT NULL) and the filter picks.
         const r = await this.pool.query<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>(
           `SELECT * FROM (${branches.join(' UNION ALL ')}) AS chunk ORDER BY ts DESC LIMIT $4`,
@@ -257,7 +261,9 @@ export class PostgresTimeseries {
       );
       for (let i = 0; i < parts.rows.length; i += DELETE_CHUNK) {
         const chunk = parts.rows.slice(i, i + DELETE_CHUNK);
-        const ctes = chunk.map((p, k) => `d${k} AS (DELETE FROM ${PostgresTimeseries.table(id, p)} WHERE urn = $1 AND ts >= $2 AND ts <= $3 RETURNING 1)`);
+        const ctes = chunk.map(
+          (p, k) => `d${k} AS (DELETE FROM ${PostgresTimeseries.table(id, p)} WHERE urn = $1 AND ts >= $2 AND ts <= $3 RETURNING 1)`,
+        );
         const counts = chunk.map((_, k) => `(SELECT COUNT(*) FROM d${k})::bigint`);
         const r = await client.query<{ n: number[] }>(`WITH ${ctes.join(', ')} SELECT ARRAY[${counts.join(', ')}] AS n`, [urn, lo, hi]);
         const n = r.rows[0]!.n.map(Number);
@@ -277,7 +283,9 @@ export class PostgresTimeseries {
 
   /** Every live day partition of every index, as (index, day) pairs. */
   async livePartitions(): Promise<Array<{ indexId: number; startMillis: number }>> {
-    const r = await this.pool.query<{ index_id: number; start_ms: number }>('SELECT index_id, start_ms FROM ts_partitions WHERE row_count > 0 ORDER BY index_id, start_ms');
+    const r = await this.pool.query<{ index_id: number; start_ms: number }>(
+      'SELECT index_id, start_ms FROM ts_partitions WHERE row_count > 0 ORDER BY index_id, start_ms',
+    );
     return r.rows.map((row) => ({ indexId: row.index_id, startMillis: row.start_ms }));
   }
 
@@ -298,7 +306,12 @@ export class PostgresTimeseries {
       [JSON.stringify(runId), runId],
     );
     const n = r.rowCount ?? 0;
-    if (n > 0) await client.query('UPDATE ts_partitions SET row_count = row_count - $1 WHERE index_id = $2 AND start_ms = $3', [n, day.indexId, day.startMillis]);
+    if (n > 0)
+      await client.query('UPDATE ts_partitions SET row_count = row_count - $1 WHERE index_id = $2 AND start_ms = $3', [
+        n,
+        day.indexId,
+        day.startMillis,
+      ]);
     return n;
   }
 
@@ -323,12 +336,18 @@ export class PostgresTimeseries {
           const parts = await this.partitions(ix.id);
           const nonEmpty = parts.filter((p) => p.row_count > 0);
           const edge = async (p: PartitionRow | undefined, order: 'MIN' | 'MAX'): Promise<number | null> =>
-            p ? ((await this.pool.query<{ t: number | null }>(`SELECT ${order}(ts) AS t FROM ${PostgresTimeseries.table(ix.id, p)}`)).rows[0]!.t ?? null) : null;
+            p
+              ? ((await this.pool.query<{ t: number | null }>(`SELECT ${order}(ts) AS t FROM ${PostgresTimeseries.table(ix.id, p)}`)).rows[0]!.t ??
+                null)
+              : null;
           return {
             entityType: ix.entity_type,
             aspect: ix.aspect,
             rowCount: nonEmpty.reduce((n, p) => n + p.row_count, 0),
-            sizeBytes: await PostgresTimeseries.sizeOf(this.pool, parts.map((p) => PostgresTimeseries.table(ix.id, p))),
+            sizeBytes: await PostgresTimeseries.sizeOf(
+              this.pool,
+              parts.map((p) => PostgresTimeseries.table(ix.id, p)),
+            ),
             oldestTimestampMillis: await edge(nonEmpty[0], 'MIN'),
             newestTimestampMillis: await edge(nonEmpty[nonEmpty.length - 1], 'MAX'),
           };

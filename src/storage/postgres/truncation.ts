@@ -84,7 +84,12 @@ export class PostgresTruncation {
         [id, before - PARTITION_MILLIS, budget.maxPartitions],
       );
       if (whole.rows.length === 0) return NOTHING;
-      const rows = await PostgresTruncation.retire(c, id, whole.rows.map((p) => p.start_ms), task);
+      const rows = await PostgresTruncation.retire(
+        c,
+        id,
+        whole.rows.map((p) => p.start_ms),
+        task,
+      );
       return { rows, partitionsDropped: whole.rows.length, freedBytes: 0 };
     });
     if (step.partitionsDropped > 0) this.ts.resetCaches();
@@ -180,7 +185,11 @@ export class PostgresTruncation {
     let reclaimedBytes = 0;
     for (const own of [true, false]) {
       for (;;) {
-        const dropped = await this.dropRetired(id, own ? 'task_number IS NOT DISTINCT FROM $3::bigint' : ABANDONED, own ? [task?.number ?? null] : []);
+        const dropped = await this.dropRetired(
+          id,
+          own ? 'task_number IS NOT DISTINCT FROM $3::bigint' : ABANDONED,
+          own ? [task?.number ?? null] : [],
+        );
         if (dropped === undefined) break;
         if (own) freedBytes += dropped;
         // A dropped table's files go back to the file system at its commit.
@@ -213,10 +222,10 @@ export class PostgresTruncation {
   }
 
   private async vacuumBefore(id: number, before: number): Promise<number> {
-    const parts = await this.pool.query<PartitionRow>('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND start_ms < $2', [
-      id,
-      before,
-    ]);
+    const parts = await this.pool.query<PartitionRow>(
+      'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = $1 AND start_ms < $2',
+      [id, before],
+    );
     const tables = parts.rows.map((p) => PostgresTimeseries.table(id, p));
     if (tables.length === 0) return 0;
     const sizeBefore = await PostgresTimeseries.sizeOf(this.pool, tables);

@@ -7,6 +7,7 @@ export function translateSqliteError(e: unknown): unknown {
   if (code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
     return new StoreError('CONFLICT', 'a unique constraint refused the write', { cause: e });
   }
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return new StoreError('UNAVAILABLE', 'the SQLite database is locked by another process', { cause: e });
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+    return new StoreError('UNAVAILABLE', 'the SQLite database is locked by another process', { cause: e });
   return e;
 }

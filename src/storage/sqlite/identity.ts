@@ -41,7 +41,12 @@ export class SqliteIdentity {
     // One statement text for every filter: absent bounds are NULL and drop out.
     const where = `WHERE (@owner IS NULL OR owner_urn = @owner) AND (@actor IS NULL OR actor_urn = @actor)
       AND (@from IS NULL OR expires_at >= @from) AND (@before IS NULL OR expires_at < @before)`;
-    const params = { owner: filter.ownerUrn ?? null, actor: filter.actorUrn ?? null, from: filter.expiresAtFrom ?? null, before: filter.expiresAtBefore ?? null };
+    const params = {
+      owner: filter.ownerUrn ?? null,
+      actor: filter.actorUrn ?? null,
+      from: filter.expiresAtFrom ?? null,
+      before: filter.expiresAtBefore ?? null,
+    };
     const total = (this.sql(`SELECT COUNT(*) AS n FROM access_tokens ${where}`).get(params) as { n: number }).n;
     const rows = this.sql(
       `SELECT * FROM access_tokens ${where} ORDER BY expires_at IS NULL DESC, expires_at DESC, created_at DESC LIMIT @count OFFSET @start`,

@@ -1,6 +1,15 @@
 import type Database from 'better-sqlite3';
 import { fromJsonTextRequired } from '../json.ts';
-import { EDGE_COLUMNS, KEY_ORDER, NOT_SOFT_DELETED, RELATIONSHIP_COLUMNS, scanWhere, toEdge, toRelationship, type RelationshipRow } from '../relationship-sql.ts';
+import {
+  EDGE_COLUMNS,
+  KEY_ORDER,
+  NOT_SOFT_DELETED,
+  RELATIONSHIP_COLUMNS,
+  scanWhere,
+  toEdge,
+  toRelationship,
+  type RelationshipRow,
+} from '../relationship-sql.ts';
 import type {
   AspectIndexEntries,
   AspectIndexer,
@@ -107,9 +116,14 @@ export class SqliteRelationships {
     const urns = JSON.stringify(q.urns);
     const parts: string[] = [];
     const params: string[] = [];
-    for (const [anchor, types] of [['r.source_urn', q.outgoing], ['r.destination_urn', q.incoming]] as const) {
+    for (const [anchor, types] of [
+      ['r.source_urn', q.outgoing],
+      ['r.destination_urn', q.incoming],
+    ] as const) {
       if (types.length === 0) continue;
-      parts.push(`SELECT ${EDGE_COLUMNS} FROM relationships r WHERE ${IN_JSON(anchor)} AND ${IN_JSON('r.relationship_type')} AND ${NOT_SOFT_DELETED}`);
+      parts.push(
+        `SELECT ${EDGE_COLUMNS} FROM relationships r WHERE ${IN_JSON(anchor)} AND ${IN_JSON('r.relationship_type')} AND ${NOT_SOFT_DELETED}`,
+      );
       params.push(urns, JSON.stringify(types));
     }
     if (parts.length === 0) return [];

@@ -1,5 +1,14 @@
 import type Database from 'better-sqlite3';
-import type { AspectRun, EntityRollbackRequest, EntityRollbackResult, RunAspect, RunAspectQuery, RunListQuery, RunSummary, WriteOp } from '../store.ts';
+import type {
+  AspectRun,
+  EntityRollbackRequest,
+  EntityRollbackResult,
+  RunAspect,
+  RunAspectQuery,
+  RunListQuery,
+  RunSummary,
+  WriteOp,
+} from '../store.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 
@@ -47,18 +56,27 @@ export class SqliteRuns {
   aspectRuns(urns: readonly string[]): AspectRun[] {
     const stmt = this.sql('SELECT urn, aspect, run_id FROM aspects WHERE urn = ? AND version = 0 ORDER BY aspect');
     return [...new Set(urns)].flatMap((urn) =>
-      (stmt.all(urn) as Array<{ urn: string; aspect: string; run_id: string | null }>).map((r) => ({ urn: r.urn, aspect: r.aspect, runId: r.run_id })),
+      (stmt.all(urn) as Array<{ urn: string; aspect: string; run_id: string | null }>).map((r) => ({
+        urn: r.urn,
+        aspect: r.aspect,
+        runId: r.run_id,
+      })),
     );
   }
 
   /** Must run inside a write transaction. */
   rollbackEntity(req: EntityRollbackRequest): EntityRollbackResult {
-    const mine = (this.sql('SELECT aspect FROM aspects WHERE urn = ? AND version = 0 AND run_id = ? ORDER BY aspect').all(req.urn, req.runId) as Array<{ aspect: string }>).map(
-      (r) => r.aspect,
-    );
+    const mine = (
+      this.sql('SELECT aspect FROM aspects WHERE urn = ? AND version = 0 AND run_id = ? ORDER BY aspect').all(req.urn, req.runId) as Array<{
+        aspect: string;
+      }>
+    ).map((r) => r.aspect);
     const created = mine.includes(req.keyAspect);
     if (created && req.created.kind === 'delete') {
-      return { aspects: mine.map((aspect) => ({ aspect, outcome: 'removed' as const })), entityDeleted: this.hooks.deleteEntityRows(req.urn, req.created.revokeIdentity) };
+      return {
+        aspects: mine.map((aspect) => ({ aspect, outcome: 'removed' as const })),
+        entityDeleted: this.hooks.deleteEntityRows(req.urn, req.created.revokeIdentity),
+      };
     }
     const aspects: Array<EntityRollbackResult['aspects'][number]> = [];
     for (const aspect of mine) {
@@ -76,7 +94,10 @@ export class SqliteRuns {
    * 0 again. With none, the aspect is removed.
    */
   private restore(urn: string, aspect: string, runId: string): 'restored' | 'removed' {
-    const earlier = this.sql('SELECT version, run_id FROM aspects WHERE urn = ? AND aspect = ? AND version > 0 ORDER BY version DESC').all(urn, aspect) as Array<{
+    const earlier = this.sql('SELECT version, run_id FROM aspects WHERE urn = ? AND aspect = ? AND version > 0 ORDER BY version DESC').all(
+      urn,
+      aspect,
+    ) as Array<{
       version: number;
       run_id: string | null;
     }>;

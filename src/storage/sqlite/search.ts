@@ -17,17 +17,23 @@ export function searchDatasets(statements: StatementCache, q: DatasetSearchQuery
   const params = { text: q.text ?? null, platform: q.platform ?? null, deprecated: q.deprecated === undefined ? null : Number(q.deprecated) };
   const total = (statements.get(`${MATCHES} SELECT COUNT(*) AS n FROM d WHERE ${FILTERED}`).get(params) as { n: number }).n;
   const urns = (
-    statements.get(`${MATCHES} SELECT urn FROM d WHERE ${FILTERED} ORDER BY urn LIMIT @count OFFSET @start`).all({ ...params, count: q.count, start: q.start }) as Array<{
+    statements
+      .get(`${MATCHES} SELECT urn FROM d WHERE ${FILTERED} ORDER BY urn LIMIT @count OFFSET @start`)
+      .all({ ...params, count: q.count, start: q.start }) as Array<{
       urn: string;
     }>
   ).map((r) => r.urn);
   const facet = { text: params.text, platform: null, deprecated: null };
-  const platformCounts = statements.get(`${MATCHES} SELECT platform AS value, COUNT(*) AS count FROM d GROUP BY platform ORDER BY count DESC, value`).all(facet) as Array<{
+  const platformCounts = statements
+    .get(`${MATCHES} SELECT platform AS value, COUNT(*) AS count FROM d GROUP BY platform ORDER BY count DESC, value`)
+    .all(facet) as Array<{
     value: string;
     count: number;
   }>;
   const deprecatedCounts = (
-    statements.get(`${MATCHES} SELECT deprecated AS value, COUNT(*) AS count FROM d GROUP BY deprecated ORDER BY deprecated DESC`).all(facet) as Array<{
+    statements
+      .get(`${MATCHES} SELECT deprecated AS value, COUNT(*) AS count FROM d GROUP BY deprecated ORDER BY deprecated DESC`)
+      .all(facet) as Array<{
       value: number;
       count: number;
     }>

@@ -157,9 +157,10 @@ export class SqliteStore implements Store {
       if (!result.entityDeleted) {
         for (const a of result.aspects) {
           if (a.outcome === 'kept') continue;
-          const latest = this.sql('SELECT entity_type, metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(request.urn, a.aspect) as
-            | { entity_type: string; metadata: string }
-            | undefined;
+          const latest = this.sql('SELECT entity_type, metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(
+            request.urn,
+            a.aspect,
+          ) as { entity_type: string; metadata: string } | undefined;
           if (latest) this.relationships.index(latest.entity_type, request.urn, a.aspect, fromJsonTextRequired(latest.metadata));
           else this.relationships.forgetAspect(request.urn, a.aspect);
         }
@@ -191,12 +192,14 @@ export class SqliteStore implements Store {
     SQLITE_MIGRATIONS.forEach((sql, i) => {
       const version = i + 1;
       if (applied.has(version)) return;
-      this.db.transaction(() => {
-        this.db.exec(sql);
-        // Existing databases get the index of the aspects they already hold before any process can read it.
-        if (version === RELATIONSHIPS_MIGRATION) this.relationships.backfill();
-        this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
-      }).immediate();
+      this.db
+        .transaction(() => {
+          this.db.exec(sql);
+          // Existing databases get the index of the aspects they already hold before any process can read it.
+          if (version === RELATIONSHIPS_MIGRATION) this.relationships.backfill();
+          this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+        })
+        .immediate();
     });
     if (this.options.backgroundCheckpoints && this.file !== ':memory:') this.startCheckpointer();
   }
@@ -259,10 +262,9 @@ export class SqliteStore implements Store {
   }
 
   private writeAspect(op: AspectOp, actor: string, now: number): AspectWriteOutcome {
-    this.sql('INSERT OR IGNORE INTO entities (urn, entity_type, created_on, created_by) VALUES (?, ?, ?, ?)')
-      .run(op.urn, op.entityType, now, actor);
-    const current = this.sql('SELECT metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0')
-      .get(op.urn, op.aspect) as { metadata: string } | undefined;
+    this.sql('INSERT OR IGNORE INTO entities (urn, entity_type, created_on, created_by) VALUES (?, ?, ?, ?)').run(op.urn, op.entityType, now, actor);
+    const current = this.sql('SELECT metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(op.urn, op.aspect) as
+      { metadata: string } | undefined;
     const base = { urn: op.urn, aspect: op.aspect };
     const next = op.update ? op.update(current && fromJsonTextRequired(current.metadata)) : op.value;
     const value = JSON.stringify(next);
@@ -270,9 +272,8 @@ export class SqliteStore implements Store {
     const runId = runIdOf(op.systemMetadata);
     if (!current) {
       this.sql(
-          'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)',
-        )
-        .run(op.urn, op.aspect, op.entityType, value, sm, now, actor, runId);
+        'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)',
+      ).run(op.urn, op.aspect, op.entityType, value, sm, now, actor, runId);
       this.relationships.index(op.entityType, op.urn, op.aspect, next);
       return { ...base, outcome: 'created', value: next };
     }
@@ -284,21 +285,19 @@ export class SqliteStore implements Store {
       return { ...base, outcome: 'unchanged', value: next };
     }
     const archived = this.sql(
-        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+      `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
          SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = @urn AND aspect = @aspect), entity_type, metadata, system_metadata, created_on, created_by, run_id
            FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = 0 RETURNING version`,
-      )
-      .get({ urn: op.urn, aspect: op.aspect }) as { version: number };
-    this.sql('UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ?, run_id = ? WHERE urn = ? AND aspect = ? AND version = 0')
-      .run(value, sm, now, actor, runId, op.urn, op.aspect);
+    ).get({ urn: op.urn, aspect: op.aspect }) as { version: number };
+    this.sql(
+      'UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ?, run_id = ? WHERE urn = ? AND aspect = ? AND version = 0',
+    ).run(value, sm, now, actor, runId, op.urn, op.aspect);
     this.relationships.index(op.entityType, op.urn, op.aspect, next);
     return { ...base, outcome: 'updated', value: next, previous: fromJsonTextRequired(current.metadata), previousVersion: archived.version };
   }
 
   async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
-    const row = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? AND version = ?').get(urn, aspect, version) as
-      | AspectRow
-      | undefined;
+    const row = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? AND version = ?').get(urn, aspect, version) as AspectRow | undefined;
     return row && toAspect(row);
   }
 
@@ -310,8 +309,11 @@ export class SqliteStore implements Store {
 
   async getAspectHistory(urn: string, aspect: string, limit: number): Promise<StoredAspect[]> {
     // Version 0 is the newest; among the rest, the highest version is the most recent.
-    const rows = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? ORDER BY version = 0 DESC, version DESC LIMIT ?')
-      .all(urn, aspect, limit) as AspectRow[];
+    const rows = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? ORDER BY version = 0 DESC, version DESC LIMIT ?').all(
+      urn,
+      aspect,
+      limit,
+    ) as AspectRow[];
     return rows.map(toAspect);
   }
 
@@ -399,10 +401,12 @@ export class SqliteStore implements Store {
   async deleteRunTimeseriesRows(runId: string): Promise<number> {
     let removed = 0;
     for (const partition of this.ts.livePartitions()) {
-      removed += this.db.transaction(() => {
-        this.ts.forgetIfChangedElsewhere();
-        return this.ts.deleteRunRows(partition, runId);
-      }).immediate();
+      removed += this.db
+        .transaction(() => {
+          this.ts.forgetIfChangedElsewhere();
+          return this.ts.deleteRunRows(partition, runId);
+        })
+        .immediate();
       // One day per transaction, and the event loop gets a turn between days.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -426,7 +430,12 @@ export class SqliteStore implements Store {
     return this.ts.listPartitions(index);
   }
 
-  async retireTimeseriesPartitionsBefore(index: TimeseriesIndexRef, before: number, budget: { readonly maxPartitions: number }, task?: TaskRef): Promise<TruncationStep> {
+  async retireTimeseriesPartitionsBefore(
+    index: TimeseriesIndexRef,
+    before: number,
+    budget: { readonly maxPartitions: number },
+    task?: TaskRef,
+  ): Promise<TruncationStep> {
     return this.truncation.retirePartitionsBefore(index, before, budget, task);
   }
 

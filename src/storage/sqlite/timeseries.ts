@@ -66,8 +66,7 @@ export class SqliteTimeseries {
       this.stmt('INSERT OR IGNORE INTO ts_indices (entity_type, aspect) VALUES (?, ?)').run(ref.entityType, ref.aspect);
     }
     const row = this.stmt('SELECT id FROM ts_indices WHERE entity_type = ? AND aspect = ?').get(ref.entityType, ref.aspect) as
-      | { id: number }
-      | undefined;
+      { id: number } | undefined;
     if (row) this.indexIds.set(key, row.id);
     return row?.id;
   }
@@ -79,8 +78,7 @@ export class SqliteTimeseries {
   /** The live partition of the day, if there is one. */
   partition(indexId: number, startMillis: number): PartitionRow | undefined {
     return this.stmt('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = ? AND start_ms = ?').get(indexId, startMillis) as
-      | PartitionRow
-      | undefined;
+      PartitionRow | undefined;
   }
 
   /** A generation no table of the day has, live or retired. */
@@ -115,9 +113,13 @@ export class SqliteTimeseries {
     const table = this.ensurePartition(indexId, start);
     const event = JSON.stringify(e.event);
     const sm = toJsonText(e.systemMetadata);
-    const inserted = this.stmt(
-      `INSERT INTO "${table}" (ts, doc_id, urn, event, system_metadata) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    ).run(e.timestampMillis, e.docId, e.urn, event, sm).changes;
+    const inserted = this.stmt(`INSERT INTO "${table}" (ts, doc_id, urn, event, system_metadata) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`).run(
+      e.timestampMillis,
+      e.docId,
+      e.urn,
+      event,
+      sm,
+    ).changes;
     if (inserted === 0) {
       this.stmt(`UPDATE "${table}" SET urn = ?, event = ?, system_metadata = ? WHERE ts = ? AND doc_id = ?`).run(
         e.urn,
@@ -162,10 +164,22 @@ export class SqliteTimeseries {
       const table = SqliteTimeseries.table(indexId, parts[i]!);
       const rows = this.stmt(
         `SELECT ts, doc_id, urn, event, system_metadata FROM "${table}" WHERE urn = ? AND ts >= ? AND ts <= ? ORDER BY ts DESC LIMIT ?`,
-      ).all(q.urn, lo, hi, q.match ? -1 : q.limit - out.length) as Array<{ ts: number; doc_id: string; urn: string; event: string; system_metadata: string | null }>;
+      ).all(q.urn, lo, hi, q.match ? -1 : q.limit - out.length) as Array<{
+        ts: number;
+        doc_id: string;
+        urn: string;
+        event: string;
+        system_metadata: string | null;
+      }>;
       // With a filter, every row of the urn in the partition is read (LIMIT -1) and the filter picks.
       for (const r of rows) {
-        const e: TimeseriesEvent = { urn: r.urn, timestampMillis: r.ts, docId: r.doc_id, event: fromJsonTextRequired(r.event), systemMetadata: fromJsonText(r.system_metadata) };
+        const e: TimeseriesEvent = {
+          urn: r.urn,
+          timestampMillis: r.ts,
+          docId: r.doc_id,
+          event: fromJsonTextRequired(r.event),
+          systemMetadata: fromJsonText(r.system_metadata),
+        };
         if (out.length < q.limit && (!q.match || q.match(e))) out.push(e);
       }
     }
@@ -213,7 +227,10 @@ export class SqliteTimeseries {
 
   /** Every live day partition of every index, as (index, day) pairs. */
   livePartitions(): Array<{ indexId: number; startMillis: number }> {
-    const rows = this.stmt('SELECT index_id, start_ms FROM ts_partitions WHERE row_count > 0 ORDER BY index_id, start_ms').all() as Array<{ index_id: number; start_ms: number }>;
+    const rows = this.stmt('SELECT index_id, start_ms FROM ts_partitions WHERE row_count > 0 ORDER BY index_id, start_ms').all() as Array<{
+      index_id: number;
+      start_ms: number;
+    }>;
     return rows.map((r) => ({ indexId: r.index_id, startMillis: r.start_ms }));
   }
 
@@ -228,7 +245,8 @@ export class SqliteTimeseries {
     const n = this.stmt(
       `DELETE FROM "${SqliteTimeseries.table(day.indexId, p)}" WHERE instr(system_metadata, ?) > 0 AND json_extract(system_metadata, '$.runId') = ?`,
     ).run(JSON.stringify(runId), runId).changes;
-    if (n > 0) this.stmt('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(n, day.indexId, day.startMillis);
+    if (n > 0)
+      this.stmt('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(n, day.indexId, day.startMillis);
     return n;
   }
 
@@ -255,7 +273,9 @@ export class SqliteTimeseries {
       }
       const nonEmpty = parts.filter((p) => p.row_count > 0);
       const edge = (first: PartitionRow | undefined, order: 'MIN' | 'MAX'): number | null =>
-        first ? ((this.stmt(`SELECT ${order}(ts) AS t FROM "${SqliteTimeseries.table(ix.id, first)}"`).get() as { t: number | null }).t ?? null) : null;
+        first
+          ? ((this.stmt(`SELECT ${order}(ts) AS t FROM "${SqliteTimeseries.table(ix.id, first)}"`).get() as { t: number | null }).t ?? null)
+          : null;
       return {
         entityType: ix.entity_type,
         aspect: ix.aspect,

@@ -75,11 +75,9 @@ export class SqliteTruncation {
     try {
       return this.db
         .transaction((): TruncationStep => {
-          const whole = this.sql('SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = ? AND start_ms <= ? ORDER BY start_ms LIMIT ?').all(
-            id,
-            before - PARTITION_MILLIS,
-            budget.maxPartitions,
-          ) as PartitionRow[];
+          const whole = this.sql(
+            'SELECT start_ms, row_count, generation FROM ts_partitions WHERE index_id = ? AND start_ms <= ? ORDER BY start_ms LIMIT ?',
+          ).all(id, before - PARTITION_MILLIS, budget.maxPartitions) as PartitionRow[];
           const now = Date.now();
           let rows = 0;
           for (const p of whole) {
@@ -131,7 +129,12 @@ export class SqliteTruncation {
             this.db.prepare(`INSERT INTO "${fresh}" SELECT * FROM "${table}" WHERE ts >= ? ORDER BY ts, doc_id`).run(before);
             this.db.exec(partitionTableSql(fresh));
             this.retire(id, part, Date.now(), task);
-            this.sql('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES (?, ?, ?, ?)').run(id, start, part.row_count - doomed, generation);
+            this.sql('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES (?, ?, ?, ?)').run(
+              id,
+              start,
+              part.row_count - doomed,
+              generation,
+            );
           } else {
             this.sql(`DELETE FROM "${table}" WHERE ts < ?`).run(before);
             this.sql('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(doomed, id, start);
@@ -191,7 +194,9 @@ export class SqliteTruncation {
       if (took > maxMillis / 2) this.vacuumPages = Math.max(VACUUM_PAGES.min, this.vacuumPages >> 1);
       else if (took < maxMillis / 8) this.vacuumPages = Math.min(VACUUM_PAGES.max, this.vacuumPages << 1);
     }
-    const retiredLeft = this.sql(`SELECT 1 FROM ts_retired WHERE index_id = ? AND (${RETIRED_BY_TASK} OR ${ABANDONED}) LIMIT 1`).get(id, task?.number ?? null) !== undefined;
+    const retiredLeft =
+      this.sql(`SELECT 1 FROM ts_retired WHERE index_id = ? AND (${RETIRED_BY_TASK} OR ${ABANDONED}) LIMIT 1`).get(id, task?.number ?? null) !==
+      undefined;
     return {
       freedBytes,
       reclaimedBytes: (pagesBefore - this.pragmaNumber('page_count')) * this.pragmaNumber('page_size'),

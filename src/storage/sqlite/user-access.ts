@@ -42,8 +42,7 @@ export class SqliteUserAccess implements UserAccessStore {
 
   async getInvite(roleKey: string): Promise<InviteRecord | undefined> {
     const row = this.sql('SELECT role_key, nonce, created_at, created_by FROM invite_tokens WHERE role_key = ?').get(roleKey) as
-      | { role_key: string; nonce: string; created_at: number; created_by: string }
-      | undefined;
+      { role_key: string; nonce: string; created_at: number; created_by: string } | undefined;
     return row && { roleKey: row.role_key, nonce: row.nonce, createdAt: row.created_at, createdBy: row.created_by };
   }
 
@@ -56,8 +55,7 @@ export class SqliteUserAccess implements UserAccessStore {
 
   async getSignInFailures(username: string, address: string): Promise<SignInFailures | undefined> {
     const row = this.sql('SELECT failures, last_failure_at FROM sign_in_failures WHERE username = ? AND address = ?').get(username, address) as
-      | { failures: number; last_failure_at: number }
-      | undefined;
+      { failures: number; last_failure_at: number } | undefined;
     return row && { failures: row.failures, lastFailureAt: row.last_failure_at };
   }
 

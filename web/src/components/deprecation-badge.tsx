@@ -18,7 +18,10 @@ export function decommissionCountdown(millis: number): string {
 /** The visible "Deprecated" mark with the days to decommission; note and date on hover and for screen readers. */
 export function DeprecationBadge({ deprecation, countdown = false }: { deprecation: DeprecationView | null | undefined; countdown?: boolean }) {
   if (!deprecation?.deprecated) return null;
-  const details = [deprecation.note || 'No note', deprecation.decommissionTime != null ? `Decommission: ${formatDate(deprecation.decommissionTime)}` : null]
+  const details = [
+    deprecation.note || 'No note',
+    deprecation.decommissionTime != null ? `Decommission: ${formatDate(deprecation.decommissionTime)}` : null,
+  ]
     .filter(Boolean)
     .join(' · ');
   return (

@@ -7,9 +7,21 @@ export interface Facet {
 }
 
 /** One facet as a labelled select: every value with its count, named rather than shown as a urn. */
-export function FacetSelect({ facet, label, value, onChange }: { facet: Facet | undefined; label: string; value: string; onChange: (value: string) => void }) {
+export function FacetSelect({
+  facet,
+  label,
+  value,
+  onChange,
+}: {
+  facet: Facet | undefined;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
   // Most frequent first, then by the name people read (the server breaks ties by urn).
-  const options = [...(facet?.aggregations ?? [])].sort((a, b) => b.count - a.count || refName(a.entity, a.value).localeCompare(refName(b.entity, b.value)));
+  const options = [...(facet?.aggregations ?? [])].sort(
+    (a, b) => b.count - a.count || refName(a.entity, a.value).localeCompare(refName(b.entity, b.value)),
+  );
   // The chosen value stays listed even when the other filters leave no match for it.
   const missing = value && !options.some((o) => o.value === value);
   return (

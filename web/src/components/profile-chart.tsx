@@ -48,7 +48,11 @@ export function ProfileChart({ profiles }: { profiles: readonly ProfileView[] })
         <summary>Profile data ({profiles.length} profiles)</summary>
         <table class="profile-data">
           <thead>
-            <tr><th scope="col">Date</th><th scope="col">Rows</th>{column && <th scope="col">Nulls in {column}</th>}</tr>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">Rows</th>
+              {column && <th scope="col">Nulls in {column}</th>}
+            </tr>
           </thead>
           <tbody>
             {profiles.map((p) => {

@@ -72,9 +72,20 @@ export function DatasetPage({ urn, me }: { urn: string; me: Me | null }) {
     if (dataset) document.title = `${datasetTitle(dataset)} · Almanac`;
   }, [dataset]);
 
-  if (error && dataset === undefined) return <main><ErrorBox error={error} /></main>;
+  if (error && dataset === undefined)
+    return (
+      <main>
+        <ErrorBox error={error} />
+      </main>
+    );
   if (dataset === undefined) return <main aria-busy="true">Loading…</main>;
-  if (dataset === null) return <main><h1>Not found</h1><p>No dataset {urn}.</p></main>;
+  if (dataset === null)
+    return (
+      <main>
+        <h1>Not found</h1>
+        <p>No dataset {urn}.</p>
+      </main>
+    );
 
   const dep = dataset.deprecation;
   const refresh = () => {
@@ -86,7 +97,9 @@ export function DatasetPage({ urn, me }: { urn: string; me: Me | null }) {
   const custom = [...(dataset.properties?.customProperties ?? [])].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return (
     <main>
-      <p class="crumbs"><a href="#/datasets">Datasets</a> / {dataset.platform.name} / {dataset.name}</p>
+      <p class="crumbs">
+        <a href="#/datasets">Datasets</a> / {dataset.platform.name} / {dataset.name}
+      </p>
       <h1>
         {datasetTitle(dataset)} <DeprecationBadge deprecation={dep} />
         {dataset.status?.removed && <span class="badge badge-removed">Soft-deleted</span>}

@@ -56,7 +56,9 @@ const PAGE = 25;
 /** The datasets list: search, facets (platform, owner, tag, term, domain, deprecated), soft-deleted on request; deprecate one or many. */
 export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearchParams }) {
   const [query, setQuery] = useState(initial.get('query') ?? '');
-  const [chosen, setChosen] = useState<Record<string, string>>(Object.fromEntries(FACET_SELECTS.flatMap(([f]) => (initial.get(f) ? [[f, initial.get(f)!]] : []))));
+  const [chosen, setChosen] = useState<Record<string, string>>(
+    Object.fromEntries(FACET_SELECTS.flatMap(([f]) => (initial.get(f) ? [[f, initial.get(f)!]] : []))),
+  );
   const [deprecatedOnly, setDeprecatedOnly] = useState(initial.get('deprecated') === 'true');
   const [showRemoved, setShowRemoved] = useState(false);
   const [start, setStart] = useState(0);
@@ -82,21 +84,33 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
 
   useEffect(() => {
     const and = [
-      ...Object.entries(chosen).filter(([, v]) => v).map(([field, v]) => ({ field, values: [v] })),
+      ...Object.entries(chosen)
+        .filter(([, v]) => v)
+        .map(([field, v]) => ({ field, values: [v] })),
       ...(deprecatedOnly ? [{ field: 'deprecated', values: ['true'] }] : []),
     ];
-    const input = { types: ['DATASET'], query: query || '*', start, count: PAGE, orFilters: and.length ? [{ and }] : [], searchFlags: { includeSoftDeleted: showRemoved } };
+    const input = {
+      types: ['DATASET'],
+      query: query || '*',
+      start,
+      count: PAGE,
+      orFilters: and.length ? [{ and }] : [],
+      searchFlags: { includeSoftDeleted: showRemoved },
+    };
     // Typing sends one search per pause, and an answer to an older search never replaces a newer one.
     let live = true;
-    const timer = setTimeout(() => {
-      gql<{ searchAcrossEntities: SearchResult }>(SEARCH, { input })
-        .then((d) => {
-          if (!live) return;
-          setResult(d.searchAcrossEntities);
-          setError(null);
-        })
-        .catch((e: unknown) => live && setError(e));
-    }, query ? 200 : 0);
+    const timer = setTimeout(
+      () => {
+        gql<{ searchAcrossEntities: SearchResult }>(SEARCH, { input })
+          .then((d) => {
+            if (!live) return;
+            setResult(d.searchAcrossEntities);
+            setError(null);
+          })
+          .catch((e: unknown) => live && setError(e));
+      },
+      query ? 200 : 0,
+    );
     return () => {
       live = false;
       clearTimeout(timer);
@@ -144,11 +158,25 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
             <FacetSelect facet={facet(field)} label={label} value={chosen[field] ?? ''} onChange={(v) => choose(field, v)} />
           ))}
           <label class="inline">
-            <input type="checkbox" checked={deprecatedOnly} onChange={(e) => { setDeprecatedOnly((e.target as HTMLInputElement).checked); setStart(0); }} />
+            <input
+              type="checkbox"
+              checked={deprecatedOnly}
+              onChange={(e) => {
+                setDeprecatedOnly((e.target as HTMLInputElement).checked);
+                setStart(0);
+              }}
+            />
             Deprecated only{result && !deprecatedOnly ? ` (${deprecatedCount})` : ''}
           </label>
           <label class="inline">
-            <input type="checkbox" checked={showRemoved} onChange={(e) => { setShowRemoved((e.target as HTMLInputElement).checked); setStart(0); }} />
+            <input
+              type="checkbox"
+              checked={showRemoved}
+              onChange={(e) => {
+                setShowRemoved((e.target as HTMLInputElement).checked);
+                setStart(0);
+              }}
+            />
             Show soft-deleted
           </label>
         </form>
@@ -172,12 +200,22 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
           <table class="datasets">
             <thead>
               <tr>
-                {editable && <th scope="col"><span class="sr-only">Select</span></th>}
+                {editable && (
+                  <th scope="col">
+                    <span class="sr-only">Select</span>
+                  </th>
+                )}
                 <th scope="col">Name</th>
                 <th scope="col">Platform</th>
-                <th scope="col" class="secondary">Description</th>
-                <th scope="col" class="secondary">Owners</th>
-                <th scope="col" class="secondary">Tags</th>
+                <th scope="col" class="secondary">
+                  Description
+                </th>
+                <th scope="col" class="secondary">
+                  Owners
+                </th>
+                <th scope="col" class="secondary">
+                  Tags
+                </th>
                 <th scope="col">Status</th>
               </tr>
             </thead>
@@ -195,8 +233,12 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
                   </td>
                   <td>{r.platform.name}</td>
                   <td class="secondary description">{r.properties?.description ?? ''}</td>
-                  <td class="secondary"><RefLinks refs={(r.ownership?.owners ?? []).map((o) => o.owner)} field="owners" label={`Owners of ${datasetTitle(r)}`} /></td>
-                  <td class="secondary"><RefLinks refs={(r.tags?.tags ?? []).map((t) => t.tag)} field="tags" label={`Tags of ${datasetTitle(r)}`} /></td>
+                  <td class="secondary">
+                    <RefLinks refs={(r.ownership?.owners ?? []).map((o) => o.owner)} field="owners" label={`Owners of ${datasetTitle(r)}`} />
+                  </td>
+                  <td class="secondary">
+                    <RefLinks refs={(r.tags?.tags ?? []).map((t) => t.tag)} field="tags" label={`Tags of ${datasetTitle(r)}`} />
+                  </td>
                   <td>
                     {r.status?.removed && <span class="badge badge-removed">Soft-deleted</span>}
                     <DeprecationBadge deprecation={r.deprecation} countdown />

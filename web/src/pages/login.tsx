@@ -35,7 +35,13 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
         <h2>Sign in</h2>
         <label>
           Username
-          <input name="username" autocomplete="username" value={username} onInput={(e) => setUsername((e.target as HTMLInputElement).value)} required />
+          <input
+            name="username"
+            autocomplete="username"
+            value={username}
+            onInput={(e) => setUsername((e.target as HTMLInputElement).value)}
+            required
+          />
         </label>
         <label>
           Password

@@ -43,8 +43,10 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
   const [reload, setReload] = useState(0);
 
   useEffect(() => {
-    action<{ indexSizes: IndexSize[] }>('operations', 'getIndexSizes')
-      .then((v) => setIndices([...v.indexSizes].sort((a, b) => b.sizeInMb - a.sizeInMb)), setError);
+    action<{ indexSizes: IndexSize[] }>('operations', 'getIndexSizes').then(
+      (v) => setIndices([...v.indexSizes].sort((a, b) => b.sizeInMb - a.sizeInMb)),
+      setError,
+    );
     getJson<{ tasks: Task[] }>('/api/tasks').then((v) => setTasks(v.tasks), setError);
   }, [reload]);
 
@@ -69,7 +71,11 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
     const endTimeMillis = cutoff();
     if (!Number.isFinite(endTimeMillis)) return setError(new Error('Pick a date or a number of days.'));
     try {
-      const message = await action<string>('operations', 'truncateTimeseriesAspect', { entityType: picked.entityName, aspect: picked.aspectName, endTimeMillis });
+      const message = await action<string>('operations', 'truncateTimeseriesAspect', {
+        entityType: picked.entityName,
+        aspect: picked.aspectName,
+        endTimeMillis,
+      });
       const [rows = 0, total = 0] = (message.match(/\d+/g) ?? []).map(Number);
       setPreview({ message, rows, total, cutoff: endTimeMillis });
     } catch (err) {
@@ -79,7 +85,12 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
 
   const execute = async () => {
     if (!picked || !preview) return;
-    if (!confirm(`Delete ${formatCount(preview.rows)} rows older than ${formatDateTime(preview.cutoff)} from ${picked.indexName}? This cannot be undone.`)) return;
+    if (
+      !confirm(
+        `Delete ${formatCount(preview.rows)} rows older than ${formatDateTime(preview.cutoff)} from ${picked.indexName}? This cannot be undone.`,
+      )
+    )
+      return;
     try {
       const id = await action<string>('operations', 'truncateTimeseriesAspect', {
         entityType: picked.entityName,
@@ -102,7 +113,16 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
       <h1>Timeseries indices</h1>
       <table class="indices">
         <thead>
-          <tr><th scope="col">Index</th><th scope="col">Size</th><th scope="col">Rows</th><th scope="col">Oldest</th><th scope="col">Newest</th><th scope="col"><span class="sr-only">Action</span></th></tr>
+          <tr>
+            <th scope="col">Index</th>
+            <th scope="col">Size</th>
+            <th scope="col">Rows</th>
+            <th scope="col">Oldest</th>
+            <th scope="col">Newest</th>
+            <th scope="col">
+              <span class="sr-only">Action</span>
+            </th>
+          </tr>
         </thead>
         <tbody>
           {indices.map((ix) => (
@@ -117,7 +137,13 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
               <td>{formatDate(ix.newestTimestampMillis)}</td>
               <td>
                 {canTruncate(me) && (
-                  <button onClick={() => { setPicked(ix); setPreview(null); }} aria-label={`Truncate ${ix.indexName}`}>
+                  <button
+                    onClick={() => {
+                      setPicked(ix);
+                      setPreview(null);
+                    }}
+                    aria-label={`Truncate ${ix.indexName}`}
+                  >
                     Truncate…
                   </button>
                 )}
@@ -137,7 +163,15 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
             </label>
             <label class="inline">
               <input type="radio" name="mode" checked={mode === 'date'} onChange={() => setMode('date')} />
-              <input type="date" aria-label="Date" value={date} onInput={(e) => { setDate((e.target as HTMLInputElement).value); setMode('date'); }} />
+              <input
+                type="date"
+                aria-label="Date"
+                value={date}
+                onInput={(e) => {
+                  setDate((e.target as HTMLInputElement).value);
+                  setMode('date');
+                }}
+              />
             </label>
           </fieldset>
           <button type="submit">Preview (dry run)</button>
@@ -145,8 +179,9 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
             <div class="preview" role="status">
               <p>{preview.message}</p>
               <p>
-                {formatCount(preview.rows)} of {formatCount(preview.total)} rows ({preview.total ? ((preview.rows / preview.total) * 100).toFixed(2) : '0.00'}%),
-                about {formatBytes(preview.total ? (picked.sizeInMb * 1_000_000 * preview.rows) / preview.total : 0)} freed.
+                {formatCount(preview.rows)} of {formatCount(preview.total)} rows (
+                {preview.total ? ((preview.rows / preview.total) * 100).toFixed(2) : '0.00'}%), about{' '}
+                {formatBytes(preview.total ? (picked.sizeInMb * 1_000_000 * preview.rows) / preview.total : 0)} freed.
               </p>
               <button type="button" class="danger" onClick={execute} disabled={preview.rows === 0}>
                 Execute…
@@ -157,9 +192,13 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
       )}
       {running && (
         <section class="panel" aria-live="polite">
-          <h2>Task {running.id}: {running.state}</h2>
+          <h2>
+            Task {running.id}: {running.state}
+          </h2>
           <progress max={Math.max(1, running.rowsToDelete)} value={running.rowsDeleted} />
-          <p>{formatCount(running.rowsDeleted)} of {formatCount(running.rowsToDelete)} rows deleted</p>
+          <p>
+            {formatCount(running.rowsDeleted)} of {formatCount(running.rowsToDelete)} rows deleted
+          </p>
           {running.error && <p class="error">{running.error}</p>}
         </section>
       )}
@@ -167,7 +206,14 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
       <h2>Task history</h2>
       <table class="tasks">
         <thead>
-          <tr><th scope="col">Task</th><th scope="col">Index</th><th scope="col">Cutoff</th><th scope="col">State</th><th scope="col">Deleted</th><th scope="col">Started</th></tr>
+          <tr>
+            <th scope="col">Task</th>
+            <th scope="col">Index</th>
+            <th scope="col">Cutoff</th>
+            <th scope="col">State</th>
+            <th scope="col">Deleted</th>
+            <th scope="col">Started</th>
+          </tr>
         </thead>
         <tbody>
           {tasks.map((t) => (
@@ -176,7 +222,9 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
               <td>{t.index.indexName}</td>
               <td>{formatDateTime(t.cutoffMillis)}</td>
               <td>{t.state}</td>
-              <td>{formatCount(t.rowsDeleted)} / {formatCount(t.rowsToDelete)}</td>
+              <td>
+                {formatCount(t.rowsDeleted)} / {formatCount(t.rowsToDelete)}
+              </td>
               <td>{formatDateTime(t.startedAt)}</td>
             </tr>
           ))}

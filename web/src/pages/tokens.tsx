@@ -72,7 +72,9 @@ export function TokensPage({ me }: { me: Me | null }) {
             ))}
           </select>
         </label>
-        <button type="submit" class="primary">Create token</button>
+        <button type="submit" class="primary">
+          Create token
+        </button>
       </form>
       {created && (
         <div class="panel created" role="status">
@@ -83,7 +85,15 @@ export function TokensPage({ me }: { me: Me | null }) {
       <ErrorBox error={error} />
       <table>
         <thead>
-          <tr><th scope="col">Name</th><th scope="col">Acts as</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col"><span class="sr-only">Revoke</span></th></tr>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Acts as</th>
+            <th scope="col">Created</th>
+            <th scope="col">Expires</th>
+            <th scope="col">
+              <span class="sr-only">Revoke</span>
+            </th>
+          </tr>
         </thead>
         <tbody>
           {tokens.map((t) => (
@@ -92,7 +102,11 @@ export function TokensPage({ me }: { me: Me | null }) {
               <td>{t.actorUrn}</td>
               <td>{formatDateTime(t.createdAt)}</td>
               <td>{t.expiresAt === null ? 'never' : formatDateTime(t.expiresAt)}</td>
-              <td><button onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>Revoke</button></td>
+              <td>
+                <button onClick={() => revoke(t.id)} aria-label={`Revoke ${t.name}`}>
+                  Revoke
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
