@@ -1,11 +1,8 @@
 import { aspectIndexer } from '../catalog/relationships/aspect-indexer.ts';
 import type { DatabaseConfig } from '../config.ts';
-import { translatePostgresError } from './postgres/driver-errors.ts';
-import { PostgresStore } from './postgres/postgres-store.ts';
-import { translateSqliteError } from './sqlite/driver-errors.ts';
-import { SqliteStore } from './sqlite/sqlite-store.ts';
+import { openPostgresStore } from './postgres/postgres-store.ts';
+import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import type { AspectIndexer, Store } from './store.ts';
-import { translatingErrors } from './store-error.ts';
 
 export interface OpenStoreOptions {
   /** Long-running servers move SQLite checkpoints to a worker thread; one-shot CLI commands do not. */
@@ -20,11 +17,11 @@ export interface OpenStoreOptions {
  */
 export async function openStore(config: DatabaseConfig, options: OpenStoreOptions = {}): Promise<Store> {
   const indexer = options.indexer ?? aspectIndexer;
-  // Each adapter's driver errors leave the store as StoreError (conflict, unavailable) or not at all.
+  // Each adapter's driver errors leave the store as StoreError (conflict, unavailable) or not at all (compose-store.ts).
   const store: Store =
     config.kind === 'sqlite'
-      ? translatingErrors(new SqliteStore(config.path, indexer, { backgroundCheckpoints: options.background ?? false }), translateSqliteError)
-      : translatingErrors(new PostgresStore(config.url, indexer), translatePostgresError);
+      ? openSqliteStore(config.path, indexer, { backgroundCheckpoints: options.background ?? false })
+      : openPostgresStore(config.url, indexer);
   try {
     await store.migrate();
   } catch (e) {

@@ -18,33 +18,3 @@ export class StoreError extends Error {
     this.name = 'StoreError';
   }
 }
-
-/**
- * The store with every method's failures passed through `translate` (an adapter's driver-error table). Calls go
- * straight to the adapter, so its own internal calls are not translated twice.
- */
-export function translatingErrors<S extends object>(store: S, translate: (e: unknown) => unknown): S {
-  const wrapped = new Map<PropertyKey, unknown>();
-  const fail = (e: unknown): never => {
-    throw translate(e);
-  };
-  return new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
-      let fn = wrapped.get(key);
-      if (!fn) {
-        fn = (...args: unknown[]) => {
-          try {
-            const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-            return result instanceof Promise ? result.catch(fail) : result;
-          } catch (e) {
-            return fail(e);
-          }
-        };
-        wrapped.set(key, fn);
-      }
-      return fn;
-    },
-  });
-}

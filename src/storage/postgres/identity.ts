@@ -1,10 +1,12 @@
 import type pg from 'pg';
 import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { IdentityPort } from '../ports/identity.ts';
 import { named } from './named-query.ts';
 
 /** Access tokens, role assignments and password hashes on PostgreSQL. */
-export class PostgresIdentity {
+export class PostgresIdentity implements PortImpl<IdentityPort> {
   constructor(private readonly pool: pg.Pool) {}
 
   async insertAccessToken(t: AccessTokenRecord): Promise<void> {

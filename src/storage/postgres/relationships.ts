@@ -20,6 +20,8 @@ import type {
   RelationshipScanQuery,
   StoredRelationship,
 } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { RelationshipPort } from '../ports/relationships.ts';
 import { named } from './named-query.ts';
 
 const BACKFILL_PAGE = 1000;
@@ -38,7 +40,7 @@ const edgeColumns = (edges: readonly RelationshipEdge[]): Array<Array<string | n
  * The relationship index and the soft-deletion marks of the PostgreSQL adapter.
  * Writes run on the caller's transaction client; reads are single statements, so each sees one snapshot.
  */
-export class PostgresRelationships {
+export class PostgresRelationships implements PortImpl<RelationshipPort> {
   constructor(
     private readonly pool: pg.Pool,
     private readonly indexer: AspectIndexer,
@@ -133,7 +135,7 @@ export class PostgresRelationships {
     await c.query('ANALYZE relationships');
   }
 
-  async related(q: RelatedEntitiesQuery): Promise<RelatedEntitiesPage> {
+  async relatedEntities(q: RelatedEntitiesQuery): Promise<RelatedEntitiesPage> {
     const anchor = q.direction === 'OUTGOING' ? 'r.source_urn' : 'r.destination_urn';
     const other = q.direction === 'OUTGOING' ? 'destination_urn' : 'source_urn';
     const typed = q.types.length > 0;
@@ -154,7 +156,7 @@ export class PostgresRelationships {
     return { total, relationships: r.rows.filter((row) => row.source_urn !== null).map(toRelationship) };
   }
 
-  async hop(q: RelationshipHopQuery): Promise<RelationshipEdge[]> {
+  async relationshipHop(q: RelationshipHopQuery): Promise<RelationshipEdge[]> {
     if (q.urns.length === 0) return [];
     const parts: string[] = [];
     const params: unknown[] = [q.urns];
@@ -173,7 +175,7 @@ export class PostgresRelationships {
     return r.rows.map(toEdge);
   }
 
-  async scan(q: RelationshipScanQuery): Promise<StoredRelationship[]> {
+  async scanRelationships(q: RelationshipScanQuery): Promise<StoredRelationship[]> {
     const params: unknown[] = [];
     const placeholder = (v: unknown) => (params.push(v), `$${params.length}`);
     const where = scanWhere(

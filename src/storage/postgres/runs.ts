@@ -9,24 +9,67 @@ import type {
   RunSummary,
   WriteOp,
 } from '../store.ts';
+import type { Json } from '../ports/aspects.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { RunPort } from '../ports/runs.ts';
+import type { PostgresRelationships } from './relationships.ts';
+import type { PostgresTimeseries } from './timeseries.ts';
+import { inTransaction } from './transaction.ts';
+
+/** A transaction PostgreSQL aborted to break a deadlock (or a serialization conflict) can simply run again. */
+const RETRYABLE = new Set(['40P01', '40001']);
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 
 /** An entity is soft-deleted when its latest status says removed, as DataHub marks its rows. */
 const SOFT_DELETED = `EXISTS (SELECT 1 FROM aspects s WHERE s.urn = a.urn AND s.aspect = 'status' AND s.version = 0 AND s.metadata @> '{"removed": true}')`;
 
-/** What the rollback borrows from the store: its aspect write and its entity delete, inside the same transaction. */
+/** What the rollback borrows from the aspects part: its aspect write and its entity delete, inside the same transaction. */
 export interface RollbackHooks {
   writeAspect(client: pg.PoolClient, op: AspectOp, actor: string, now: number): Promise<unknown>;
   deleteEntityRows(client: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }>;
 }
 
 /** Ingestion runs on PostgreSQL: the run that wrote each aspect version is its `run_id` column (index aspects_by_run). */
-export class PostgresRuns {
+export class PostgresRuns implements PortImpl<RunPort> {
   constructor(
     private readonly pool: pg.Pool,
+    private readonly ts: PostgresTimeseries,
+    private readonly relationships: PostgresRelationships,
     private readonly hooks: RollbackHooks,
   ) {}
+
+  async rollbackEntity(request: EntityRollbackRequest): Promise<EntityRollbackResult> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await inTransaction(this.pool, async (c) => {
+          const result = await this.rollbackRows(c, request);
+          // What the restored or removed versions declare replaces what the run's versions did, in the same transaction.
+          if (!result.entityDeleted) {
+            for (const a of result.aspects) {
+              if (a.outcome === 'kept') continue;
+              const latest = await c.query<{ entity_type: string; metadata: Json }>(
+                'SELECT entity_type, metadata FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0',
+                [request.urn, a.aspect],
+              );
+              const row = latest.rows[0];
+              if (row) await this.relationships.index(c, row.entity_type, request.urn, a.aspect, row.metadata);
+              else await this.relationships.forgetAspect(c, request.urn, a.aspect);
+            }
+          }
+          return result;
+        });
+      } catch (e) {
+        if (!RETRYABLE.has((e as { code?: string }).code ?? '') || attempt >= 3) throw e;
+      }
+    }
+  }
+
+  async deleteRunTimeseriesRows(runId: string): Promise<number> {
+    let removed = 0;
+    for (const day of await this.ts.livePartitions()) removed += await inTransaction(this.pool, (c) => this.ts.deleteRunRows(c, day, runId));
+    return removed;
+  }
 
   async listRuns(q: RunListQuery): Promise<RunSummary[]> {
     const r = await this.pool.query<{ run_id: string; n: number; last: number }>(
@@ -59,7 +102,8 @@ export class PostgresRuns {
   }
 
   /** Runs inside the caller's transaction; the run's latest versions of the entity stay locked until it ends. */
-  async rollbackEntity(c: pg.PoolClient, req: EntityRollbackRequest): Promise<EntityRollbackResult> {
+  /** Inside the rollback's transaction. */
+  private async rollbackRows(c: pg.PoolClient, req: EntityRollbackRequest): Promise<EntityRollbackResult> {
     const locked = await c.query<{ aspect: string }>(
       'SELECT aspect FROM aspects WHERE urn = $1 AND version = 0 AND run_id = $2 ORDER BY aspect FOR UPDATE',
       [req.urn, req.runId],

@@ -1,5 +1,7 @@
 import pg from 'pg';
 import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { TaskPort } from '../ports/tasks.ts';
 import { newTaskColumns, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
 
 /** Advisory-lock class of task nodes ("almt"); the object id is hashtext(node id). */
@@ -12,7 +14,7 @@ const RECONNECT_MILLIS = 1000;
  * dies, the server drops the connection and the lock, which is how another
  * process tells a crashed owner from a live one without trusting clocks.
  */
-export class PostgresTasks {
+export class PostgresTasks implements PortImpl<TaskPort> {
   private nodeId: string | undefined;
   private nodeClient: pg.Client | undefined;
   private closed = false;
@@ -41,7 +43,11 @@ export class PostgresTasks {
     }
   }
 
-  async updateTask(ref: TaskRef, patch: TaskPatch, whileRunning: boolean): Promise<TaskRecord | undefined> {
+  async updateTask(
+    ref: TaskRef,
+    patch: TaskPatch,
+    { whileRunning = false }: { readonly whileRunning?: boolean } = {},
+  ): Promise<TaskRecord | undefined> {
     const sets = taskPatchColumns(patch);
     const assignments = sets.length > 0 ? sets.map(([c], i) => `${c} = $${i + 3}`).join(', ') : 'number = number';
     const guard = whileRunning ? " AND state = 'running'" : '';

@@ -9,7 +9,10 @@ import type {
   TimeseriesQuery,
   TimeseriesRowScope,
 } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { TimeseriesPort } from '../ports/timeseries.ts';
 import { partitionTableSql } from './migrations.ts';
+import { inTransaction } from './transaction.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 type TimeseriesOp = TimeseriesIndexRef & TimeseriesEvent;
@@ -37,7 +40,7 @@ const DELETE_CHUNK = 64;
  * takes a day out (with FOR UPDATE) either waits for it or is seen by it.
  * Tables are created outside the write transaction; the caches here are hints.
  */
-export class PostgresTimeseries {
+export class PostgresTimeseries implements PortImpl<TimeseriesPort> {
   private readonly indexIds = new Map<string, number>();
   /** `${indexId}:${startMillis}` of partitions seen live. */
   private readonly knownPartitions = new Set<string>();
@@ -160,7 +163,7 @@ export class PostgresTimeseries {
     return (await this.partitions(indexId)).map((p) => PostgresTimeseries.table(indexId, p));
   }
 
-  async listPartitions(ref: TimeseriesIndexRef): Promise<TimeseriesPartition[]> {
+  async listTimeseriesPartitions(ref: TimeseriesIndexRef): Promise<TimeseriesPartition[]> {
     const id = await this.indexId(ref, false);
     if (id === undefined) return [];
     return (await this.partitions(id)).map((p) => ({ startMillis: p.start_ms, endMillis: partitionEnd(p.start_ms), rowCount: p.row_count }));
@@ -180,7 +183,7 @@ export class PostgresTimeseries {
     }
   }
 
-  async query(q: TimeseriesQuery): Promise<TimeseriesEvent[]> {
+  async queryTimeseries(q: TimeseriesQuery): Promise<TimeseriesEvent[]> {
     const id = await this.indexId(q, false);
     if (id === undefined || q.limit <= 0) return [];
     const lo = q.startTimeMillis ?? Number.MIN_SAFE_INTEGER;
@@ -219,7 +222,7 @@ export class PostgresTimeseries {
     });
   }
 
-  async countBefore(ref: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }> {
+  async countTimeseriesBefore(ref: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }> {
     const id = await this.indexId(ref, false);
     if (id === undefined) return { matching: 0, total: 0 };
     const boundary = partitionStart(before);
@@ -244,6 +247,11 @@ export class PostgresTimeseries {
 
   /** Deletes every event of one urn in every index, in the caller's transaction; returns the rows removed. */
   /** Deletes the urn's events in the scope (every index, or one; inside the window); returns the rows removed. */
+  deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number> {
+    return inTransaction(this.pool, (c) => this.deleteUrnRows(c, urn, scope));
+  }
+
+  /** Inside the caller's transaction. */
   async deleteUrnRows(client: pg.PoolClient, urn: string, scope: TimeseriesRowScope = {}): Promise<number> {
     const lo = scope.startMillis ?? Number.MIN_SAFE_INTEGER;
     const hi = scope.endMillis ?? Number.MAX_SAFE_INTEGER;
@@ -325,7 +333,7 @@ export class PostgresTimeseries {
     return r.rows[0]!.bytes;
   }
 
-  async stats(): Promise<TimeseriesIndexStats[]> {
+  async timeseriesIndexStats(): Promise<TimeseriesIndexStats[]> {
     const indices = await this.pool.query<{ id: number; entity_type: string; aspect: string }>(
       'SELECT id, entity_type, aspect FROM ts_indices ORDER BY entity_type, aspect',
     );

@@ -2,6 +2,8 @@ import type pg from 'pg';
 import { PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
 import type { ReclaimStep, TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
 import { ABANDONED, changedSomething, rewriteBoundary } from '../truncation-step.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { TruncationPort } from '../ports/truncation.ts';
 import { partitionTableSql, urnIndexSql } from './migrations.ts';
 import { PostgresTasks } from './tasks.ts';
 import { type PartitionRow, PostgresTimeseries } from './timeseries.ts';
@@ -28,7 +30,7 @@ const DROPS_PER_COMMIT = 16;
  * commit, a few milliseconds each whatever their size) and VACUUMs what row
  * deletions left behind.
  */
-export class PostgresTruncation {
+export class PostgresTruncation implements PortImpl<TruncationPort> {
   constructor(
     private readonly pool: pg.Pool,
     private readonly ts: PostgresTimeseries,
@@ -73,7 +75,12 @@ export class PostgresTruncation {
     return r.rows[0]!.rows;
   }
 
-  async retirePartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number }, task?: TaskRef): Promise<TruncationStep> {
+  async retireTimeseriesPartitionsBefore(
+    ref: TimeseriesIndexRef,
+    before: number,
+    budget: { maxPartitions: number },
+    task?: TaskRef,
+  ): Promise<TruncationStep> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     const step = await this.step(task, async (c) => {
@@ -96,7 +103,7 @@ export class PostgresTruncation {
     return step;
   }
 
-  async trimBoundary(ref: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep> {
+  async trimTimeseriesBoundary(ref: TimeseriesIndexRef, before: number, task?: TaskRef): Promise<TruncationStep> {
     const id = await this.ts.indexId(ref, false);
     const start = partitionStart(before);
     if (id === undefined || start === before) return NOTHING;
@@ -139,7 +146,7 @@ export class PostgresTruncation {
     return step;
   }
 
-  async deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep> {
+  async deleteTimeseriesRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): Promise<TruncationStep> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     return this.step(task, async (c) => {
@@ -177,7 +184,7 @@ export class PostgresTruncation {
    * drop. Once none is left, VACUUMs the live partitions that start before the
    * cutoff, where row deletions left dead tuples.
    */
-  async reclaim(ref: TimeseriesIndexRef, before: number, maxMillis: number, task?: TaskRef): Promise<ReclaimStep> {
+  async reclaimTimeseriesSpace(ref: TimeseriesIndexRef, before: number, maxMillis: number, task?: TaskRef): Promise<ReclaimStep> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return { freedBytes: 0, reclaimedBytes: 0, done: true };
     const started = performance.now();
@@ -235,7 +242,7 @@ export class PostgresTruncation {
     return Math.max(0, sizeBefore - (await PostgresTimeseries.sizeOf(this.pool, tables)));
   }
 
-  async indexSizeBytes(ref: TimeseriesIndexRef): Promise<number> {
+  async timeseriesIndexSizeBytes(ref: TimeseriesIndexRef): Promise<number> {
     const id = await this.ts.indexId(ref, false);
     if (id === undefined) return 0;
     return PostgresTimeseries.sizeOf(this.pool, await this.ts.liveTables(id));

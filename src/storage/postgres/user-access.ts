@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { InviteRecord, SessionState, SignInFailures, UserAccessStore } from '../ports/user-access.ts';
 import { named } from './named-query.ts';
 
-/** Raises a user's session epoch ($1), creating its row at 1; shared with the user deletion in postgres-store.ts. */
+/** Raises a user's session epoch ($1), creating its row at 1; shared with the user deletion in aspects.ts. */
 export const END_SESSIONS_SQL = `INSERT INTO user_access (user_urn, session_epoch) VALUES ($1, 1)
   ON CONFLICT (user_urn) DO UPDATE SET session_epoch = user_access.session_epoch + 1`;
 

@@ -1,10 +1,28 @@
 import type Database from 'better-sqlite3';
 import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { IdentityPort } from '../ports/identity.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 
 /** Access tokens, role assignments and password hashes on SQLite. */
-export class SqliteIdentity {
-  constructor(private readonly sql: (text: string) => Database.Statement) {}
+export class SqliteIdentity implements PortImpl<IdentityPort> {
+  private readonly setRoleTx: Database.Transaction<(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number) => void>;
+
+  constructor(
+    db: Database.Database,
+    private readonly sql: (text: string) => Database.Statement,
+  ) {
+    this.setRoleTx = db.transaction((actorUrns, roleUrn, assignedBy, now) => {
+      for (const actor of actorUrns) {
+        if (roleUrn === null) this.sql('DELETE FROM role_assignments WHERE actor_urn = ?').run(actor);
+        else
+          this.sql(
+            `INSERT INTO role_assignments (actor_urn, role_urn, assigned_by, assigned_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (actor_urn) DO UPDATE SET role_urn = excluded.role_urn, assigned_by = excluded.assigned_by, assigned_at = excluded.assigned_at`,
+          ).run(actor, roleUrn, assignedBy, now);
+      }
+    });
+  }
 
   insertAccessToken(t: AccessTokenRecord): void {
     this.sql('INSERT INTO access_tokens (id, name, description, actor_urn, owner_urn, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)').run(
@@ -62,15 +80,9 @@ export class SqliteIdentity {
     return (this.sql('SELECT role_urn FROM role_assignments WHERE actor_urn = ?').get(actorUrn) as { role_urn: string } | undefined)?.role_urn;
   }
 
+  /** All the actors in one transaction. */
   setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): void {
-    for (const actor of actorUrns) {
-      if (roleUrn === null) this.sql('DELETE FROM role_assignments WHERE actor_urn = ?').run(actor);
-      else
-        this.sql(
-          `INSERT INTO role_assignments (actor_urn, role_urn, assigned_by, assigned_at) VALUES (?, ?, ?, ?)
-           ON CONFLICT (actor_urn) DO UPDATE SET role_urn = excluded.role_urn, assigned_by = excluded.assigned_by, assigned_at = excluded.assigned_at`,
-        ).run(actor, roleUrn, assignedBy, now);
-    }
+    this.setRoleTx.immediate(actorUrns, roleUrn, assignedBy, now);
   }
 
   getPasswordHash(userUrn: string): string | undefined {

@@ -21,6 +21,8 @@ import type {
   RelationshipScanQuery,
   StoredRelationship,
 } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { RelationshipPort } from '../ports/relationships.ts';
 
 /** Lists travel as one JSON text parameter, so a statement's text never depends on a list's length. */
 const IN_JSON = (column: string) => `${column} IN (SELECT value FROM json_each(?))`;
@@ -29,7 +31,7 @@ const IN_JSON = (column: string) => `${column} IN (SELECT value FROM json_each(?
  * The relationship index and the soft-deletion marks of the SQLite adapter.
  * Every method runs inside the caller's transaction (writes) or opens a read one.
  */
-export class SqliteRelationships {
+export class SqliteRelationships implements PortImpl<RelationshipPort> {
   private readonly relatedTx: Database.Transaction<(q: RelatedEntitiesQuery) => RelatedEntitiesPage>;
 
   constructor(
@@ -93,7 +95,7 @@ export class SqliteRelationships {
     }
   }
 
-  related(q: RelatedEntitiesQuery): RelatedEntitiesPage {
+  relatedEntities(q: RelatedEntitiesQuery): RelatedEntitiesPage {
     return this.relatedTx(q);
   }
 
@@ -111,7 +113,7 @@ export class SqliteRelationships {
     return { total, relationships: rows.map(toRelationship) };
   }
 
-  hop(q: RelationshipHopQuery): RelationshipEdge[] {
+  relationshipHop(q: RelationshipHopQuery): RelationshipEdge[] {
     if (q.urns.length === 0) return [];
     const urns = JSON.stringify(q.urns);
     const parts: string[] = [];
@@ -130,7 +132,7 @@ export class SqliteRelationships {
     return (this.sql(parts.join(' UNION ALL ')).all(...params) as RelationshipRow[]).map(toEdge);
   }
 
-  scan(q: RelationshipScanQuery): StoredRelationship[] {
+  scanRelationships(q: RelationshipScanQuery): StoredRelationship[] {
     const params: unknown[] = [];
     const where = scanWhere(
       q,

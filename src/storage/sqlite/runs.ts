@@ -9,24 +9,71 @@ import type {
   RunSummary,
   WriteOp,
 } from '../store.ts';
+import { fromJsonTextRequired } from '../json.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { RunPort } from '../ports/runs.ts';
+import type { SqliteRelationships } from './relationships.ts';
+import type { SqliteTimeseries } from './timeseries.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 
 /** An entity is soft-deleted when its latest status says removed, as DataHub marks its rows. */
 const SOFT_DELETED = `EXISTS (SELECT 1 FROM aspects s WHERE s.urn = a.urn AND s.aspect = 'status' AND s.version = 0 AND json_extract(s.metadata, '$.removed') = 1)`;
 
-/** What the rollback borrows from the store: its aspect write and its entity delete, inside the same transaction. */
+/** What the rollback borrows from the aspects part: its aspect write and its entity delete, inside the same transaction. */
 export interface RollbackHooks {
   writeAspect(op: AspectOp, actor: string, now: number): void;
   deleteEntityRows(urn: string, revokeIdentity: boolean): { aspectRows: number; timeseriesRows: number };
 }
 
 /** Ingestion runs on SQLite: the run that wrote each aspect version is its `run_id` column (index aspects_by_run). */
-export class SqliteRuns {
+export class SqliteRuns implements PortImpl<RunPort> {
+  private readonly rollbackEntityTx: Database.Transaction<(request: EntityRollbackRequest) => EntityRollbackResult>;
+
   constructor(
+    private readonly db: Database.Database,
     private readonly sql: (text: string) => Database.Statement,
+    private readonly ts: SqliteTimeseries,
+    private readonly relationships: SqliteRelationships,
     private readonly hooks: RollbackHooks,
-  ) {}
+  ) {
+    this.rollbackEntityTx = db.transaction((request) => {
+      this.ts.forgetIfChangedElsewhere();
+      const result = this.rollbackRows(request);
+      // What the restored or removed versions declare replaces what the run's versions did, in the same transaction.
+      if (!result.entityDeleted) {
+        for (const a of result.aspects) {
+          if (a.outcome === 'kept') continue;
+          const latest = this.sql('SELECT entity_type, metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(
+            request.urn,
+            a.aspect,
+          ) as { entity_type: string; metadata: string } | undefined;
+          if (latest) this.relationships.index(latest.entity_type, request.urn, a.aspect, fromJsonTextRequired(latest.metadata));
+          else this.relationships.forgetAspect(request.urn, a.aspect);
+        }
+      }
+      return result;
+    });
+  }
+
+  rollbackEntity(request: EntityRollbackRequest): EntityRollbackResult {
+    return this.rollbackEntityTx.immediate(request);
+  }
+
+  async deleteRunTimeseriesRows(runId: string): Promise<number> {
+    let removed = 0;
+    for (const partition of this.ts.livePartitions()) {
+      removed += this.db
+        .transaction(() => {
+          this.ts.forgetIfChangedElsewhere();
+          return this.ts.deleteRunRows(partition, runId);
+        })
+        .immediate();
+      // One day per transaction, and the event loop gets a turn between days.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return removed;
+  }
 
   listRuns(q: RunListQuery): RunSummary[] {
     const rows = this.sql(
@@ -64,8 +111,8 @@ export class SqliteRuns {
     );
   }
 
-  /** Must run inside a write transaction. */
-  rollbackEntity(req: EntityRollbackRequest): EntityRollbackResult {
+  /** Inside the rollback's write transaction. */
+  private rollbackRows(req: EntityRollbackRequest): EntityRollbackResult {
     const mine = (
       this.sql('SELECT aspect FROM aspects WHERE urn = ? AND version = 0 AND run_id = ? ORDER BY aspect').all(req.urn, req.runId) as Array<{
         aspect: string;

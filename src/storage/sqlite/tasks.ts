@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3';
 import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { TaskPort } from '../ports/tasks.ts';
 import { newTaskColumns, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 /** Background task records on SQLite. */
-export class SqliteTasks {
+export class SqliteTasks implements PortImpl<TaskPort> {
   constructor(
     private readonly db: Database.Database,
     private readonly sql: (text: string) => Database.Statement,
@@ -36,7 +38,7 @@ export class SqliteTasks {
       .immediate();
   }
 
-  updateTask(ref: TaskRef, patch: TaskPatch, whileRunning: boolean): TaskRecord | undefined {
+  updateTask(ref: TaskRef, patch: TaskPatch, { whileRunning = false }: { readonly whileRunning?: boolean } = {}): TaskRecord | undefined {
     const sets = taskPatchColumns(patch);
     const assignments = sets.length > 0 ? sets.map(([c]) => `${c} = ?`).join(', ') : 'number = number';
     const guard = whileRunning ? " AND state = 'running'" : '';
@@ -77,5 +79,12 @@ export class SqliteTasks {
 
   heartbeatTasks(nodeId: string, now: number): void {
     this.sql("UPDATE tasks SET heartbeat_at = ? WHERE node_id = ? AND state = 'running'").run(now, nodeId);
+  }
+
+  /** One SQLite file is served by one process, which knows its own tasks: nothing to publish. */
+  registerTaskNode(_nodeId: string): void {}
+
+  isTaskNodeAlive(_nodeId: string): boolean | undefined {
+    return undefined;
   }
 }

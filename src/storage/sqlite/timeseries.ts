@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
 import type {
@@ -9,6 +10,8 @@ import type {
   TimeseriesRowScope,
 } from '../store.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { TimeseriesPort } from '../ports/timeseries.ts';
 import { partitionTableSql } from './migrations.ts';
 import { StatementCache } from './statements.ts';
 
@@ -25,16 +28,22 @@ export interface PartitionRow {
  * transaction calls forgetIfChangedElsewhere() first, so the in-memory caches
  * stay true even when another process shares the file.
  */
-export class SqliteTimeseries {
+export class SqliteTimeseries implements PortImpl<TimeseriesPort> {
   private readonly indexIds = new Map<string, number>();
   /** Live partition tables by `${indexId}:${startMillis}`. */
   private readonly knownPartitions = new Map<string, string>();
   /** `PRAGMA data_version` when the caches were last known true. */
   private dataVersion: number | undefined;
   private readonly statements: StatementCache;
+  private readonly deleteTimeseriesTx: Database.Transaction<(urn: string, scope: TimeseriesRowScope) => number>;
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    /** The database file, for reads moved off this thread; ':memory:' keeps them here. */
+    private readonly file: string,
+  ) {
     this.statements = new StatementCache(db);
+    this.deleteTimeseriesTx = db.transaction((urn, scope) => this.deleteUrnRows(urn, scope));
   }
 
   private stmt(sql: string): Database.Statement {
@@ -146,13 +155,13 @@ export class SqliteTimeseries {
     return this.partitions(indexId).map((p) => SqliteTimeseries.table(indexId, p));
   }
 
-  listPartitions(ref: TimeseriesIndexRef): TimeseriesPartition[] {
+  listTimeseriesPartitions(ref: TimeseriesIndexRef): TimeseriesPartition[] {
     const indexId = this.indexId(ref, false);
     if (indexId === undefined) return [];
     return this.partitions(indexId).map((p) => ({ startMillis: p.start_ms, endMillis: partitionEnd(p.start_ms), rowCount: p.row_count }));
   }
 
-  query(q: TimeseriesQuery): TimeseriesEvent[] {
+  queryTimeseries(q: TimeseriesQuery): TimeseriesEvent[] {
     const indexId = this.indexId(q, false);
     if (indexId === undefined || q.limit <= 0) return [];
     const lo = q.startTimeMillis ?? Number.MIN_SAFE_INTEGER;
@@ -186,7 +195,7 @@ export class SqliteTimeseries {
     return out;
   }
 
-  countBefore(ref: TimeseriesIndexRef, before: number): { matching: number; total: number } {
+  countTimeseriesBefore(ref: TimeseriesIndexRef, before: number): { matching: number; total: number } {
     const indexId = this.indexId(ref, false);
     if (indexId === undefined) return { matching: 0, total: 0 };
     const sums = this.stmt(
@@ -205,6 +214,11 @@ export class SqliteTimeseries {
   }
 
   /** Deletes the urn's events in the scope (every index, or one; inside the window); returns the rows removed. */
+  deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): number {
+    return this.deleteTimeseriesTx.immediate(urn, scope);
+  }
+
+  /** Inside the caller's transaction. */
   deleteUrnRows(urn: string, scope: TimeseriesRowScope = {}): number {
     const lo = scope.startMillis ?? Number.MIN_SAFE_INTEGER;
     const hi = scope.endMillis ?? Number.MAX_SAFE_INTEGER;
@@ -254,14 +268,25 @@ export class SqliteTimeseries {
   static readonly TABLE_SIZES_SQL = "SELECT name, SUM(pgsize) AS bytes FROM dbstat WHERE name LIKE 'ts\\_%' ESCAPE '\\' GROUP BY name";
 
   /** `tableSizes` (from TABLE_SIZES_SQL) may be computed elsewhere, e.g. off this thread. */
-  stats(tableSizes?: ReadonlyArray<{ name: string; bytes: number }>): TimeseriesIndexStats[] {
+  async timeseriesIndexStats(): Promise<TimeseriesIndexStats[]> {
+    // Sizes come from a walk over every page: done on a worker thread, the rest here.
+    return this.stats(await this.tableSizes());
+  }
+
+  /** Bytes per table (and its indexes), from a walk over every page of the file. */
+  async tableSizes(): Promise<Array<{ name: string; bytes: number }>> {
+    const sql = SqliteTimeseries.TABLE_SIZES_SQL;
+    return (this.file === ':memory:' ? this.stmt(sql).all() : await readOnWorker(this.file, sql, [])) as Array<{ name: string; bytes: number }>;
+  }
+
+  private stats(tableSizes: ReadonlyArray<{ name: string; bytes: number }>): TimeseriesIndexStats[] {
     const indices = this.stmt('SELECT id, entity_type, aspect FROM ts_indices ORDER BY entity_type, aspect').all() as Array<{
       id: number;
       entity_type: string;
       aspect: string;
     }>;
     const sizes = new Map<string, number>();
-    for (const r of tableSizes ?? (this.stmt(SqliteTimeseries.TABLE_SIZES_SQL).all() as Array<{ name: string; bytes: number }>)) {
+    for (const r of tableSizes) {
       sizes.set(r.name, r.bytes);
     }
     return indices.map((ix) => {
@@ -286,4 +311,13 @@ export class SqliteTimeseries {
       };
     });
   }
+}
+
+function readOnWorker(file: string, sql: string, params: unknown[]): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./read-worker.mjs', import.meta.url), { workerData: { path: file, sql, params } });
+    worker.once('message', (m: { rows?: unknown[]; error?: string }) => (m.error !== undefined ? reject(new Error(m.error)) : resolve(m.rows!)));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`read worker exited with code ${code}`)));
+  });
 }

@@ -1,7 +1,8 @@
-import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import { PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
 import type { ReclaimStep, TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { TruncationPort } from '../ports/truncation.ts';
 import { ABANDONED, changedSomething, rewriteBoundary } from '../truncation-step.ts';
 import { partitionTableSql } from './migrations.ts';
 import { StatementCache } from './statements.ts';
@@ -32,7 +33,7 @@ const RETIRED_BY_TASK = 'task_number IS ?';
  * moves live pages down to shorten the file (auto_vacuum = INCREMENTAL), in
  * bounded steps.
  */
-export class SqliteTruncation {
+export class SqliteTruncation implements PortImpl<TruncationPort> {
   private readonly statements: StatementCache;
   private vacuumPages = VACUUM_PAGES.start;
 
@@ -40,8 +41,6 @@ export class SqliteTruncation {
     private readonly db: Database.Database,
     private readonly ts: SqliteTimeseries,
     private readonly tasks: SqliteTasks,
-    /** The database file, for reads moved off this thread; ':memory:' keeps them here. */
-    private readonly file: string,
   ) {
     this.statements = new StatementCache(db);
   }
@@ -69,7 +68,7 @@ export class SqliteTruncation {
    * Takes whole partitions out of the index: one metadata change, no DDL. Their
    * tables are listed in ts_retired and dropped by reclaim(), off the task's path.
    */
-  retirePartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number }, task?: TaskRef): TruncationStep {
+  retireTimeseriesPartitionsBefore(ref: TimeseriesIndexRef, before: number, budget: { maxPartitions: number }, task?: TaskRef): TruncationStep {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     try {
@@ -104,7 +103,7 @@ export class SqliteTruncation {
     this.sql('DELETE FROM ts_partitions WHERE index_id = ? AND start_ms = ?').run(id, p.start_ms);
   }
 
-  trimBoundary(ref: TimeseriesIndexRef, before: number, task?: TaskRef): TruncationStep {
+  trimTimeseriesBoundary(ref: TimeseriesIndexRef, before: number, task?: TaskRef): TruncationStep {
     const id = this.ts.indexId(ref, false);
     const start = partitionStart(before);
     if (id === undefined || start === before) return NOTHING;
@@ -148,7 +147,7 @@ export class SqliteTruncation {
     }
   }
 
-  deleteRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): TruncationStep {
+  deleteTimeseriesRowsBefore(ref: TimeseriesIndexRef, before: number, limit: number, task?: TaskRef): TruncationStep {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return NOTHING;
     return this.db
@@ -178,7 +177,7 @@ export class SqliteTruncation {
    * and shortens the file. The free list is the whole file's, so this gives back
    * space freed by any deletion, not only this index's.
    */
-  reclaim(ref: TimeseriesIndexRef, maxMillis: number, task?: TaskRef): ReclaimStep {
+  reclaimTimeseriesSpace(ref: TimeseriesIndexRef, _before: number, maxMillis: number, task?: TaskRef): ReclaimStep {
     const started = performance.now();
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return { freedBytes: 0, reclaimedBytes: 0, done: true };
@@ -236,25 +235,11 @@ export class SqliteTruncation {
   }
 
   /** dbstat reads every page of the file: on a file-backed database it runs on a worker thread. */
-  async tableSizes(): Promise<Array<{ name: string; bytes: number }>> {
-    const sql = SqliteTimeseries.TABLE_SIZES_SQL;
-    return (this.file === ':memory:' ? this.sql(sql).all() : await readOnWorker(this.file, sql, [])) as Array<{ name: string; bytes: number }>;
-  }
-
-  async indexSizeBytes(ref: TimeseriesIndexRef): Promise<number> {
+  async timeseriesIndexSizeBytes(ref: TimeseriesIndexRef): Promise<number> {
     const id = this.ts.indexId(ref, false);
     if (id === undefined) return 0;
-    const sizes = await this.tableSizes();
+    const sizes = await this.ts.tableSizes();
     const tables = new Set(this.ts.liveTables(id).flatMap((t) => [t, `${t}_urn`]));
     return sizes.filter((r) => tables.has(r.name)).reduce((sum, r) => sum + r.bytes, 0);
   }
-}
-
-function readOnWorker(file: string, sql: string, params: unknown[]): Promise<unknown[]> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./read-worker.mjs', import.meta.url), { workerData: { path: file, sql, params } });
-    worker.once('message', (m: { rows?: unknown[]; error?: string }) => (m.error !== undefined ? reject(new Error(m.error)) : resolve(m.rows!)));
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`read worker exited with code ${code}`)));
-  });
 }

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { InviteRecord, SessionState, SignInFailures, UserAccessStore } from '../ports/user-access.ts';
 
-/** Raises a user's session epoch, creating its row at 1; shared with the user deletion in sqlite-store.ts. */
+/** Raises a user's session epoch, creating its row at 1; shared with the user deletion in aspects.ts. */
 export const END_SESSIONS_SQL = `INSERT INTO user_access (user_urn, session_epoch) VALUES (?, 1)
   ON CONFLICT (user_urn) DO UPDATE SET session_epoch = user_access.session_epoch + 1`;
 

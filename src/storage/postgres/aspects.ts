@@ -1,0 +1,279 @@
+import type pg from 'pg';
+import type { PortImpl } from '../compose-store.ts';
+import type {
+  AspectMentionQuery,
+  AspectPort,
+  AspectWriteOutcome,
+  DatasetSearchPage,
+  DatasetSearchQuery,
+  EntityUrnQuery,
+  Json,
+  StoredAspect,
+  WriteBatch,
+  WriteOp,
+} from '../ports/aspects.ts';
+import { type AspectRow as StoredRow, toStoredAspect } from '../aspect-row.ts';
+import { runIdOf } from '../run-id.ts';
+import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
+import { named } from './named-query.ts';
+import type { PostgresRelationships } from './relationships.ts';
+import { searchDatasets } from './search.ts';
+import { PartitionMoved, type PostgresTimeseries } from './timeseries.ts';
+import { inTransaction } from './transaction.ts';
+import { END_SESSIONS_SQL } from './user-access.ts';
+
+type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
+
+/** A key aspect write: inserted when absent, never versioned, so a batch's keys can go in one statement. */
+const isKeyWrite = (op: WriteOp): op is AspectOp => op.kind === 'aspect' && op.onlyIfAbsent === true && op.update === undefined;
+const keyOf = (op: AspectOp): string => `${op.urn}\u0000${op.aspect}`;
+
+type AspectRow = StoredRow<Json>;
+/** node-postgres parses jsonb columns itself. */
+const toAspect = (r: AspectRow): StoredAspect => toStoredAspect(r, (json) => json);
+
+/**
+ * Versioned aspects on PostgreSQL: DataHub's aspect table (version 0 the latest), the entities table, and the batch
+ * write that also carries timeseries events, one transaction per batch; concurrent writers lock rows in urn order.
+ */
+export class PostgresAspects implements PortImpl<AspectPort> {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly ts: PostgresTimeseries,
+    private readonly relationships: PostgresRelationships,
+  ) {}
+
+  async write(batch: WriteBatch): Promise<AspectWriteOutcome[]> {
+    const series = batch.ops.filter((op): op is Extract<WriteOp, { kind: 'timeseries' }> => op.kind === 'timeseries');
+    for (let attempt = 1; ; attempt++) {
+      await this.ts.prepare(series);
+      try {
+        return await inTransaction(this.pool, async (c) => {
+          const keys = batch.ops.filter(isKeyWrite);
+          const created = keys.length > 0 ? await this.insertKeys(c, keys, batch.actor, batch.now) : new Set<string>();
+          const outcomes: AspectWriteOutcome[] = [];
+          for (const op of batch.ops) {
+            if (op.kind !== 'aspect') continue;
+            if (isKeyWrite(op))
+              outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: created.has(keyOf(op)) ? 'created' : 'unchanged', value: op.value });
+            else outcomes.push(await this.writeAspect(c, op, batch.actor, batch.now));
+          }
+          if (series.length > 0) await this.ts.upsert(c, series);
+          return outcomes;
+        });
+      } catch (e) {
+        if (!(e instanceof PartitionMoved) || attempt >= 3) throw e;
+        this.ts.resetCaches();
+      }
+    }
+  }
+
+  /**
+   * Writes every key aspect of the batch (and its entity row) in one statement,
+   * in urn order so concurrent batches lock in the same order; returns those it created.
+   */
+  private async insertKeys(c: pg.PoolClient, ops: readonly AspectOp[], actor: string, now: number): Promise<Set<string>> {
+    // Most keys of a batch exist already (events of known datasets): one read finds them, and only the rest are inserted.
+    const present = await c.query<{ urn: string; aspect: string }>(
+      named(
+        'SELECT a.urn, a.aspect FROM aspects a JOIN unnest($1::text[], $2::text[]) AS k(urn, aspect) ON a.urn = k.urn AND a.aspect = k.aspect AND a.version = 0',
+        [ops.map((o) => o.urn), ops.map((o) => o.aspect)],
+      ),
+    );
+    const known = new Set(present.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
+    const missing = ops.filter((o) => !known.has(keyOf(o)));
+    if (missing.length === 0) return new Set();
+    const sorted = [...missing].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+    const r = await c.query<{ urn: string; aspect: string }>(
+      named(
+        `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $8::text[]) WITH ORDINALITY AS k(urn, aspect, entity_type, metadata, sm, run_id, n)),
+              e AS (INSERT INTO entities (urn, entity_type, created_on, created_by)
+                    SELECT urn, entity_type, $6, $7 FROM k ORDER BY n ON CONFLICT DO NOTHING)
+         INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+         SELECT urn, aspect, 0, entity_type, metadata::jsonb, sm::jsonb, $6, $7, run_id FROM k ORDER BY n ON CONFLICT DO NOTHING RETURNING urn, aspect`,
+        [
+          sorted.map((o) => o.urn),
+          sorted.map((o) => o.aspect),
+          sorted.map((o) => o.entityType),
+          sorted.map((o) => JSON.stringify(o.value)),
+          sorted.map((o) => (o.systemMetadata === null ? null : JSON.stringify(o.systemMetadata))),
+          now,
+          actor,
+          sorted.map((o) => runIdOf(o.systemMetadata)),
+        ],
+      ),
+    );
+    const created = new Set(r.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
+    // A key can declare a relationship (a data job's flow): the keys this batch created index theirs.
+    for (const op of sorted) if (created.has(keyOf(op))) await this.relationships.index(c, op.entityType, op.urn, op.aspect, op.value);
+    return created;
+  }
+
+  /** Inside the caller's transaction (a batch, or a rollback that keeps an entity it created). */
+  async writeAspect(c: pg.PoolClient, op: AspectOp, actor: string, now: number): Promise<AspectWriteOutcome> {
+    const base = { urn: op.urn, aspect: op.aspect };
+    for (;;) {
+      let next = op.value;
+      let exists = false;
+      if (op.update) {
+        // Lock the latest version first, so a concurrent read-modify-write waits for this one.
+        const locked = await c.query<{ metadata: Json }>(
+          named('SELECT metadata FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [op.urn, op.aspect]),
+        );
+        exists = locked.rows.length > 0;
+        next = op.update(locked.rows[0]?.metadata);
+      }
+      const value = JSON.stringify(next);
+      const sm = op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata);
+      if (!exists) {
+        const inserted = await c.query(
+          named(
+            `WITH e AS (INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES ($1, $3, $6, $7) ON CONFLICT DO NOTHING)
+             INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+             VALUES ($1, $2, 0, $3, $4::jsonb, $5::jsonb, $6, $7, $8) ON CONFLICT DO NOTHING`,
+            [op.urn, op.aspect, op.entityType, value, sm, now, actor, runIdOf(op.systemMetadata)],
+          ),
+        );
+        if (inserted.rowCount === 1) {
+          await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
+          return { ...base, outcome: 'created', value: next };
+        }
+        // A key aspect is derived from the urn, so the stored one equals op.value.
+        if (op.onlyIfAbsent) return { ...base, outcome: 'unchanged', value: next };
+        // An update computed on no value lost a race to create the aspect: compute it again on the winner's value.
+        if (op.update) continue;
+      }
+      const replaced = await this.replaceLatest(c, op, next, value, sm, actor, now);
+      if (replaced) return replaced;
+      // The latest version was deleted after the insert met it (a delete or a rollback committed first): write anew.
+    }
+  }
+
+  /**
+   * Writes `next` as version 0 of an existing aspect, keeping the old value as a new version unless it is the same;
+   * undefined when there is no version 0 any more.
+   */
+  private async replaceLatest(
+    c: pg.PoolClient,
+    op: AspectOp,
+    next: Json,
+    value: string,
+    sm: string | null,
+    actor: string,
+    now: number,
+  ): Promise<AspectWriteOutcome | undefined> {
+    const base = { urn: op.urn, aspect: op.aspect };
+    const current = await c.query<{ same: boolean }>(
+      named('SELECT metadata = $3::jsonb AS same FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [op.urn, op.aspect, value]),
+    );
+    if (current.rows.length === 0) return undefined;
+    if (current.rows[0]!.same) {
+      // Same value again: DataHub records the sighting, not a new version; the value's run stays the one that wrote it.
+      await c.query(named('UPDATE aspects SET system_metadata = $3::jsonb WHERE urn = $1 AND aspect = $2 AND version = 0', [op.urn, op.aspect, sm]));
+      return { ...base, outcome: 'unchanged', value: next };
+    }
+    const archived = await c.query<{ version: number; metadata: Json }>(
+      named(
+        `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+         SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = $1 AND aspect = $2), entity_type, metadata, system_metadata, created_on, created_by, run_id
+           FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 RETURNING version, metadata`,
+        [op.urn, op.aspect],
+      ),
+    );
+    await c.query(
+      named(
+        'UPDATE aspects SET metadata = $3::jsonb, system_metadata = $4::jsonb, created_on = $5, created_by = $6, run_id = $7 WHERE urn = $1 AND aspect = $2 AND version = 0',
+        [op.urn, op.aspect, value, sm, now, actor, runIdOf(op.systemMetadata)],
+      ),
+    );
+    await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
+    const previous = archived.rows[0]!;
+    return { ...base, outcome: 'updated', value: next, previous: previous.metadata, previousVersion: Number(previous.version) };
+  }
+
+  async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
+    const r = await this.pool.query<AspectRow>('SELECT * FROM aspects WHERE urn = $1 AND aspect = $2 AND version = $3', [urn, aspect, version]);
+    return r.rows[0] && toAspect(r.rows[0]);
+  }
+
+  async getLatestAspects(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    const r = aspects
+      ? await this.pool.query<AspectRow>('SELECT * FROM aspects WHERE urn = $1 AND version = 0 AND aspect = ANY($2) ORDER BY aspect', [urn, aspects])
+      : await this.pool.query<AspectRow>('SELECT * FROM aspects WHERE urn = $1 AND version = 0 ORDER BY aspect', [urn]);
+    return r.rows.map(toAspect);
+  }
+
+  async getAspectHistory(urn: string, aspect: string, limit: number): Promise<StoredAspect[]> {
+    const r = await this.pool.query<AspectRow>(
+      'SELECT * FROM aspects WHERE urn = $1 AND aspect = $2 ORDER BY version = 0 DESC, version DESC LIMIT $3',
+      [urn, aspect, limit],
+    );
+    return r.rows.map(toAspect);
+  }
+
+  async existing(urns: readonly string[]): Promise<Set<string>> {
+    if (urns.length === 0) return new Set();
+    const r = await this.pool.query<{ urn: string }>(named('SELECT urn FROM entities WHERE urn = ANY($1)', [[...new Set(urns)]]));
+    return new Set(r.rows.map((row) => row.urn));
+  }
+
+  async getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
+    const out = new Map<string, StoredAspect[]>();
+    if (urns.length === 0) return out;
+    const r = await this.pool.query<{ entity: string } & Partial<AspectRow>>(
+      named(
+        `SELECT e.urn AS entity, a.urn, a.entity_type, a.aspect, a.version, a.metadata, a.system_metadata, a.created_on, a.created_by
+         FROM entities e
+         LEFT JOIN aspects a ON a.urn = e.urn AND a.version = 0 AND a.aspect = ANY($2)
+        WHERE e.urn = ANY($1)`,
+        [[...new Set(urns)], aspects],
+      ),
+    );
+    for (const row of r.rows) {
+      const list = out.get(row.entity) ?? [];
+      if (row.aspect !== null && row.aspect !== undefined) list.push(toAspect(row as AspectRow));
+      out.set(row.entity, list);
+    }
+    return out;
+  }
+
+  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
+    return searchDatasets(this.pool, query);
+  }
+
+  listEntityUrns(query: EntityUrnQuery): Promise<string[]> {
+    return listEntityUrns(this.pool, query);
+  }
+
+  async findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]> {
+    return ((await findAspectsMentioning(this.pool, query)) as AspectRow[]).map(toAspect);
+  }
+
+  async deleteEntity(urn: string, options: { readonly revokeIdentity?: boolean } = {}): Promise<{ aspectRows: number; timeseriesRows: number }> {
+    return inTransaction(this.pool, (c) => this.deleteEntityRows(c, urn, options.revokeIdentity === true));
+  }
+
+  /** Inside the caller's transaction (a delete, or a rollback that removes the entity its run created). */
+  async deleteEntityRows(c: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }> {
+    const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
+    await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
+    await this.relationships.forgetEntity(c, urn);
+    if (revokeIdentity) {
+      // Tokens acting as the user or group, its role, its password and its sessions go with it.
+      await c.query(
+        `WITH t AS (DELETE FROM access_tokens WHERE actor_urn = $1), r AS (DELETE FROM role_assignments WHERE actor_urn = $1),
+         p AS (DELETE FROM user_credentials WHERE user_urn = $1) ${END_SESSIONS_SQL}`,
+        [urn],
+      );
+    }
+    const timeseriesRows = await this.ts.deleteUrnRows(c, urn);
+    return { aspectRows, timeseriesRows };
+  }
+
+  async deleteAspect(urn: string, aspect: string): Promise<number> {
+    return inTransaction(this.pool, async (c) => {
+      await this.relationships.forgetAspect(c, urn, aspect);
+      return (await c.query('DELETE FROM aspects WHERE urn = $1 AND aspect = $2', [urn, aspect])).rowCount ?? 0;
+    });
+  }
+}

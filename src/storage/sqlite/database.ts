@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import type Database from 'better-sqlite3';
+import type { PortImpl } from '../compose-store.ts';
+import type { DatabasePort, DatabaseStats } from '../ports/database.ts';
+import { RELATIONSHIPS_MIGRATION, SQLITE_MIGRATIONS } from './migrations.ts';
+import type { SqliteRelationships } from './relationships.ts';
+import type { StatementCache } from './statements.ts';
+
+export interface SqliteOptions {
+  /** Run WAL checkpoints on a worker thread (off for :memory: and short-lived CLI use). */
+  readonly backgroundCheckpoints?: boolean;
+}
+
+/** The SQLite file as a whole: its migrations, its checkpoints, its settings, its gauges and its closing. */
+export class SqliteDatabase implements PortImpl<DatabasePort> {
+  private checkpointer: Worker | undefined;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+    private readonly statements: StatementCache,
+    private readonly relationships: SqliteRelationships,
+    private readonly options: SqliteOptions,
+  ) {}
+
+  migrate(): void {
+    this.db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+    const applied = new Set((this.db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
+    SQLITE_MIGRATIONS.forEach((sql, i) => {
+      const version = i + 1;
+      if (applied.has(version)) return;
+      this.db
+        .transaction(() => {
+          this.db.exec(sql);
+          // Existing databases get the index of the aspects they already hold before any process can read it.
+          if (version === RELATIONSHIPS_MIGRATION) this.relationships.backfill();
+          this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+        })
+        .immediate();
+    });
+    if (this.options.backgroundCheckpoints && this.file !== ':memory:') this.startCheckpointer();
+  }
+
+  private startCheckpointer(): void {
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = new Worker(new URL('./checkpoint-worker.mjs', import.meta.url), {
+      workerData: { path: this.file, intervalMs: 1000 },
+    });
+    this.checkpointer.unref();
+  }
+
+  async close(): Promise<void> {
+    const worker = this.checkpointer;
+    if (worker) {
+      this.checkpointer = undefined;
+      await new Promise<void>((resolve) => {
+        worker.once('message', () => resolve());
+        worker.once('error', () => resolve());
+        worker.once('exit', () => resolve());
+        worker.postMessage('stop');
+      });
+      await worker.terminate();
+    }
+    if (this.db.open) this.db.close();
+  }
+
+  async databaseStats(): Promise<DatabaseStats> {
+    // No WAL file yet (nothing written since the last checkpoint truncated it, or an in-memory database): 0 bytes.
+    const wal = await fs.promises.stat(`${this.file}-wal`).catch(() => undefined);
+    return { walBytes: wal?.size ?? 0 };
+  }
+
+  getOrInitSetting(key: string, init: () => string): string {
+    this.statements.get('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(key, init());
+    return (this.statements.get('SELECT value FROM settings WHERE key = ?').get(key) as { value: string }).value;
+  }
+}
