@@ -2,8 +2,12 @@
 // same run (bench/ceiling-server.ts): the deprecation query against a bare node:http server reading the same row by
 // primary key from the same database, updateDeprecation against the same server running one single-row upsert
 // transaction per request. The load generator is wrk, in its own process; rounds interleave every measurement.
+// Two more rows price what the request path adds: the query on a second server over the same database with
+// ALMANAC_METRICS=false (the cost of metrics), and updateDeprecation by a Reader whom a DataHub policy allows (the cost
+// of evaluating policies, against the Admin, whose role grants it).
 import type { Store, WriteOp } from '../src/storage/store.ts';
-import { startTestServer } from '../test/support/server.ts';
+import { actorWithRole } from '../test/support/actors.ts';
+import { startTestServer, type TestServer } from '../test/support/server.ts';
 import { startCeilingServer } from './ceiling-server.ts';
 import { benchUrn, bodyOf, type LoadJob } from './graphql-workload.ts';
 import { benchBackends, fmt, intFlag, printTable, timed } from './support.ts';
@@ -59,6 +63,27 @@ async function verify(url: string, token: string, datasets: number): Promise<voi
   }
 }
 
+/** A Reader, and a policy that lets exactly that user deprecate every dataset: each write is decided by the policy. */
+async function readerAllowedByPolicy(server: TestServer): Promise<string> {
+  const auth = await actorWithRole(server, 'bench-reader', 'Reader');
+  const input = {
+    type: 'METADATA',
+    name: 'bench: the reader deprecates datasets',
+    state: 'ACTIVE',
+    privileges: ['EDIT_DEPRECATION_PRIVILEGE'],
+    resources: { type: 'dataset', allResources: true },
+    actors: { users: ['urn:li:corpuser:bench-reader'], resourceOwners: false, allUsers: false, allGroups: false },
+  };
+  const res = await fetch(`${server.url}/api/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${server.adminToken}` },
+    body: JSON.stringify({ query: 'mutation p($input: PolicyUpdateInput!) { createPolicy(input: $input) }', variables: { input } }),
+  });
+  const json = (await res.json()) as { data?: { createPolicy?: string }; errors?: unknown };
+  if (!json.data?.createPolicy) throw new Error(`policy setup failed: ${JSON.stringify(json)}`);
+  return auth.slice('Bearer '.length);
+}
+
 const pct = (a: number, b: number) => `${fmt((a / b) * 100, 1)}%`;
 const ms = (n: number) => fmt(n, n < 10 ? 2 : 1);
 const times = (a: number, b: number) => `${fmt(a / b, 1)}×`;
@@ -74,14 +99,17 @@ export default async function graphqlBench(args: string[]): Promise<void> {
     const db = await backend.create();
     const server = await startTestServer(db);
     const ceiling = await startCeilingServer(db);
+    const unmetered = await startTestServer(db, { ALMANAC_METRICS: 'false' });
     try {
       const seeded = await timed(() => seedCatalog(server.app.services.store, datasets));
       console.log(`${db.name}: ${fmt(datasets)} datasets written in ${fmt(seeded.seconds, 1)} s`);
       const url = `${server.url}/api/graphql`;
       await verify(url, server.adminToken, datasets);
-      const job = (target: string, kind: WrkJob['kind'], secs = seconds): WrkJob => ({
+      const unmeteredUrl = `${unmetered.url}/api/graphql`;
+      const readerToken = await readerAllowedByPolicy(server);
+      const job = (target: string, kind: WrkJob['kind'], secs = seconds, token = server.adminToken): WrkJob => ({
         url: target,
-        token: server.adminToken,
+        token,
         connections,
         seconds: secs,
         kind,
@@ -91,25 +119,31 @@ export default async function graphqlBench(args: string[]): Promise<void> {
       for (const [target, kind] of [
         [ceiling.url, 'query'],
         [url, 'query'],
+        [unmeteredUrl, 'query'],
         [ceiling.url, 'update'],
         [url, 'update'],
       ] as const)
         await wrk(job(target, kind, 2));
+      await wrk(job(url, 'update', 2, readerToken));
       // Rounds interleave each ceiling with what it bounds, and the median round of each is reported: on a shared
       // 2-core machine one run of 10 s can be off by a third.
-      const runs: Record<'readCeiling' | 'floor' | 'query' | 'writeCeiling' | 'writes', WrkResult[]> = {
+      const runs: Record<'readCeiling' | 'floor' | 'query' | 'unmetered' | 'writeCeiling' | 'writes' | 'policyWrites', WrkResult[]> = {
         readCeiling: [],
         floor: [],
         query: [],
+        unmetered: [],
         writeCeiling: [],
         writes: [],
+        policyWrites: [],
       };
       for (let r = 0; r < rounds; r++) {
         runs.readCeiling.push(await wrk(job(ceiling.url, 'query')));
         runs.query.push(await wrk(job(url, 'query')));
+        runs.unmetered.push(await wrk(job(unmeteredUrl, 'query')));
         runs.floor.push(await wrk(job(url, 'floor')));
         runs.writeCeiling.push(await wrk(job(ceiling.url, 'update')));
         runs.writes.push(await wrk(job(url, 'update')));
+        runs.policyWrites.push(await wrk(job(url, 'update', seconds, readerToken)));
       }
       const median = (xs: WrkResult[]): WrkResult => [...xs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(xs.length / 2)]!;
       const m = Object.fromEntries(Object.entries(runs).map(([k, xs]) => [k, median(xs)])) as Record<keyof typeof runs, WrkResult>;
@@ -118,27 +152,26 @@ export default async function graphqlBench(args: string[]): Promise<void> {
         `${db.name} rounds, req/s: read ceiling ${spread('readCeiling')}; query ${spread('query')}; write ceiling ${spread('writeCeiling')}; updateDeprecation ${spread('writes')}`,
       );
       const name = db.name === 'sqlite' ? 'SQLite' : 'PostgreSQL';
-      const row = (what: string, r: WrkResult, ratio: string, p99: string) => [name, what, fmt(r.perSecond), ms(r.p50), ms(r.p99), ratio, p99];
-      rows.push(row('read ceiling: node:http, one row by primary key', m.readCeiling, '100%', '1×'));
-      rows.push(row('dataset deprecation query', m.query, pct(m.query.perSecond, m.readCeiling.perSecond), times(m.query.p99, m.readCeiling.p99)));
-      rows.push(
-        row(
-          'GraphQL `{ __typename }` (HTTP + auth + GraphQL, no data)',
-          m.floor,
-          pct(m.floor.perSecond, m.readCeiling.perSecond),
-          times(m.floor.p99, m.readCeiling.p99),
-        ),
-      );
-      rows.push(row('write ceiling: node:http, one single-row upsert transaction', m.writeCeiling, '100%', '1×'));
-      rows.push(
-        row(
-          'updateDeprecation (each a new version)',
-          m.writes,
-          pct(m.writes.perSecond, m.writeCeiling.perSecond),
-          times(m.writes.p99, m.writeCeiling.p99),
-        ),
+      // Each measurement beside the ceiling that bounds it.
+      const lines: Array<[string, keyof typeof runs, 'readCeiling' | 'writeCeiling']> = [
+        ['read ceiling: node:http, one row by primary key', 'readCeiling', 'readCeiling'],
+        ['dataset deprecation query', 'query', 'readCeiling'],
+        ['the same query, ALMANAC_METRICS=false (what metrics cost)', 'unmetered', 'readCeiling'],
+        ['GraphQL `{ __typename }` (HTTP + auth + GraphQL, no data)', 'floor', 'readCeiling'],
+        ['write ceiling: node:http, one single-row upsert transaction', 'writeCeiling', 'writeCeiling'],
+        ['updateDeprecation (each a new version)', 'writes', 'writeCeiling'],
+        ['updateDeprecation by a Reader a policy allows (what policies cost)', 'policyWrites', 'writeCeiling'],
+      ];
+      for (const [what, k, ceiling] of lines) {
+        const r = m[k];
+        rows.push([name, what, fmt(r.perSecond), ms(r.p50), ms(r.p99), pct(r.perSecond, m[ceiling].perSecond), times(r.p99, m[ceiling].p99)]);
+      }
+      console.log(
+        `${name}: metrics cost ${pct(m.unmetered.perSecond - m.query.perSecond, m.unmetered.perSecond)} of the query's throughput; ` +
+          `policy evaluation costs ${pct(m.writes.perSecond - m.policyWrites.perSecond, m.writes.perSecond)} of updateDeprecation's`,
       );
     } finally {
+      await unmetered.close();
       await ceiling.close();
       await server.close();
       await db.drop();

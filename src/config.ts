@@ -25,6 +25,8 @@ export interface Config {
   readonly graphql: { readonly maxDepth: number; readonly maxAliases: number; readonly maxCost: number };
   /** Whether GET /metrics needs a token (it is open like /health by default). */
   readonly metricsAuth: boolean;
+  /** Whether GET /metrics is served and each request's duration recorded (on by default). */
+  readonly metricsEnabled: boolean;
   /** Sign-in sessions: how long one lasts, and whether its cookies are marked Secure. */
   readonly sessions: { readonly ttlMillis: number; readonly cookieSecure: boolean };
   /** Bounds on personal access tokens. */
@@ -196,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     http: Object.freeze(http),
     graphql: Object.freeze(graphql),
     metricsAuth: bool('ALMANAC_METRICS_AUTH', false),
+    metricsEnabled: bool('ALMANAC_METRICS', true),
     sessions: Object.freeze(sessions),
     tokens: Object.freeze(tokens),
     rateLimit: Object.freeze(rateLimit),

@@ -17,7 +17,9 @@ export const operatorRoutes =
       return { status: 'ready' };
     });
 
-    app.get('/metrics', { config: { public: !ctx.config.metricsAuth } }, async (_req, reply) =>
-      reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
-    );
+    if (ctx.config.metricsEnabled) {
+      app.get('/metrics', { config: { public: !ctx.config.metricsAuth } }, async (_req, reply) =>
+        reply.type(ctx.metrics.registry.contentType).send(await ctx.metrics.registry.metrics()),
+      );
+    }
   };

@@ -109,10 +109,12 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     if (isExpensiveRoute(req)) await limitExpensive(req, reply);
   });
 
-  app.addHook('onResponse', async (req, reply) => {
-    const route = req.routeOptions.url ?? 'unmatched';
-    context.metrics.requests.observe({ route, method: req.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
-  });
+  if (ctx.config.metricsEnabled) {
+    app.addHook('onResponse', async (req, reply) => {
+      const route = req.routeOptions.url ?? 'unmatched';
+      context.metrics.requests.observe({ route, method: req.method, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    });
+  }
 
   app.setErrorHandler((err, req, reply) => {
     const known = fromFrameworkError(err);

@@ -2,6 +2,7 @@ import { CatalogError } from '../catalog/errors.ts';
 import type { Store } from '../storage/store.ts';
 import { OPERATIONS, refusalMessage, type Operation } from './operations.ts';
 import type { PolicyInfo } from './policy.ts';
+import { PolicyCache } from './policy-cache.ts';
 import { policyGrants } from './policy-engine.ts';
 import type { Principal } from './principal.ts';
 import { isPrivilege, type Privilege } from './privileges.ts';
@@ -16,20 +17,25 @@ const needsLookups = ({ actors }: PolicyInfo): boolean => actors.resourceOwners 
 /**
  * The one place that decides who may do what: an operation (see OPERATIONS) is
  * allowed when the caller's role, or an active policy, grants one of its
- * privileges (on the resource, for operations on an entity). Nothing is cached
- * across requests: roles and policies are read afresh by each request (once),
- * so a change made through any process sharing the database applies to the next one.
+ * privileges (on the resource, for operations on an entity). Roles are read afresh by
+ * each request (once); policies are kept per process but checked by each request against
+ * the database's change counter, so a change made through any process sharing the database
+ * applies to the next request.
  */
 export class Authorizer {
   /** A principal is built per request by the authenticator, so this holds what one request has read, and dies with it. */
   private readonly perRequest = new WeakMap<Principal, RequestGrants>();
 
-  constructor(private readonly store: Store) {}
+  private readonly policies: PolicyCache;
+
+  constructor(private readonly store: Store) {
+    this.policies = new PolicyCache(store);
+  }
 
   private grants(principal: Principal): RequestGrants {
     let grants = this.perRequest.get(principal);
     if (!grants) {
-      grants = new RequestGrants(this.store, principal.actorUrn);
+      grants = new RequestGrants(this.store, this.policies, principal.actorUrn);
       this.perRequest.set(principal, grants);
     }
     return grants;

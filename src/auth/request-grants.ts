@@ -1,7 +1,7 @@
 import { parseUrn } from '../catalog/urn.ts';
-import type { Json, Store } from '../storage/store.ts';
+import type { GrantBasis, Json, Store } from '../storage/store.ts';
+import type { PolicyCache } from './policy-cache.ts';
 import type { Policy } from './policy.ts';
-import { loadPolicies } from './policy-reads.ts';
 import type { ActorSpec, ResourceFacts, ResourceSpec } from './policy-engine.ts';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,26 +37,33 @@ function factsOf(aspects: ReadonlyMap<string, Json>): ResourceFacts {
 /**
  * What one request has read to decide its authorisations: the caller's role, the
  * policies, the caller's groups and the facts of the resources asked about. Each is
- * read at most once per request and never kept beyond it, so a change made by any
+ * read at most once per request; only the policies outlive it (PolicyCache, checked
+ * against the database's change counter by each request), so a change made by any
  * process is seen by the next request.
  */
 export class RequestGrants {
-  private role?: Promise<string | undefined>;
+  private basis?: Promise<GrantBasis>;
   private policyList?: Promise<Policy[]>;
   private groupSet?: Promise<ReadonlySet<string>>;
   private readonly facts = new Map<string, Promise<ResourceFacts>>();
 
   constructor(
     private readonly store: Store,
+    private readonly policyCache: PolicyCache,
     readonly actorUrn: string,
   ) {}
 
+  /** The caller's role and the policies' change counter, read together once. */
+  private grantBasis(): Promise<GrantBasis> {
+    return (this.basis ??= this.store.grantBasis(this.actorUrn));
+  }
+
   roleUrn(): Promise<string | undefined> {
-    return (this.role ??= this.store.getRole(this.actorUrn));
+    return this.grantBasis().then((b) => b.roleUrn);
   }
 
   policies(): Promise<Policy[]> {
-    return (this.policyList ??= loadPolicies(this.store));
+    return (this.policyList ??= this.grantBasis().then((b) => this.policyCache.policiesAt(b.policyChanges)));
   }
 
   /** DataHub reads a user's groups from both membership aspects (external and native). */

@@ -86,6 +86,7 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     listAccessTokens: true,
     deleteExpiredAccessTokens: true,
     getRole: true,
+    grantBasis: true,
     setRole: true,
     getPasswordHash: true,
     setPasswordHash: true,

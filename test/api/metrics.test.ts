@@ -120,3 +120,21 @@ describe('metrics behind a token', () => {
     assert.equal((await server.request('GET', '/metrics')).status, 200);
   });
 });
+
+describe('metrics turned off', () => {
+  let server: TestServer;
+  useServer(
+    { name: 'sqlite', skip: undefined, create: createSqliteDatabase },
+    (s) => {
+      server = s;
+    },
+    { ALMANAC_METRICS: 'false' },
+  );
+
+  it('serves no /metrics when ALMANAC_METRICS is false, and the rest of the API as before', async () => {
+    assert.equal((await server.request('GET', '/metrics', { auth: null })).status, 401);
+    assert.equal((await server.request('GET', '/metrics')).status, 404);
+    assert.equal((await server.request('GET', '/health', { auth: null })).status, 200);
+    assert.equal((await server.request('GET', '/api/gms/aspects/urn%3Ali%3Acorpuser%3Adatahub?aspect=corpUserKey&version=0')).status, 200);
+  });
+});

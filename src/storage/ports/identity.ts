@@ -26,6 +26,15 @@ export interface AccessTokenPage {
 }
 
 /** Access tokens, roles and passwords (sign-in failures: user-access.ts). */
+/**
+ * The actor's role, and how many times any policy entity has changed (a trigger raises the counter on every
+ * committed change to a dataHubPolicy aspect row, whatever the path): equal counters mean the same policies.
+ */
+export interface GrantBasis {
+  readonly roleUrn: string | undefined;
+  readonly policyChanges: number;
+}
+
 export interface IdentityPort {
   insertAccessToken(token: AccessTokenRecord): Promise<void>;
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
@@ -40,6 +49,8 @@ export interface IdentityPort {
   deleteExpiredAccessTokens(now: number): Promise<number>;
   /** The role urn assigned to an actor, if any. */
   getRole(actorUrn: string): Promise<string | undefined>;
+  /** What deciding a request's authorisations starts from, in one read: the actor's role and the policies' change counter. */
+  grantBasis(actorUrn: string): Promise<GrantBasis>;
   /** Assigns one role to every actor, or removes their role when `roleUrn` is null; atomic. */
   setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
   getPasswordHash(userUrn: string): Promise<string | undefined>;

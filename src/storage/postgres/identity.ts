@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord } from '../store.ts';
+import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, GrantBasis } from '../store.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { IdentityPort } from '../ports/identity.ts';
@@ -57,6 +57,17 @@ export class PostgresIdentity implements PortImpl<IdentityPort> {
 
   async deleteExpiredAccessTokens(now: number): Promise<number> {
     return (await this.pool.query('DELETE FROM access_tokens WHERE expires_at IS NOT NULL AND expires_at <= $1', [now])).rowCount ?? 0;
+  }
+
+  async grantBasis(actorUrn: string): Promise<GrantBasis> {
+    const r = await this.pool.query<{ role_urn: string | null; changes: number }>(
+      named(
+        `SELECT (SELECT role_urn FROM role_assignments WHERE actor_urn = $1) AS role_urn,
+                (SELECT changes FROM entity_type_changes WHERE entity_type = 'dataHubPolicy') AS changes`,
+        [actorUrn],
+      ),
+    );
+    return { roleUrn: r.rows[0]!.role_urn ?? undefined, policyChanges: r.rows[0]!.changes };
   }
 
   async getRole(actorUrn: string): Promise<string | undefined> {

@@ -202,6 +202,25 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   -- Replaced by sign_in_failures.
   DROP TABLE login_failures;
   `,
+  // A counter per change-counted entity type (GrantBasis in ports/identity.ts), raised by triggers on every committed change to any
+  // aspect row of it, whatever the path (write, delete, rollback): readers cache what they derive from those
+  // entities (the policies) and compare one counter per request instead of reading them all again. The WHEN clauses
+  // keep every other aspect write from calling the function at all.
+  `
+  CREATE TABLE entity_type_changes (entity_type TEXT PRIMARY KEY, changes BIGINT NOT NULL);
+  INSERT INTO entity_type_changes (entity_type, changes) VALUES ('dataHubPolicy', 0);
+  CREATE FUNCTION count_entity_type_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    UPDATE entity_type_changes SET changes = changes + 1 WHERE entity_type = TG_ARGV[0];
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER policy_aspect_inserted AFTER INSERT ON aspects FOR EACH ROW WHEN (NEW.entity_type = 'dataHubPolicy')
+    EXECUTE FUNCTION count_entity_type_change('dataHubPolicy');
+  CREATE TRIGGER policy_aspect_updated AFTER UPDATE ON aspects FOR EACH ROW
+    WHEN (NEW.entity_type = 'dataHubPolicy' OR OLD.entity_type = 'dataHubPolicy') EXECUTE FUNCTION count_entity_type_change('dataHubPolicy');
+  CREATE TRIGGER policy_aspect_deleted AFTER DELETE ON aspects FOR EACH ROW WHEN (OLD.entity_type = 'dataHubPolicy')
+    EXECUTE FUNCTION count_entity_type_change('dataHubPolicy');
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */

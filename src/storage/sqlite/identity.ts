@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord } from '../store.ts';
+import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, GrantBasis } from '../store.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { IdentityPort } from '../ports/identity.ts';
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
@@ -74,6 +74,11 @@ export class SqliteIdentity implements PortImpl<IdentityPort> {
 
   deleteExpiredAccessTokens(now: number): number {
     return this.sql('DELETE FROM access_tokens WHERE expires_at IS NOT NULL AND expires_at <= ?').run(now).changes;
+  }
+
+  grantBasis(actorUrn: string): GrantBasis {
+    const changes = this.sql("SELECT changes FROM entity_type_changes WHERE entity_type = 'dataHubPolicy'").get() as { changes: number };
+    return { roleUrn: this.getRole(actorUrn), policyChanges: changes.changes };
   }
 
   getRole(actorUrn: string): string | undefined {

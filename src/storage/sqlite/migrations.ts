@@ -180,6 +180,19 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   -- Replaced by sign_in_failures.
   DROP TABLE login_failures;
   `,
+  // A counter per change-counted entity type (GrantBasis in ports/identity.ts), raised by triggers on every committed change to any
+  // aspect row of it, whatever the path (write, delete, rollback): readers cache what they derive from those
+  // entities (the policies) and compare one counter per request instead of reading them all again.
+  `
+  CREATE TABLE entity_type_changes (entity_type TEXT PRIMARY KEY, changes INTEGER NOT NULL) WITHOUT ROWID;
+  INSERT INTO entity_type_changes (entity_type, changes) VALUES ('dataHubPolicy', 0);
+  CREATE TRIGGER policy_aspect_inserted AFTER INSERT ON aspects WHEN NEW.entity_type = 'dataHubPolicy'
+  BEGIN UPDATE entity_type_changes SET changes = changes + 1 WHERE entity_type = 'dataHubPolicy'; END;
+  CREATE TRIGGER policy_aspect_updated AFTER UPDATE ON aspects WHEN NEW.entity_type = 'dataHubPolicy' OR OLD.entity_type = 'dataHubPolicy'
+  BEGIN UPDATE entity_type_changes SET changes = changes + 1 WHERE entity_type = 'dataHubPolicy'; END;
+  CREATE TRIGGER policy_aspect_deleted AFTER DELETE ON aspects WHEN OLD.entity_type = 'dataHubPolicy'
+  BEGIN UPDATE entity_type_changes SET changes = changes + 1 WHERE entity_type = 'dataHubPolicy'; END;
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
