@@ -21,6 +21,7 @@ import { searchAcrossModule } from './search-across.ts';
 import { usersModule } from './users.ts';
 import { lineageSearchModule } from './lineage-search.ts';
 import { entityLineageModule } from './entity-lineage.ts';
+import { timelineModule } from './timeline.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
@@ -39,6 +40,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   rolesModule,
   usersModule,
   policiesModule,
+  timelineModule,
 ];
 
 /** The one executor of the schema (built by the composition root, shared by every mount of the routes). */

@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { backends } from '../support/databases.ts';
+import { gql, gqlData } from '../support/graphql.ts';
+import { useServer } from '../support/lifecycle.ts';
+import type { TestServer } from '../support/server.ts';
+import { writeVersions } from '../support/timeline.ts';
+
+const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,gql-timeline.${name},PROD)`;
+const ADMIN = 'urn:li:corpuser:datahub';
+const owner = (who: string) => ({ owner: `urn:li:corpuser:${who}`, type: 'TECHNICAL_OWNER' });
+
+// DataHub's UI document (datahub-web-react/src/graphql/timeline.graphql), as its change history sends it.
+const GET_TIMELINE = `query getTimeline($input: GetTimelineInput!) {
+  getTimeline(input: $input) {
+    changeTransactions {
+      timestampMillis lastSemanticVersion versionStamp changeType actor
+      changes { urn category operation modifier parameters { key value } auditStamp { actor time } description }
+    }
+  }
+}`;
+
+/* eslint-disable @typescript-eslint/no-explicit-any */
+for (const backend of await backends()) {
+  describe(`GraphQL getTimeline: ${backend.name}`, { skip: backend.skip }, () => {
+    let server: TestServer;
+    useServer(backend, (s) => {
+      server = s;
+    });
+    const timeline = async (input: Record<string, unknown>): Promise<any[]> =>
+      ((await gqlData(server, GET_TIMELINE, { input })) as any).getTimeline.changeTransactions;
+
+    it("answers the UI's document with DataHub's mapping of each transaction and change", async () => {
+      const urn = ds('owners');
+      await writeVersions(server, urn, { ownership: { owners: [owner('alice')] } }, { ownership: { owners: [owner('bob')] } });
+      const txns = await timeline({ urn, changeCategories: ['OWNERSHIP'] });
+      assert.equal(txns.length, 2);
+      assert.deepEqual(
+        txns.map((t) => [t.lastSemanticVersion, t.versionStamp, t.changeType, t.actor]),
+        [
+          ['0.0.0-computed', 'none', 'MODIFY', ADMIN],
+          ['0.1.0-computed', 'none', 'MODIFY', ADMIN],
+        ],
+      );
+      assert.ok(txns[1].timestampMillis > txns[0].timestampMillis);
+      assert.deepEqual(
+        txns[1].changes.map((c: any) => [c.category, c.operation, c.modifier]),
+        [
+          ['OWNERSHIP', 'ADD', 'urn:li:corpuser:bob'],
+          ['OWNERSHIP', 'REMOVE', 'urn:li:corpuser:alice'],
+        ],
+      );
+      const added = txns[1].changes[0];
+      assert.equal(added.urn, urn);
+      assert.deepEqual(added.auditStamp, { actor: ADMIN, time: txns[1].timestampMillis });
+      assert.match(added.description, /bob/);
+      // Parameters are key/value strings, as DataHub's mapper writes them.
+      assert.ok(added.parameters.length > 0);
+      assert.ok(added.parameters.every((p: any) => typeof p.key === 'string' && typeof p.value === 'string'));
+      assert.ok(added.parameters.some((p: any) => p.value === 'urn:li:corpuser:bob'));
+    });
+
+    it('reads every category it can name when none is asked for, and leaves out what GraphQL cannot name', async () => {
+      const urn = ds('all');
+      await writeVersions(
+        server,
+        urn,
+        { ownership: { owners: [owner('carol')] }, globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } },
+        { deprecation: { deprecated: true, note: 'gone soon', actor: ADMIN } },
+      );
+      const txns = await timeline({ urn });
+      const categories = new Set(txns.flatMap((t) => t.changes.map((c: any) => c.category)));
+      assert.deepEqual([...categories].sort(), ['OWNERSHIP', 'TAG']);
+      // The deprecation-only transaction has no change GraphQL can name, so it is left out, as DataHub leaves out empty ones.
+      assert.equal(txns.length, 1);
+    });
+
+    it('answers an empty list for an entity with no history', async () => {
+      assert.deepEqual(await timeline({ urn: ds('nothing') }), []);
+    });
+
+    it('refuses a category this server does not answer, naming it, and a malformed urn', async () => {
+      const res = await gql(server, GET_TIMELINE, { input: { urn: ds('x'), changeCategories: ['DOMAIN'] } });
+      assert.match(res.json.errors?.[0]?.message ?? '', /DOMAIN/, res.text);
+      assert.equal(res.json.errors[0].extensions.code, 400);
+      const bad = await gql(server, GET_TIMELINE, { input: { urn: 'not-a-urn' } });
+      assert.equal(bad.json.errors?.[0]?.extensions?.code, 400, bad.text);
+    });
+  });
+}
