@@ -19,7 +19,9 @@ import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
 import { Metrics } from './api/metrics.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
-import { TimeseriesOperations } from './tasks/timeseries-operations.ts';
+import { housekeepingJob } from './tasks/housekeeping.ts';
+import { Scheduler } from './tasks/scheduler.ts';
+import { TimeseriesOperations } from './tasks/truncation/timeseries-operations.ts';
 import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
@@ -104,13 +106,20 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const operations = new TimeseriesOperations(services.store, runner, logger.child({ component: 'tasks' }));
   let accepting = true;
   const { store, ...shared } = services;
+  const metrics = new Metrics({ databaseStats: () => store.databaseStats(), truncations: (limit) => operations.truncations(limit) });
+  // Periodic jobs, each occurrence run by one process of those sharing the database.
+  const scheduler = new Scheduler(store, runner.nodeId, logger.child({ component: 'scheduler' }), {
+    onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
+  });
+  scheduler.register(housekeepingJob(store, config.housekeepingIntervalMillis));
+  scheduler.start();
   const server = await buildServer(
     {
       ...shared,
       config,
       authenticator,
       operations,
-      metrics: new Metrics(store),
+      metrics,
       graphql: createGraphqlExecutor(config),
       accepting: () => accepting,
     },
@@ -122,6 +131,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     close: async () => {
       accepting = false;
       // Running tasks stop at their next step and record how far they got; waiting requests then answer.
+      await scheduler.stop();
       await runner.stop();
       await server.close();
       await services.store.close();

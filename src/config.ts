@@ -18,6 +18,8 @@ export interface Config {
   readonly logLevel: string;
   /** A request taking this long or longer is logged at warn instead of info (0: every request). */
   readonly slowRequestMillis: number;
+  /** How often the periodic upkeep (expired tokens, old sign-in failures) runs, once across all processes. */
+  readonly housekeepingIntervalMillis: number;
   readonly bodyLimitBytes: number;
   /** Bounds on every connection, so slow or idle clients cannot hold the server's sockets. */
   readonly http: HttpLimits;
@@ -147,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL: must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
   const slowRequestMillis = int('ALMANAC_SLOW_REQUEST_MS', 1_000, 0, 3_600_000);
+  const housekeepingIntervalMillis = int('ALMANAC_HOUSEKEEPING_INTERVAL_SECONDS', 3600, 1, 7 * 86_400) * 1000;
   const bodyLimitBytes = int('ALMANAC_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
   const http: HttpLimits = {
     requestTimeoutMillis: int('ALMANAC_REQUEST_TIMEOUT_MS', 60_000, 100, 3_600_000),
@@ -194,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokenSalt,
     logLevel,
     slowRequestMillis,
+    housekeepingIntervalMillis,
     bodyLimitBytes,
     http: Object.freeze(http),
     graphql: Object.freeze(graphql),

@@ -14,7 +14,7 @@ import type { IngestionRuns } from '../catalog/ingestion-runs.ts';
 import type { RelationshipService } from '../catalog/relationships/relationship-service.ts';
 import type { TimelineService } from '../catalog/timeline/timeline-service.ts';
 import type { Config } from '../config.ts';
-import type { TimeseriesOperations } from '../tasks/timeseries-operations.ts';
+import type { TimeseriesOperations } from '../tasks/truncation/timeseries-operations.ts';
 import type { GraphqlExecutor } from './graphql/executor.ts';
 import type { Metrics } from './metrics.ts';
 

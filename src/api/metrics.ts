@@ -1,5 +1,6 @@
 import client from 'prom-client';
-import type { Store } from '../storage/store.ts';
+import type { DatabaseStats } from '../storage/store.ts';
+import type { TruncationRecord } from '../tasks/truncation/truncation-record.ts';
 
 /** GraphQL operation names are chosen by clients: only well-formed ones are labels, and only so many. */
 const OPERATION_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -11,6 +12,13 @@ const TASK_STATES = ['running', 'completed', 'failed', 'timed_out', 'cancelled']
  * the request path, authentication failures, GraphQL operations, ingestion, and
  * truncation tasks as the database records them (shared by every process).
  */
+/** What the gauges read when scraped, handed in by the composition root. */
+export interface MetricSources {
+  databaseStats(): Promise<DatabaseStats>;
+  /** The latest truncation tasks recorded in the database, newest first. */
+  truncations(limit: number): Promise<TruncationRecord[]>;
+}
+
 export class Metrics {
   readonly registry = new client.Registry();
   private readonly operations = new Set<string>();
@@ -37,6 +45,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly scheduledRuns = new client.Counter({
+    name: 'almanac_scheduled_runs_total',
+    help: 'Occurrences of periodic jobs this process ran (each runs in one process only), by job and outcome',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly ingested = new client.Counter({
     name: 'almanac_ingested_proposals_total',
     help: 'Proposals stored, by the route that took them',
@@ -44,7 +59,7 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  constructor(store: Store) {
+  constructor(sources: MetricSources) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'almanac_' });
     // Each backend reports what applies to it: no pool samples on SQLite, a WAL of 0 bytes on PostgreSQL.
     new client.Gauge({
@@ -53,7 +68,7 @@ export class Metrics {
       labelNames: ['state'] as const,
       registers: [this.registry],
       async collect() {
-        const { pool } = await store.databaseStats();
+        const { pool } = await sources.databaseStats();
         if (pool) for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, pool[state]);
       },
     });
@@ -62,11 +77,11 @@ export class Metrics {
       help: "Bytes in SQLite's write-ahead log file (a checkpoint truncates it)",
       registers: [this.registry],
       async collect() {
-        const { walBytes } = await store.databaseStats();
+        const { walBytes } = await sources.databaseStats();
         if (walBytes !== undefined) this.set(walBytes);
       },
     });
-    const tasks = async () => store.listTasks({ limit: 1000 });
+    const tasks = () => sources.truncations(1000);
     new client.Gauge({
       name: 'almanac_truncation_tasks',
       help: 'Truncation tasks recorded in the database (the latest 1,000), by state',

@@ -1,14 +1,18 @@
 import { timeseriesIndexName } from '../catalog/truncation.ts';
 import type { TaskRecord } from '../storage/store.ts';
 import { formatTaskId } from '../tasks/task-id.ts';
+import type { EsTaskStatusView, IndexSizeView, TaskView } from './wire/timeseries.ts';
+import type { IndexSize } from '../tasks/truncation/timeseries-operations.ts';
+import { truncationRecord, type TruncationRecord } from '../tasks/truncation/truncation-record.ts';
 
-const runTimeMillis = (t: TaskRecord, now: number): number => Math.max(0, (t.endedAt ?? now) - t.startedAt);
+const runTimeMillis = (t: Pick<TaskRecord, 'startedAt' | 'endedAt'>, now: number): number => Math.max(0, (t.endedAt ?? now) - t.startedAt);
 
 /**
  * getEsTaskStatus's document: Elasticsearch's task fields as DataHub returns
  * them (completed, taskId, status, runTimeNanos), plus Almanac's state, error and strategy.
  */
-export function esTaskStatus(t: TaskRecord, now: number): Record<string, unknown> {
+export function esTaskStatus(task: TaskRecord, now: number): EsTaskStatusView {
+  const t: TruncationRecord = truncationRecord(task);
   return {
     completed: t.state !== 'running',
     taskId: formatTaskId(t),
@@ -33,7 +37,8 @@ export function esTaskStatus(t: TaskRecord, now: number): Record<string, unknown
 }
 
 /** The task as the plain JSON routes show it to people and scripts. */
-export function taskView(t: TaskRecord, now: number): Record<string, unknown> {
+export function taskView(task: TaskRecord, now: number): TaskView {
+  const t: TruncationRecord = truncationRecord(task);
   const index = { entityType: t.entityType, aspect: t.aspect };
   return {
     id: formatTaskId(t),
@@ -63,5 +68,21 @@ export function taskView(t: TaskRecord, now: number): Record<string, unknown> {
     cancelRequested: t.cancelRequested,
     error: t.error,
     owner: { nodeId: t.nodeId, pid: t.ownerPid, host: t.ownerHost, heartbeatAt: t.heartbeatAt },
+  };
+}
+
+/** One index in getIndexSizes' answer. */
+export function indexSizeView(s: IndexSize): IndexSizeView {
+  return {
+    indexName: s.indexName,
+    entityName: s.entityType.toLowerCase(),
+    aspectName: s.aspect.toLowerCase(),
+    // Older DataHub filled sizeMb with bytes / 1000, newer fills sizeInMb with bytes / 1000000: both are given.
+    sizeMb: s.sizeBytes / 1000,
+    sizeInMb: s.sizeBytes / 1_000_000,
+    sizeBytes: s.sizeBytes,
+    rowCount: s.rowCount,
+    ...(s.oldestTimestampMillis !== null ? { oldestTimestampMillis: s.oldestTimestampMillis } : {}),
+    ...(s.newestTimestampMillis !== null ? { newestTimestampMillis: s.newestTimestampMillis } : {}),
   };
 }

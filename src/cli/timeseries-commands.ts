@@ -5,34 +5,7 @@ import { EXIT, usageError } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, green, isTty, isoDate, isoTime, parseAge, parseDate, printJson, printTable, red, yellow } from './output.ts';
 
-interface IndexSize {
-  indexName: string;
-  entityName: string;
-  aspectName: string;
-  sizeInMb: number;
-  rowCount: number;
-  oldestTimestampMillis: number | null;
-  newestTimestampMillis: number | null;
-}
-
-/** The plain JSON task view of GET /api/tasks/{id}. */
-export interface TaskView {
-  id: string;
-  state: string;
-  completed: boolean;
-  index: { entityType: string; aspect: string; indexName: string };
-  cutoffMillis: number;
-  strategy: string;
-  rowsToDelete: number;
-  rowsDeleted: number;
-  batches: number;
-  startedAt: number;
-  endedAt: number | null;
-  runTimeMillis: number;
-  error: string | null;
-  sizeBytesBefore: number | null;
-  sizeBytesAfter: number | null;
-}
+import type { IndexSizeView as IndexSize, TaskView } from '../api/wire/timeseries.ts';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 
@@ -55,8 +28,8 @@ async function indexSizes(_opts: unknown, cmd: Command): Promise<void> {
       i.aspectName,
       `${i.sizeInMb.toFixed(2)} MB`,
       i.rowCount.toLocaleString('en-US'),
-      isoDate(i.oldestTimestampMillis),
-      isoDate(i.newestTimestampMillis),
+      isoDate(i.oldestTimestampMillis ?? null),
+      isoDate(i.newestTimestampMillis ?? null),
     ]),
   );
 }

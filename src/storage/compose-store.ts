@@ -9,6 +9,7 @@ import type { DatabasePort } from './ports/database.ts';
 import type { IdentityPort } from './ports/identity.ts';
 import type { RelationshipPort } from './ports/relationships.ts';
 import type { RunPort } from './ports/runs.ts';
+import type { SchedulePort } from './ports/schedules.ts';
 import type { TaskPort } from './ports/tasks.ts';
 import type { TimeseriesPort } from './ports/timeseries.ts';
 import type { TruncationPort } from './ports/truncation.ts';
@@ -32,6 +33,7 @@ export interface StoreParts {
   readonly tasks: PortImpl<TaskPort>;
   readonly identity: PortImpl<IdentityPort>;
   readonly runs: PortImpl<RunPort>;
+  readonly schedules: PortImpl<SchedulePort>;
   readonly userAccess: PortImpl<UserAccessStore>;
 }
 
@@ -69,7 +71,7 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     timeseriesIndexSizeBytes: true,
   },
   tasks: {
-    createTruncationTask: true,
+    createTask: true,
     updateTask: true,
     getTask: true,
     listTasks: true,
@@ -92,6 +94,7 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     setPasswordHash: true,
   },
   runs: { listRuns: true, findRunAspects: true, aspectRuns: true, rollbackEntity: true, deleteRunTimeseriesRows: true },
+  schedules: { claimScheduledRun: true, finishScheduledRun: true, listScheduledRuns: true, pruneScheduledRuns: true },
   userAccess: {
     getSessionState: true,
     endSessions: true,

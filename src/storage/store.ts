@@ -9,6 +9,7 @@ import type { DatabasePort } from './ports/database.ts';
 import type { IdentityPort } from './ports/identity.ts';
 import type { RelationshipPort } from './ports/relationships.ts';
 import type { RunPort } from './ports/runs.ts';
+import type { SchedulePort } from './ports/schedules.ts';
 import type { TaskPort } from './ports/tasks.ts';
 import type { TimeseriesPort } from './ports/timeseries.ts';
 import type { TruncationPort } from './ports/truncation.ts';
@@ -19,13 +20,14 @@ export type * from './ports/database.ts';
 export type * from './ports/identity.ts';
 export type * from './ports/relationships.ts';
 export type * from './ports/runs.ts';
+export type * from './ports/schedules.ts';
 export type * from './ports/tasks.ts';
 export type * from './ports/timeseries.ts';
 export type * from './ports/truncation.ts';
 export type * from './ports/user-access.ts';
 
 export interface Store
-  extends DatabasePort, AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort, UserAccessStore {
+  extends DatabasePort, AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort, SchedulePort, UserAccessStore {
   readonly backend: 'sqlite' | 'postgres';
 
   /** Applies pending migrations; safe to call from several processes at once. */

@@ -1,6 +1,6 @@
-import type { NewTruncationTask, TaskPatch, TaskRecord, TaskState, TruncationStrategy } from './store.ts';
+import type { Json, NewTask, TaskPatch, TaskRecord, TaskState } from './store.ts';
 
-/** The tasks row as both adapters read it (SQLite stores the boolean as 0/1). */
+/** The tasks row as both adapters read it (SQLite keeps JSON as text and the boolean as 0/1). */
 export interface TaskRow {
   number: number;
   node_id: string;
@@ -9,23 +9,9 @@ export interface TaskRow {
   created_by: string;
   owner_pid: number;
   owner_host: string;
-  entity_type: string;
-  aspect: string;
-  cutoff_ms: number;
-  strategy: string;
-  batch_size: number;
-  timeout_seconds: number | null;
-  requests_per_second: number | null;
-  total_rows: number;
-  rows_to_delete: number;
-  rows_deleted: number;
-  batches: number;
-  partitions_dropped: number;
-  throttled_ms: number;
-  freed_bytes: number;
-  size_bytes_before: number | null;
-  size_bytes_after: number | null;
-  reclaimed_bytes: number | null;
+  exclusive_key: string | null;
+  params: Json | string;
+  progress: Json | string;
   started_at: number;
   ended_at: number | null;
   heartbeat_at: number;
@@ -33,31 +19,19 @@ export interface TaskRow {
   cancel_requested: boolean | number;
 }
 
+const json = (v: Json | string): Json => (typeof v === 'string' ? (JSON.parse(v) as Json) : v);
+
 export const toTaskRecord = (r: TaskRow): TaskRecord => ({
-  kind: 'truncateTimeseriesAspect',
+  kind: r.kind,
   nodeId: r.node_id,
   number: r.number,
   state: r.state as TaskState,
   createdBy: r.created_by,
   ownerPid: r.owner_pid,
   ownerHost: r.owner_host,
-  entityType: r.entity_type,
-  aspect: r.aspect,
-  cutoffMillis: r.cutoff_ms,
-  strategy: r.strategy as TruncationStrategy,
-  batchSize: r.batch_size,
-  timeoutSeconds: r.timeout_seconds,
-  requestsPerSecond: r.requests_per_second,
-  totalRows: r.total_rows,
-  rowsToDelete: r.rows_to_delete,
-  rowsDeleted: r.rows_deleted,
-  batches: r.batches,
-  partitionsDropped: r.partitions_dropped,
-  throttledMillis: r.throttled_ms,
-  freedBytes: r.freed_bytes,
-  sizeBytesBefore: r.size_bytes_before,
-  sizeBytesAfter: r.size_bytes_after,
-  reclaimedBytes: r.reclaimed_bytes,
+  exclusiveKey: r.exclusive_key,
+  params: json(r.params),
+  progress: json(r.progress),
   startedAt: r.started_at,
   endedAt: r.ended_at,
   heartbeatAt: r.heartbeat_at,
@@ -65,47 +39,36 @@ export const toTaskRecord = (r: TaskRow): TaskRecord => ({
   cancelRequested: Boolean(r.cancel_requested),
 });
 
-/** Column values of a new task, in INSERT order. */
-export function newTaskColumns(t: NewTruncationTask): Record<string, string | number | null> {
+/** Column values of a new task, in INSERT order; JSON as text (PostgreSQL casts it). */
+export function newTaskColumns(t: NewTask): Record<string, string | number | null> {
   return {
     node_id: t.nodeId,
-    kind: 'truncateTimeseriesAspect',
+    kind: t.kind,
     state: 'running',
     created_by: t.createdBy,
     owner_pid: t.ownerPid,
     owner_host: t.ownerHost,
-    entity_type: t.entityType,
-    aspect: t.aspect,
-    cutoff_ms: t.cutoffMillis,
-    strategy: t.strategy,
-    batch_size: t.batchSize,
-    timeout_seconds: t.timeoutSeconds,
-    requests_per_second: t.requestsPerSecond,
-    total_rows: t.totalRows,
-    rows_to_delete: t.rowsToDelete,
+    exclusive_key: t.exclusiveKey,
+    params: JSON.stringify(t.params),
+    progress: JSON.stringify(t.progress),
     started_at: t.startedAt,
     heartbeat_at: t.startedAt,
   };
 }
 
-const PATCH_COLUMNS: Readonly<Record<keyof TaskPatch, string>> = {
+const PATCH_COLUMNS: Readonly<Record<Exclude<keyof TaskPatch, 'progress'>, string>> = {
   state: 'state',
   endedAt: 'ended_at',
   heartbeatAt: 'heartbeat_at',
   error: 'error',
-  rowsDeleted: 'rows_deleted',
-  batches: 'batches',
-  partitionsDropped: 'partitions_dropped',
-  throttledMillis: 'throttled_ms',
-  freedBytes: 'freed_bytes',
-  sizeBytesBefore: 'size_bytes_before',
-  sizeBytesAfter: 'size_bytes_after',
-  reclaimedBytes: 'reclaimed_bytes',
 };
 
-/** The patch as (column, value) pairs; column names come from a fixed table, never from input. */
+/** The patch's plain columns as (column, value) pairs; column names come from a fixed table, never from input. */
 export function taskPatchColumns(patch: TaskPatch): Array<[string, string | number | null]> {
-  return (Object.keys(patch) as Array<keyof TaskPatch>)
-    .filter((k) => patch[k] !== undefined && Object.hasOwn(PATCH_COLUMNS, k))
+  return (Object.keys(PATCH_COLUMNS) as Array<keyof typeof PATCH_COLUMNS>)
+    .filter((k) => patch[k] !== undefined)
     .map((k) => [PATCH_COLUMNS[k], patch[k] as string | number | null]);
 }
+
+/** The progress patch as JSON text, or null when the patch leaves progress alone. */
+export const progressPatch = (patch: TaskPatch): string | null => (patch.progress === undefined ? null : JSON.stringify(patch.progress));

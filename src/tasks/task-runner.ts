@@ -168,7 +168,7 @@ export class TaskRunner {
       }
       if (await this.ownerAlive(t)) continue;
       const failed = await this.store.updateTask(t, { state: 'failed', endedAt: this.clock(), error: INTERRUPTED_MESSAGE }, { whileRunning: true });
-      if (failed) this.logger.warn({ taskId: formatTaskId(t), rowsDeleted: t.rowsDeleted }, 'marked an interrupted task failed');
+      if (failed) this.logger.warn({ taskId: formatTaskId(t), kind: t.kind, progress: t.progress }, 'marked an interrupted task failed');
     }
   }
 

@@ -6,6 +6,7 @@ import { openStore } from '../../src/storage/open-store.ts';
 import { PARTITION_MILLIS } from '../../src/storage/partitions.ts';
 import type { WriteOp } from '../../src/storage/store.ts';
 import { backends, type TestDatabase } from '../support/databases.ts';
+import { newTruncationTask } from '../../src/tasks/truncation/truncation-record.ts';
 import { startTestServer } from '../support/server.ts';
 
 const DAY0 = Date.UTC(2026, 0, 1);
@@ -49,21 +50,23 @@ for (const backend of await backends()) {
           systemMetadata: null,
         }));
         await store.write({ ops, actor: 'test', now: 1 });
-        const created = await store.createTruncationTask({
-          ...INDEX,
-          nodeId: 'crashed-node',
-          createdBy: 'urn:li:corpuser:datahub',
-          ownerPid: 1,
-          ownerHost: 'elsewhere',
-          cutoffMillis: DAY0 + 3 * PARTITION_MILLIS,
-          strategy: 'rebuild',
-          batchSize: 10_000,
-          timeoutSeconds: null,
-          requestsPerSecond: null,
-          totalRows: 5,
-          rowsToDelete: 3,
-          startedAt: 1,
-        });
+        const created = await store.createTask(
+          newTruncationTask(
+            { nodeId: 'crashed-node', ownerPid: 1, ownerHost: 'elsewhere' },
+            'urn:li:corpuser:datahub',
+            {
+              ...INDEX,
+              cutoffMillis: DAY0 + 3 * PARTITION_MILLIS,
+              strategy: 'rebuild',
+              batchSize: 10_000,
+              timeoutSeconds: null,
+              requestsPerSecond: null,
+              totalRows: 5,
+              rowsToDelete: 3,
+            },
+            1,
+          ),
+        );
         assert.ok('created' in created);
         await store.retireTimeseriesPartitionsBefore(INDEX, DAY0 + 3 * PARTITION_MILLIS, { maxPartitions: 100 }, created.created);
         // The task completed; the process died before its reclaim dropped anything.

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PARTITION_MILLIS } from '../../src/storage/partitions.ts';
-import type { NewTruncationTask, Store, TimeseriesIndexRef, WriteOp } from '../../src/storage/store.ts';
+import type { NewTask, Store, TaskRecord, TimeseriesIndexRef, WriteOp } from '../../src/storage/store.ts';
+import { newTruncationTask, truncationRecord, type TruncationParams } from '../../src/tasks/truncation/truncation-record.ts';
 import { backends, type TestDatabase } from '../support/databases.ts';
 import { openStore } from '../../src/storage/open-store.ts';
 import { useStore } from '../support/lifecycle.ts';
@@ -33,22 +34,28 @@ async function fill(store: Store, index: TimeseriesIndexRef, days: number, perDa
 const remaining = async (store: Store, index: TimeseriesIndexRef) =>
   (await store.queryTimeseries({ ...index, urn: URN, limit: 100_000 })).map((e) => e.timestampMillis).sort((a, b) => a - b);
 
-const task = (over: Partial<NewTruncationTask> = {}): NewTruncationTask => ({
-  ...PROFILE,
-  nodeId: 'node-a',
-  createdBy: 'urn:li:corpuser:datahub',
-  ownerPid: process.pid,
-  ownerHost: 'host',
-  cutoffMillis: DAY0,
-  strategy: 'rebuild',
-  batchSize: 10000,
-  timeoutSeconds: null,
-  requestsPerSecond: null,
-  totalRows: 10,
-  rowsToDelete: 4,
-  startedAt: 1000,
-  ...over,
-});
+/** A truncation task record to create, as the truncation code makes one. */
+const task = (over: Partial<TruncationParams> & { nodeId?: string } = {}): NewTask => {
+  const { nodeId = 'node-a', ...params } = over;
+  return newTruncationTask(
+    { nodeId, ownerPid: process.pid, ownerHost: 'host' },
+    'urn:li:corpuser:datahub',
+    {
+      ...PROFILE,
+      cutoffMillis: DAY0,
+      strategy: 'rebuild',
+      batchSize: 10000,
+      timeoutSeconds: null,
+      requestsPerSecond: null,
+      totalRows: 10,
+      rowsToDelete: 4,
+      ...params,
+    },
+    1000,
+  );
+};
+/** The record's truncation fields (params and progress). */
+const view = (t: TaskRecord | undefined) => (t === undefined ? undefined : truncationRecord(t));
 
 for (const backend of await backends()) {
   describe(`truncation conformance: ${backend.name}`, { skip: backend.skip }, () => {
@@ -175,29 +182,31 @@ for (const backend of await backends()) {
     });
 
     it('records one running truncation per index and returns the running one on conflict', async () => {
-      const created = await store.createTruncationTask(task());
+      const created = await store.createTask(task());
       assert.ok('created' in created);
       const t = created.created;
       assert.equal(t.state, 'running');
       assert.ok(t.number > 0);
-      assert.equal(t.rowsDeleted, 0);
-      assert.equal(t.sizeBytesAfter, null);
+      assert.equal(view(t)!.rowsDeleted, 0);
+      assert.equal(view(t)!.sizeBytesAfter, null);
 
-      const again = await store.createTruncationTask(task({ nodeId: 'node-b' }));
+      const again = await store.createTask(task({ nodeId: 'node-b' }));
       assert.ok('running' in again);
       assert.equal(again.running.number, t.number);
-      const other = await store.createTruncationTask(task({ ...USAGE }));
+      const other = await store.createTask(task({ ...USAGE }));
       assert.ok('created' in other && other.created.number > t.number);
 
-      const updated = await store.updateTask(t, { rowsDeleted: 3, batches: 2, freedBytes: 99 }, { whileRunning: true });
+      const updated = view(await store.updateTask(t, { progress: { rowsDeleted: 3, batches: 2, freedBytes: 99 } }, { whileRunning: true }));
       assert.deepEqual([updated?.rowsDeleted, updated?.batches, updated?.freedBytes], [3, 2, 99]);
       const cancelled = await store.requestTaskCancel(t);
       assert.equal(cancelled?.cancelRequested, true);
       await store.updateTask(t, { state: 'completed', endedAt: 2000 });
-      assert.equal(await store.updateTask(t, { rowsDeleted: 4 }, { whileRunning: true }), undefined);
-      assert.equal((await store.updateTask(t, { sizeBytesAfter: 10 }))?.sizeBytesAfter, 10);
+      assert.equal(await store.updateTask(t, { progress: { rowsDeleted: 4 } }, { whileRunning: true }), undefined);
+      assert.equal(view(await store.updateTask(t, { progress: { sizeBytesAfter: 10 } }))?.sizeBytesAfter, 10);
+      // A progress patch merges: what it does not name stays.
+      assert.deepEqual([view(await store.getTask(t))?.rowsDeleted, view(await store.getTask(t))?.batches], [3, 2]);
 
-      const next = await store.createTruncationTask(task());
+      const next = await store.createTask(task());
       assert.ok('created' in next);
       assert.deepEqual(
         (await store.listTasks({ limit: 10 })).map((r) => r.number),
@@ -235,7 +244,7 @@ for (const backend of await backends()) {
       const CHART_USAGE = { entityType: 'chart', aspect: 'chartUsageStatistics' } as const;
       await fill(store, OPERATIONS, 4, 6);
       await fill(store, CHART_USAGE, 3, 4);
-      const created = await store.createTruncationTask(task({ entityType: 'dashboard', aspect: 'dashboardUsageStatistics' }));
+      const created = await store.createTask(task({ entityType: 'dashboard', aspect: 'dashboardUsageStatistics' }));
       assert.ok('created' in created);
       const ref = created.created;
       try {
@@ -246,7 +255,7 @@ for (const backend of await backends()) {
         assert.equal((await store.trimTimeseriesBoundary(OPERATIONS, cutoff, ref)).rows, 0);
         const byQuery = await store.deleteTimeseriesRowsBefore(CHART_USAGE, DAY0 + PARTITION_MILLIS, 3, ref);
         assert.deepEqual([dropped.rows, dropped.partitionsDropped, trimmed.rows, byQuery.rows], [12, 2, 3, 3]);
-        const counted = (await store.getTask(ref))!;
+        const counted = view(await store.getTask(ref))!;
         assert.deepEqual(
           [counted.rowsDeleted, counted.batches, counted.partitionsDropped, counted.freedBytes],
           [18, 3, 2, dropped.freedBytes + trimmed.freedBytes + byQuery.freedBytes],

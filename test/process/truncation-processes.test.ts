@@ -6,6 +6,7 @@ import { formatTaskId } from '../../src/tasks/task-id.ts';
 import { INTERRUPTED_MESSAGE } from '../../src/tasks/task-runner.ts';
 import { backends } from '../support/databases.ts';
 import { startServerProcess } from '../support/process.ts';
+import { newTruncationTask } from '../../src/tasks/truncation/truncation-record.ts';
 import { startTestServer } from '../support/server.ts';
 import {
   DAY,
@@ -76,22 +77,24 @@ for (const backend of await backends()) {
       try {
         const store = await openStore(db.config);
         const now = Date.now();
-        const created = await store.createTruncationTask({
-          entityType: 'dataset',
-          aspect: 'datasetProfile',
-          nodeId: 'previous-boot',
-          createdBy: 'urn:li:corpuser:datahub',
-          ownerPid: process.pid,
-          ownerHost: os.hostname(),
-          cutoffMillis: T0,
-          strategy: 'rebuild',
-          batchSize: 10_000,
-          timeoutSeconds: null,
-          requestsPerSecond: null,
-          totalRows: 0,
-          rowsToDelete: 0,
-          startedAt: now,
-        });
+        const created = await store.createTask(
+          newTruncationTask(
+            { nodeId: 'previous-boot', ownerPid: process.pid, ownerHost: os.hostname() },
+            'urn:li:corpuser:datahub',
+            {
+              entityType: 'dataset',
+              aspect: 'datasetProfile',
+              cutoffMillis: T0,
+              strategy: 'rebuild',
+              batchSize: 10_000,
+              timeoutSeconds: null,
+              requestsPerSecond: null,
+              totalRows: 0,
+              rowsToDelete: 0,
+            },
+            now,
+          ),
+        );
         await store.close();
         assert.ok('created' in created);
         // Its heartbeat is fresh, so only the pid tells that its process is gone.

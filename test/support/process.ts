@@ -14,6 +14,8 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export interface ServerProcess {
   readonly address: string;
   readonly child: ChildProcess;
+  /** The JSON log lines it wrote after "almanac ready", parsed, as they arrive. */
+  readonly log: ReadonlyArray<Record<string, unknown>>;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -32,18 +34,30 @@ export async function startServerProcess(
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   let address: string | undefined;
-  for await (const line of readline.createInterface({ input: child.stdout! })) {
-    const entry = JSON.parse(line) as { msg?: string; address?: string };
+  const log: Array<Record<string, unknown>> = [];
+  const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+  for (let next = await lines.next(); !next.done; next = await lines.next()) {
+    const entry = JSON.parse(next.value) as { msg?: string; address?: string };
     if (entry.msg === 'almanac ready') {
       address = entry.address;
       break;
     }
   }
   if (!address) throw new Error(`server process did not start: ${stderr}`);
-  child.stdout!.resume();
+  // The rest of the log is kept for tests that read it (lines that are not JSON are left out).
+  void (async () => {
+    for (let next = await lines.next(); !next.done; next = await lines.next()) {
+      try {
+        log.push(JSON.parse(next.value) as Record<string, unknown>);
+      } catch {
+        // not a log line
+      }
+    }
+  })();
   return {
     address,
     child,
+    log,
     stop: () => {
       child.kill('SIGTERM');
       return exited;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../../catalog/errors.ts';
 import { parseTaskId } from '../../tasks/task-id.ts';
-import { DEFAULT_BATCH_SIZE } from '../../tasks/timeseries-operations.ts';
+import { DEFAULT_BATCH_SIZE } from '../../tasks/truncation/timeseries-operations.ts';
 import type { AppContext } from '../context.ts';
-import { esTaskStatus } from '../task-views.ts';
+import { esTaskStatus, indexSizeView } from '../task-views.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, stringParam, unknownAction, type ActionBody } from './params.ts';
 
 /** A positive rate; Rest.li clients may send numbers as strings. */
@@ -69,18 +69,7 @@ export const operationsRoutes =
           const sizes = await ops.indexSizes();
           return {
             value: {
-              indexSizes: sizes.map((s) => ({
-                indexName: s.indexName,
-                entityName: s.entityType.toLowerCase(),
-                aspectName: s.aspect.toLowerCase(),
-                // Older DataHub filled sizeMb with bytes / 1000, newer fills sizeInMb with bytes / 1000000: both are given.
-                sizeMb: s.sizeBytes / 1000,
-                sizeInMb: s.sizeBytes / 1_000_000,
-                sizeBytes: s.sizeBytes,
-                rowCount: s.rowCount,
-                ...(s.oldestTimestampMillis !== null ? { oldestTimestampMillis: s.oldestTimestampMillis } : {}),
-                ...(s.newestTimestampMillis !== null ? { newestTimestampMillis: s.newestTimestampMillis } : {}),
-              })),
+              indexSizes: sizes.map(indexSizeView),
             },
           };
         }

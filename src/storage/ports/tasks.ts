@@ -1,4 +1,4 @@
-import type { TimeseriesIndexRef } from './timeseries.ts';
+import type { Json } from './aspects.ts';
 
 export type TaskState = 'running' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
 
@@ -11,39 +11,26 @@ export interface TaskRef {
   readonly number: number;
 }
 
-/** The parts of a task record that change while it runs. */
-export interface TaskProgress {
-  readonly rowsDeleted: number;
-  readonly batches: number;
-  readonly partitionsDropped: number;
-  readonly throttledMillis: number;
-  /** Bytes the index stopped using (engine accounting): trims count at once, retired partitions once reclaim drops them. */
-  readonly freedBytes: number;
-  /** Index size before and after, and bytes handed back to the file system; null until measured. */
-  readonly sizeBytesBefore: number | null;
-  readonly sizeBytesAfter: number | null;
-  readonly reclaimedBytes: number | null;
-}
-
-export interface NewTruncationTask extends TimeseriesIndexRef {
+/** A task to record as running. What it does is its kind's business: its parameters and progress are JSON. */
+export interface NewTask {
+  /** Names the code that runs it and reads its parameters and progress (src/tasks/<kind>/). */
+  readonly kind: string;
   /** The process that runs it; the task number is assigned by the database. */
   readonly nodeId: string;
   readonly createdBy: string;
   readonly ownerPid: number;
   readonly ownerHost: string;
-  readonly cutoffMillis: number;
-  readonly strategy: TruncationStrategy;
-  readonly batchSize: number;
-  readonly timeoutSeconds: number | null;
-  readonly requestsPerSecond: number | null;
-  readonly totalRows: number;
-  readonly rowsToDelete: number;
+  /** At most one running task holds a key (one truncation per index); null: no such limit. */
+  readonly exclusiveKey: string | null;
+  /** What it was asked to do, fixed at creation. */
+  readonly params: Json;
+  /** How far it has got; patched as it runs. */
+  readonly progress: Json;
   readonly startedAt: number;
 }
 
-/** A truncation task as recorded durably: who, what, how far, and how it ended. */
-export interface TaskRecord extends NewTruncationTask, TaskRef, TaskProgress {
-  readonly kind: 'truncateTimeseriesAspect';
+/** A task as recorded durably: who, what, how far, and how it ended. */
+export interface TaskRecord extends NewTask, TaskRef {
   readonly state: TaskState;
   readonly endedAt: number | null;
   readonly heartbeatAt: number;
@@ -51,20 +38,21 @@ export interface TaskRecord extends NewTruncationTask, TaskRef, TaskProgress {
   readonly cancelRequested: boolean;
 }
 
-/** Fields a task update may set; the rest stay as they are. */
-export type TaskPatch = Partial<TaskProgress> & {
+/** Fields a task update may set; the rest stay as they are. `progress` is merged into the stored one, key by key. */
+export interface TaskPatch {
   readonly state?: TaskState;
   readonly endedAt?: number | null;
   readonly heartbeatAt?: number;
   readonly error?: string | null;
-};
+  readonly progress?: Json;
+}
 
 /**
  * Background task records, shared by every process using the database.
  */
 export interface TaskPort {
-  /** Records a running truncation, unless one already runs on the index: then that one is returned instead. */
-  createTruncationTask(task: NewTruncationTask): Promise<{ created: TaskRecord } | { running: TaskRecord }>;
+  /** Records a running task, unless one with the same exclusive key already runs: then that one is returned instead. */
+  createTask(task: NewTask): Promise<{ created: TaskRecord } | { running: TaskRecord }>;
   /** Applies the patch; with `whileRunning`, only if the task is still running. Returns the record, or undefined when nothing matched. */
   updateTask(ref: TaskRef, patch: TaskPatch, options?: { readonly whileRunning?: boolean }): Promise<TaskRecord | undefined>;
   getTask(ref: TaskRef): Promise<TaskRecord | undefined>;

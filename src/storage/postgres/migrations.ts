@@ -221,6 +221,43 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER policy_aspect_deleted AFTER DELETE ON aspects FOR EACH ROW WHEN (OLD.entity_type = 'dataHubPolicy')
     EXECUTE FUNCTION count_entity_type_change('dataHubPolicy');
   `,
+  // Periodic jobs run once across processes (ports/schedules.ts): one row per occurrence of a job, claimed with a
+  // lease; the primary key is what lets one claimant win.
+  `
+  CREATE TABLE scheduled_runs (
+    job TEXT NOT NULL,
+    due_at BIGINT NOT NULL,
+    node_id TEXT NOT NULL,
+    claimed_at BIGINT NOT NULL,
+    lease_until BIGINT NOT NULL,
+    attempts INTEGER NOT NULL,
+    finished_at BIGINT,
+    outcome TEXT,
+    error TEXT,
+    PRIMARY KEY (job, due_at)
+  );
+  `,
+  // Tasks of any kind (ports/tasks.ts): what a task was asked to do and how far it got are JSON its kind reads, and
+  // an exclusive key replaces the truncation-only unique index. Existing truncation tasks keep their numbers and
+  // every value, moved into params and progress under the names the truncation code reads.
+  `
+  ALTER TABLE tasks ADD COLUMN exclusive_key TEXT, ADD COLUMN params JSONB, ADD COLUMN progress JSONB;
+  UPDATE tasks SET exclusive_key = kind || ':' || entity_type || ':' || aspect,
+    params = jsonb_build_object('entityType', entity_type, 'aspect', aspect, 'cutoffMillis', cutoff_ms, 'strategy', strategy,
+                                'batchSize', batch_size, 'timeoutSeconds', timeout_seconds, 'requestsPerSecond', requests_per_second,
+                                'totalRows', total_rows, 'rowsToDelete', rows_to_delete),
+    progress = jsonb_build_object('rowsDeleted', rows_deleted, 'batches', batches, 'partitionsDropped', partitions_dropped,
+                                  'throttledMillis', throttled_ms, 'freedBytes', freed_bytes, 'sizeBytesBefore', size_bytes_before,
+                                  'sizeBytesAfter', size_bytes_after, 'reclaimedBytes', reclaimed_bytes);
+  ALTER TABLE tasks ALTER COLUMN params SET NOT NULL, ALTER COLUMN progress SET NOT NULL;
+  DROP INDEX tasks_one_running_per_index;
+  ALTER TABLE tasks DROP COLUMN entity_type, DROP COLUMN aspect, DROP COLUMN cutoff_ms, DROP COLUMN strategy,
+    DROP COLUMN batch_size, DROP COLUMN timeout_seconds, DROP COLUMN requests_per_second, DROP COLUMN total_rows,
+    DROP COLUMN rows_to_delete, DROP COLUMN rows_deleted, DROP COLUMN batches, DROP COLUMN partitions_dropped,
+    DROP COLUMN throttled_ms, DROP COLUMN freed_bytes, DROP COLUMN size_bytes_before, DROP COLUMN size_bytes_after,
+    DROP COLUMN reclaimed_bytes;
+  CREATE UNIQUE INDEX tasks_one_running_per_key ON tasks (exclusive_key) WHERE state = 'running';
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */

@@ -7,6 +7,7 @@ import { translatePostgresError } from './driver-errors.ts';
 import { PostgresIdentity } from './identity.ts';
 import { PostgresRelationships } from './relationships.ts';
 import { PostgresRuns } from './runs.ts';
+import { PostgresSchedules } from './schedules.ts';
 import { PostgresTasks } from './tasks.ts';
 import { PostgresTimeseries } from './timeseries.ts';
 import { PostgresTruncation } from './truncation.ts';
@@ -41,6 +42,7 @@ export function openPostgresStore(url: string, indexer: AspectIndexer, poolSize 
       tasks,
       identity: new PostgresIdentity(pool),
       runs: new PostgresRuns(pool, timeseries, relationships, aspects),
+      schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
     },
     translatePostgresError,

@@ -1,8 +1,8 @@
 import pg from 'pg';
-import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
+import type { NewTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { TaskPort } from '../ports/tasks.ts';
-import { newTaskColumns, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
+import { newTaskColumns, progressPatch, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
 
 /** Advisory-lock class of task nodes ("almt"); the object id is hashtext(node id). */
 const NODE_LOCK_CLASS = 0x616c6d74;
@@ -24,20 +24,18 @@ export class PostgresTasks implements PortImpl<TaskPort> {
     private readonly newClient: () => pg.Client,
   ) {}
 
-  async createTruncationTask(t: NewTruncationTask): Promise<{ created: TaskRecord } | { running: TaskRecord }> {
+  async createTask(t: NewTask): Promise<{ created: TaskRecord } | { running: TaskRecord }> {
     const columns = newTaskColumns(t);
     const names = Object.keys(columns);
+    const cast = (n: string) => (n === 'params' || n === 'progress' ? '::jsonb' : '');
     for (;;) {
       const inserted = await this.pool.query<TaskRow>(
-        `INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})
-         ON CONFLICT (kind, entity_type, aspect) WHERE state = 'running' DO NOTHING RETURNING *`,
+        `INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map((n, i) => `$${i + 1}${cast(n)}`).join(', ')})
+         ON CONFLICT (exclusive_key) WHERE state = 'running' DO NOTHING RETURNING *`,
         Object.values(columns),
       );
       if (inserted.rows[0]) return { created: toTaskRecord(inserted.rows[0]) };
-      const running = await this.pool.query<TaskRow>(
-        "SELECT * FROM tasks WHERE kind = 'truncateTimeseriesAspect' AND entity_type = $1 AND aspect = $2 AND state = 'running'",
-        [t.entityType, t.aspect],
-      );
+      const running = await this.pool.query<TaskRow>("SELECT * FROM tasks WHERE exclusive_key = $1 AND state = 'running'", [t.exclusiveKey]);
       if (running.rows[0]) return { running: toTaskRecord(running.rows[0]) };
       // The running task ended between the two statements: try again.
     }
@@ -49,13 +47,17 @@ export class PostgresTasks implements PortImpl<TaskPort> {
     { whileRunning = false }: { readonly whileRunning?: boolean } = {},
   ): Promise<TaskRecord | undefined> {
     const sets = taskPatchColumns(patch);
-    const assignments = sets.length > 0 ? sets.map(([c], i) => `${c} = $${i + 3}`).join(', ') : 'number = number';
+    const progress = progressPatch(patch);
+    // || merges key by key: the patch's keys replace the stored ones, the rest stay.
+    const assignments = [
+      ...sets.map(([c], i) => `${c} = $${i + 3}`),
+      ...(progress === null ? [] : [`progress = progress || $${sets.length + 3}::jsonb`]),
+    ];
     const guard = whileRunning ? " AND state = 'running'" : '';
-    const r = await this.pool.query<TaskRow>(`UPDATE tasks SET ${assignments} WHERE number = $1 AND node_id = $2${guard} RETURNING *`, [
-      ref.number,
-      ref.nodeId,
-      ...sets.map(([, v]) => v),
-    ]);
+    const r = await this.pool.query<TaskRow>(
+      `UPDATE tasks SET ${assignments.join(', ') || 'number = number'} WHERE number = $1 AND node_id = $2${guard} RETURNING *`,
+      [ref.number, ref.nodeId, ...sets.map(([, v]) => v), ...(progress === null ? [] : [progress])],
+    );
     return r.rows[0] && toTaskRecord(r.rows[0]);
   }
 
@@ -80,11 +82,13 @@ export class PostgresTasks implements PortImpl<TaskPort> {
     return this.getTask(ref);
   }
 
-  /** Adds one truncation step to the task's counters, on the step's own transaction. */
+  /** Adds one truncation step to the task's counters (its progress), on the step's own transaction. */
   static async recordStep(c: pg.PoolClient, ref: TaskRef, step: TruncationStep): Promise<void> {
     await c.query(
-      `UPDATE tasks SET rows_deleted = rows_deleted + $1, batches = batches + 1, partitions_dropped = partitions_dropped + $2,
-         freed_bytes = freed_bytes + $3 WHERE number = $4 AND node_id = $5`,
+      `UPDATE tasks SET progress = progress || jsonb_build_object(
+         'rowsDeleted', (progress->>'rowsDeleted')::bigint + $1, 'batches', (progress->>'batches')::bigint + 1,
+         'partitionsDropped', (progress->>'partitionsDropped')::bigint + $2, 'freedBytes', (progress->>'freedBytes')::bigint + $3)
+       WHERE number = $4 AND node_id = $5`,
       [step.rows, step.partitionsDropped, step.freedBytes, ref.number, ref.nodeId],
     );
   }

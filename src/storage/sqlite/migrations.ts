@@ -193,6 +193,58 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE TRIGGER policy_aspect_deleted AFTER DELETE ON aspects WHEN OLD.entity_type = 'dataHubPolicy'
   BEGIN UPDATE entity_type_changes SET changes = changes + 1 WHERE entity_type = 'dataHubPolicy'; END;
   `,
+  // Periodic jobs run once across processes (ports/schedules.ts): one row per occurrence of a job, claimed with a
+  // lease; the primary key is what lets one claimant win.
+  `
+  CREATE TABLE scheduled_runs (
+    job TEXT NOT NULL,
+    due_at INTEGER NOT NULL,
+    node_id TEXT NOT NULL,
+    claimed_at INTEGER NOT NULL,
+    lease_until INTEGER NOT NULL,
+    attempts INTEGER NOT NULL,
+    finished_at INTEGER,
+    outcome TEXT,
+    error TEXT,
+    PRIMARY KEY (job, due_at)
+  );
+  `,
+  // Tasks of any kind (ports/tasks.ts): what a task was asked to do and how far it got are JSON its kind reads, and
+  // an exclusive key replaces the truncation-only unique index. Existing truncation tasks keep their numbers and
+  // every value, moved into params and progress under the names the truncation code reads.
+  `
+  CREATE TABLE tasks_generic (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    node_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    state TEXT NOT NULL,
+    created_by TEXT NOT NULL,
+    owner_pid INTEGER NOT NULL,
+    owner_host TEXT NOT NULL,
+    exclusive_key TEXT,
+    params TEXT NOT NULL,
+    progress TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    heartbeat_at INTEGER NOT NULL,
+    error TEXT,
+    cancel_requested INTEGER NOT NULL DEFAULT 0
+  );
+  INSERT INTO tasks_generic (number, node_id, kind, state, created_by, owner_pid, owner_host, exclusive_key, params, progress,
+                             started_at, ended_at, heartbeat_at, error, cancel_requested)
+  SELECT number, node_id, kind, state, created_by, owner_pid, owner_host, kind || ':' || entity_type || ':' || aspect,
+         json_object('entityType', entity_type, 'aspect', aspect, 'cutoffMillis', cutoff_ms, 'strategy', strategy,
+                     'batchSize', batch_size, 'timeoutSeconds', timeout_seconds, 'requestsPerSecond', requests_per_second,
+                     'totalRows', total_rows, 'rowsToDelete', rows_to_delete),
+         json_object('rowsDeleted', rows_deleted, 'batches', batches, 'partitionsDropped', partitions_dropped,
+                     'throttledMillis', throttled_ms, 'freedBytes', freed_bytes, 'sizeBytesBefore', size_bytes_before,
+                     'sizeBytesAfter', size_bytes_after, 'reclaimedBytes', reclaimed_bytes),
+         started_at, ended_at, heartbeat_at, error, cancel_requested
+    FROM tasks;
+  DROP TABLE tasks;
+  ALTER TABLE tasks_generic RENAME TO tasks;
+  CREATE UNIQUE INDEX tasks_one_running_per_key ON tasks (exclusive_key) WHERE state = 'running';
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */

@@ -9,6 +9,7 @@ import { translateSqliteError } from './driver-errors.ts';
 import { SqliteIdentity } from './identity.ts';
 import { SqliteRelationships } from './relationships.ts';
 import { SqliteRuns } from './runs.ts';
+import { SqliteSchedules } from './schedules.ts';
 import { StatementCache } from './statements.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
@@ -48,6 +49,7 @@ export function openSqliteStore(file: string, indexer: AspectIndexer, options: S
       tasks,
       identity: new SqliteIdentity(db, sql),
       runs: new SqliteRuns(db, sql, timeseries, relationships, aspects),
+      schedules: new SqliteSchedules(sql),
       userAccess: new SqliteUserAccess(db, sql),
     },
     translateSqliteError,

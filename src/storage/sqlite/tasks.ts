@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
-import type { NewTruncationTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
+import type { NewTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { TaskPort } from '../ports/tasks.ts';
-import { newTaskColumns, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
+import { newTaskColumns, progressPatch, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 
@@ -13,15 +13,12 @@ export class SqliteTasks implements PortImpl<TaskPort> {
     private readonly sql: (text: string) => Database.Statement,
   ) {}
 
-  private runningOn(t: NewTruncationTask): TaskRecord | undefined {
-    const row = this.sql("SELECT * FROM tasks WHERE kind = 'truncateTimeseriesAspect' AND entity_type = ? AND aspect = ? AND state = 'running'").get(
-      t.entityType,
-      t.aspect,
-    ) as TaskRow | undefined;
+  private runningWith(key: string): TaskRecord | undefined {
+    const row = this.sql("SELECT * FROM tasks WHERE exclusive_key = ? AND state = 'running'").get(key) as TaskRow | undefined;
     return row && toTaskRecord(row);
   }
 
-  createTruncationTask(t: NewTruncationTask): { created: TaskRecord } | { running: TaskRecord } {
+  createTask(t: NewTask): { created: TaskRecord } | { running: TaskRecord } {
     const columns = newTaskColumns(t);
     const names = Object.keys(columns);
     const insert = this.sql(`INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')}) RETURNING *`);
@@ -30,9 +27,9 @@ export class SqliteTasks implements PortImpl<TaskPort> {
         try {
           return { created: toTaskRecord(insert.get(columns) as TaskRow) };
         } catch (e) {
-          if (!isUniqueViolation(e)) throw e;
+          if (!isUniqueViolation(e) || t.exclusiveKey === null) throw e;
           // Inside the same write transaction, so the running task cannot finish in between.
-          return { running: this.runningOn(t)! };
+          return { running: this.runningWith(t.exclusiveKey)! };
         }
       })
       .immediate();
@@ -40,10 +37,13 @@ export class SqliteTasks implements PortImpl<TaskPort> {
 
   updateTask(ref: TaskRef, patch: TaskPatch, { whileRunning = false }: { readonly whileRunning?: boolean } = {}): TaskRecord | undefined {
     const sets = taskPatchColumns(patch);
-    const assignments = sets.length > 0 ? sets.map(([c]) => `${c} = ?`).join(', ') : 'number = number';
+    const progress = progressPatch(patch);
+    // json_patch merges key by key (RFC 7396): the patch's keys replace the stored ones, the rest stay.
+    const assignments = [...sets.map(([c]) => `${c} = ?`), ...(progress === null ? [] : ['progress = json_patch(progress, ?)'])];
     const guard = whileRunning ? " AND state = 'running'" : '';
-    const row = this.sql(`UPDATE tasks SET ${assignments} WHERE number = ? AND node_id = ?${guard} RETURNING *`).get(
+    const row = this.sql(`UPDATE tasks SET ${assignments.join(', ') || 'number = number'} WHERE number = ? AND node_id = ?${guard} RETURNING *`).get(
       ...sets.map(([, v]) => v),
+      ...(progress === null ? [] : [progress]),
       ref.number,
       ref.nodeId,
     ) as TaskRow | undefined;
@@ -69,11 +69,13 @@ export class SqliteTasks implements PortImpl<TaskPort> {
     return this.getTask(ref);
   }
 
-  /** Adds one truncation step to the task's counters; called inside the step's own transaction. */
+  /** Adds one truncation step to the task's counters (its progress); called inside the step's own transaction. */
   recordStep(ref: TaskRef, step: TruncationStep): void {
     this.sql(
-      `UPDATE tasks SET rows_deleted = rows_deleted + ?, batches = batches + 1, partitions_dropped = partitions_dropped + ?,
-         freed_bytes = freed_bytes + ? WHERE number = ? AND node_id = ?`,
+      `UPDATE tasks SET progress = json_set(progress,
+         '$.rowsDeleted', json_extract(progress, '$.rowsDeleted') + ?, '$.batches', json_extract(progress, '$.batches') + 1,
+         '$.partitionsDropped', json_extract(progress, '$.partitionsDropped') + ?, '$.freedBytes', json_extract(progress, '$.freedBytes') + ?)
+       WHERE number = ? AND node_id = ?`,
     ).run(step.rows, step.partitionsDropped, step.freedBytes, ref.number, ref.nodeId);
   }
 

@@ -4,27 +4,7 @@ import { ErrorBox } from '../components/error-box.tsx';
 import { formatBytes, formatCount, formatDate, formatDateTime } from '../format.ts';
 import { canTruncate, type Me } from '../me.ts';
 
-interface IndexSize {
-  indexName: string;
-  entityName: string;
-  aspectName: string;
-  sizeInMb: number;
-  rowCount: number;
-  oldestTimestampMillis: number | null;
-  newestTimestampMillis: number | null;
-}
-
-interface Task {
-  id: string;
-  state: string;
-  index: { entityType: string; aspect: string; indexName: string };
-  cutoffMillis: number;
-  rowsToDelete: number;
-  rowsDeleted: number;
-  startedAt: number;
-  endedAt: number | null;
-  error?: string | null;
-}
+import type { IndexSizeView as IndexSize, TaskView as Task } from '../../../src/api/wire/timeseries.ts';
 
 const DAY = 86_400_000;
 const FINISHED = new Set(['completed', 'failed', 'timed_out', 'cancelled']);
@@ -133,8 +113,8 @@ export function TimeseriesPage({ me }: { me: Me | null }) {
                 {formatBytes(ix.sizeInMb * 1_000_000)}
               </td>
               <td>{formatCount(ix.rowCount)}</td>
-              <td>{formatDate(ix.oldestTimestampMillis)}</td>
-              <td>{formatDate(ix.newestTimestampMillis)}</td>
+              <td>{formatDate(ix.oldestTimestampMillis ?? null)}</td>
+              <td>{formatDate(ix.newestTimestampMillis ?? null)}</td>
               <td>
                 {canTruncate(me) && (
                   <button

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino';
-import { conflict, notFound } from '../catalog/errors.ts';
-import { timeseriesAspectPairs } from '../catalog/registry/index.ts';
-import { dryRunMessage, FLAG_CONFLICT_MESSAGE, resolveTimeseriesIndex, timeseriesIndexName, truncationStrategy } from '../catalog/truncation.ts';
-import type { Store, TaskRecord, TaskRef, TaskState, TimeseriesIndexRef } from '../storage/store.ts';
-import { formatTaskId } from './task-id.ts';
-import type { TaskRunner } from './task-runner.ts';
+import { conflict, notFound } from '../../catalog/errors.ts';
+import { timeseriesAspectPairs } from '../../catalog/registry/index.ts';
+import { dryRunMessage, FLAG_CONFLICT_MESSAGE, resolveTimeseriesIndex, timeseriesIndexName, truncationStrategy } from '../../catalog/truncation.ts';
+import type { Store, TaskRecord, TaskRef, TaskState, TimeseriesIndexRef } from '../../storage/store.ts';
+import { formatTaskId } from '../task-id.ts';
+import type { TaskRunner } from '../task-runner.ts';
 import { TruncateTask } from './truncate-task.ts';
+import { isTruncation, newTruncationTask, truncationRecord, type TruncationRecord } from './truncation-record.ts';
 
 export const DEFAULT_BATCH_SIZE = 10000;
 const WAIT_POLL_MILLIS = 100;
@@ -51,19 +52,23 @@ export class TimeseriesOperations {
     const counts = await this.store.countTimeseriesBefore(index, req.endTimeMillis);
     if (req.dryRun) return dryRunMessage(counts, strategy);
 
-    const result = await this.store.createTruncationTask({
-      ...index,
-      ...this.runner.owner(),
-      createdBy: actor,
-      cutoffMillis: req.endTimeMillis,
-      strategy,
-      batchSize: req.batchSize,
-      timeoutSeconds: req.timeoutSeconds ?? null,
-      requestsPerSecond: req.requestsPerSecond ?? null,
-      totalRows: counts.total,
-      rowsToDelete: counts.matching,
-      startedAt: this.clock(),
-    });
+    const result = await this.store.createTask(
+      newTruncationTask(
+        this.runner.owner(),
+        actor,
+        {
+          ...index,
+          cutoffMillis: req.endTimeMillis,
+          strategy,
+          batchSize: req.batchSize,
+          timeoutSeconds: req.timeoutSeconds ?? null,
+          requestsPerSecond: req.requestsPerSecond ?? null,
+          totalRows: counts.total,
+          rowsToDelete: counts.matching,
+        },
+        this.clock(),
+      ),
+    );
     if ('running' in result) {
       const running = formatTaskId(result.running);
       throw conflict(`A truncation of ${timeseriesIndexName(index)} is already running as task ${running}`, { taskId: running });
@@ -73,7 +78,7 @@ export class TimeseriesOperations {
       { taskId: formatTaskId(task), index: timeseriesIndexName(index), cutoff: req.endTimeMillis, strategy, rowsToDelete: counts.matching },
       'truncation started',
     );
-    this.runner.launch(new TruncateTask(this.store, task, this.logger, this.clock));
+    this.runner.launch(new TruncateTask(this.store, truncationRecord(task), this.logger, this.clock));
     return formatTaskId(task);
   }
 
@@ -125,6 +130,11 @@ export class TimeseriesOperations {
 
   listTasks(filter: { state?: TaskState; limit: number }): Promise<TaskRecord[]> {
     return this.store.listTasks(filter);
+  }
+
+  /** The latest truncation tasks, newest first. */
+  async truncations(limit: number): Promise<TruncationRecord[]> {
+    return (await this.store.listTasks({ limit })).filter(isTruncation).map(truncationRecord);
   }
 
   /** Asks a running task to stop at its next step; it then ends as cancelled. */

@@ -1,9 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Store, TaskRecord, TaskState, TruncationStep } from '../storage/store.ts';
-import { changedSomething } from '../storage/ports/truncation.ts';
-import { formatTaskId } from './task-id.ts';
-import type { BackgroundTask, StopReason } from './task-runner.ts';
+import type { Store, TaskRef, TaskState, TruncationStep } from '../../storage/store.ts';
+import { changedSomething } from '../../storage/ports/truncation.ts';
+import { formatTaskId } from '../task-id.ts';
+import type { BackgroundTask, StopReason } from '../task-runner.ts';
+import { truncationRecord, type TruncationRecord } from './truncation-record.ts';
 
 /** The longest delay a Node timer keeps (about 24.8 days). */
 const MAX_TIMER_MILLIS = 2 ** 31 - 1;
@@ -28,7 +29,7 @@ class LostOwnership extends Error {}
  * retired, hands freed space back to the file system, and measures the index.
  */
 export class TruncateTask implements BackgroundTask {
-  readonly ref: TaskRecord;
+  readonly ref: TaskRef;
   readonly ended: Promise<void>;
   private markEnded!: () => void;
   /** The deletion counters are the store's: each step adds its own in its transaction. The task keeps only its waiting time. */
@@ -40,11 +41,11 @@ export class TruncateTask implements BackgroundTask {
 
   constructor(
     private readonly store: Store,
-    private readonly record: TaskRecord,
+    private readonly record: TruncationRecord,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
   ) {
-    this.ref = record;
+    this.ref = { nodeId: record.nodeId, number: record.number };
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
     this.throttledMillis = record.throttledMillis;
     this.deadline = record.timeoutSeconds === null ? Infinity : record.startedAt + record.timeoutSeconds * 1000;
@@ -76,14 +77,15 @@ export class TruncateTask implements BackgroundTask {
     }
     const ended = await this.store.updateTask(
       this.ref,
-      { throttledMillis: this.throttledMillis, state, endedAt: this.clock(), error },
+      { progress: { throttledMillis: this.throttledMillis }, state, endedAt: this.clock(), error },
       { whileRunning: true },
     );
     this.markEnded();
     if (!ended) return;
-    this.logger.info({ taskId: formatTaskId(this.ref), state, rowsDeleted: ended.rowsDeleted }, 'truncation ended');
+    const record = truncationRecord(ended);
+    this.logger.info({ taskId: formatTaskId(this.ref), state, rowsDeleted: record.rowsDeleted }, 'truncation ended');
     // After a cancel or at shutdown the caller wants it to stop: sizes are measured and space reclaimed only otherwise.
-    if (!signal.aborted && !this.cancelledElsewhere) await this.measureAndReclaim(ended, signal);
+    if (!signal.aborted && !this.cancelledElsewhere) await this.measureAndReclaim(record, signal);
   }
 
   /** Runs the strategy's steps; returns why it stopped early, if it did. */
@@ -158,7 +160,7 @@ export class TruncateTask implements BackgroundTask {
     this.lastWrite = this.clock();
     const saved = await this.store.updateTask(
       this.ref,
-      { throttledMillis: this.throttledMillis, heartbeatAt: this.lastWrite },
+      { progress: { throttledMillis: this.throttledMillis }, heartbeatAt: this.lastWrite },
       { whileRunning: true },
     );
     if (!saved) throw new LostOwnership();
@@ -172,7 +174,7 @@ export class TruncateTask implements BackgroundTask {
    * index) costs far less once they are gone. The size before is the size after
    * plus every byte freed.
    */
-  private async measureAndReclaim(ended: TaskRecord, signal: AbortSignal): Promise<void> {
+  private async measureAndReclaim(ended: TruncationRecord, signal: AbortSignal): Promise<void> {
     try {
       let reclaimed = 0;
       let freed = ended.freedBytes;
@@ -188,10 +190,7 @@ export class TruncateTask implements BackgroundTask {
       }
       const sizeAfter = await this.store.timeseriesIndexSizeBytes(this.index);
       await this.store.updateTask(this.ref, {
-        freedBytes: freed,
-        sizeBytesAfter: sizeAfter,
-        sizeBytesBefore: sizeAfter + freed,
-        reclaimedBytes: reclaimed,
+        progress: { freedBytes: freed, sizeBytesAfter: sizeAfter, sizeBytesBefore: sizeAfter + freed, reclaimedBytes: reclaimed },
       });
     } catch (err) {
       this.logger.warn({ err, taskId: formatTaskId(this.ref) }, 'could not measure or reclaim space after a truncation');

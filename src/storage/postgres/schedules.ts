@@ -1,0 +1,54 @@
+import type pg from 'pg';
+import type { PortImpl } from '../compose-store.ts';
+import type { ScheduleClaim, SchedulePort, ScheduledRun } from '../ports/schedules.ts';
+import { CLAIM_SQL, FINISH_SQL, LIST_SQL, PRUNE_SQL, toScheduledRun, type ScheduledRunRow } from '../schedule-sql.ts';
+
+/** `:name` parameters as PostgreSQL's `$n`, in first-use order, with the values to pass. */
+function positional(sql: string, values: Record<string, unknown>): { text: string; values: unknown[] } {
+  const order: string[] = [];
+  const text = sql.replace(/(?<!:):(\w+)/g, (_m, name: string) => {
+    if (!order.includes(name)) order.push(name);
+    return `$${order.indexOf(name) + 1}`;
+  });
+  return { text, values: order.map((n) => values[n]) };
+}
+
+/**
+ * Scheduled runs on PostgreSQL: the claim is one INSERT ... ON CONFLICT, so of several processes claiming the same
+ * occurrence at once exactly one gets its row back.
+ */
+export class PostgresSchedules implements PortImpl<SchedulePort> {
+  constructor(private readonly pool: pg.Pool) {}
+
+  private query<R extends pg.QueryResultRow>(sql: string, values: Record<string, unknown>) {
+    const q = positional(sql, values);
+    return this.pool.query<R>(q.text, q.values);
+  }
+
+  async claimScheduledRun(c: ScheduleClaim): Promise<boolean> {
+    const r = await this.query<{ node_id: string }>(CLAIM_SQL, {
+      job: c.job,
+      due: c.dueAt,
+      node: c.nodeId,
+      now: c.now,
+      until: c.now + c.leaseMillis,
+    });
+    return r.rows[0]?.node_id === c.nodeId;
+  }
+
+  async finishScheduledRun(r: Parameters<SchedulePort['finishScheduledRun']>[0]): Promise<void> {
+    await this.query(FINISH_SQL, { job: r.job, due: r.dueAt, node: r.nodeId, now: r.now, outcome: r.outcome, error: r.error });
+  }
+
+  async listScheduledRuns(filter: { readonly job?: string; readonly limit: number }): Promise<ScheduledRun[]> {
+    const r = await this.query<ScheduledRunRow>(LIST_SQL.replace(':job IS NULL', ':job::text IS NULL'), {
+      job: filter.job ?? null,
+      limit: filter.limit,
+    });
+    return r.rows.map(toScheduledRun);
+  }
+
+  async pruneScheduledRuns(before: number): Promise<number> {
+    return (await this.query(PRUNE_SQL, { before })).rowCount ?? 0;
+  }
+}

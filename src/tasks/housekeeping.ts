@@ -1,0 +1,28 @@
+import { FAILURE_MEMORY_MILLIS } from '../auth/login.ts';
+import type { Store } from '../storage/store.ts';
+import type { ScheduledJob } from './scheduler.ts';
+
+/** How long the record of a finished scheduled run is kept. */
+export const SCHEDULED_RUN_MEMORY_MILLIS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * The server's periodic upkeep, run once per interval across all processes: expired access tokens are deleted,
+ * sign-in failures older than their memory forgotten, and old scheduled-run records pruned. (Each is also done
+ * lazily where it matters; this keeps the tables from growing on a server nobody signs in to.)
+ */
+export function housekeepingJob(
+  store: Pick<Store, 'deleteExpiredAccessTokens' | 'pruneSignInFailures' | 'pruneScheduledRuns'>,
+  intervalMillis: number,
+  clock: () => number = Date.now,
+): ScheduledJob {
+  return {
+    name: 'housekeeping',
+    intervalMillis,
+    run: async () => {
+      const now = clock();
+      await store.deleteExpiredAccessTokens(now);
+      await store.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
+      await store.pruneScheduledRuns(now - SCHEDULED_RUN_MEMORY_MILLIS);
+    },
+  };
+}
