@@ -2,6 +2,11 @@ import { createApp } from './app.ts';
 import { ConfigError, describeDatabase, loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
+/** Logged at start while nobody can sign in to the console with a password. */
+export const NO_USER_HINT =
+  'No user can sign in yet: create one with printf \'%s\' "$PASSWORD" | almanac user create --username <name> --password-stdin --role Admin ' +
+  '(same ALMANAC_HOME or ALMANAC_DATABASE_URL as the server), or sign in to the console with a token from almanac token create';
+
 /** `npm start`: config -> logger -> store -> server -> listen; SIGTERM drains and closes. */
 export async function main(): Promise<void> {
   let config;
@@ -36,6 +41,7 @@ export async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
   const address = await app.server.listen({ port: config.port, host: config.host });
   logger.info({ address, backend: app.services.store.backend, database: describeDatabase(config.database), console: `${address}/` }, 'almanac ready');
+  if (!(await app.services.login.anyoneCanSignIn())) logger.info({ console: `${address}/` }, NO_USER_HINT);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -35,6 +35,11 @@ export class LoginService {
     private readonly clock: () => number = Date.now,
   ) {}
 
+  /** Whether anyone can sign in with a password yet (a fresh installation has no password at all). */
+  anyoneCanSignIn(): Promise<boolean> {
+    return this.store.anyPasswordSet();
+  }
+
   async login(username: string, password: string, address: string): Promise<SignedIn> {
     if (username === '' || username.length > 256) throw badRequest("Field 'username' must be a non-empty string of at most 256 characters");
     if (password === '' || password.length > 1024) throw badRequest("Field 'password' must be a non-empty string of at most 1024 characters");

@@ -91,6 +91,7 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     grantBasis: true,
     setRole: true,
     getPasswordHash: true,
+    anyPasswordSet: true,
     setPasswordHash: true,
   },
   runs: { listRuns: true, findRunAspects: true, aspectRuns: true, rollbackEntity: true, deleteRunTimeseriesRows: true },

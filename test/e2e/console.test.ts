@@ -56,6 +56,14 @@ describe('the web console in headless Chromium', { skip }, () => {
   const signIn = (username: string) => signInAs(page, server.url, username, PASSWORD);
   const row = (name: string) => datasetRow(page, name);
 
+  it('tells a visitor on the sign-in page how to get an account', async () => {
+    await page.goto(server.url);
+    const help = page.getByRole('region', { name: 'How to get an account' });
+    await help.waitFor();
+    assert.match((await help.textContent()) ?? '', /almanac user create --username <name> --password-stdin/);
+    assert.match((await help.textContent()) ?? '', /almanac token create/);
+  });
+
   it('signs in with a password and lists the datasets', async () => {
     await signIn('alice');
     await row('orders').waitFor();

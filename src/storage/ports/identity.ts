@@ -54,5 +54,7 @@ export interface IdentityPort {
   /** Assigns one role to every actor, or removes their role when `roleUrn` is null; atomic. */
   setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
   getPasswordHash(userUrn: string): Promise<string | undefined>;
+  /** Whether any user has a password, i.e. anyone can sign in with one. */
+  anyPasswordSet(): Promise<boolean>;
   setPasswordHash(userUrn: string, hash: string, now: number): Promise<void>;
 }

@@ -88,6 +88,10 @@ export class PostgresIdentity implements PortImpl<IdentityPort> {
     );
   }
 
+  async anyPasswordSet(): Promise<boolean> {
+    return (await this.pool.query('SELECT 1 FROM user_credentials LIMIT 1')).rows.length > 0;
+  }
+
   async getPasswordHash(userUrn: string): Promise<string | undefined> {
     const r = await this.pool.query<{ password_hash: string }>('SELECT password_hash FROM user_credentials WHERE user_urn = $1', [userUrn]);
     return r.rows[0]?.password_hash;

@@ -90,6 +90,10 @@ export class SqliteIdentity implements PortImpl<IdentityPort> {
     this.setRoleTx.immediate(actorUrns, roleUrn, assignedBy, now);
   }
 
+  anyPasswordSet(): boolean {
+    return this.sql('SELECT 1 FROM user_credentials LIMIT 1').get() !== undefined;
+  }
+
   getPasswordHash(userUrn: string): string | undefined {
     return (this.sql('SELECT password_hash FROM user_credentials WHERE user_urn = ?').get(userUrn) as { password_hash: string } | undefined)
       ?.password_hash;

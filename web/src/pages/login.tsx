@@ -67,6 +67,18 @@ export function LoginPage({ onSignedIn }: { onSignedIn: () => void }) {
         <button type="submit">Use token</button>
       </form>
       <ErrorBox error={error} />
+      <section class="panel" aria-label="How to get an account">
+        <h2>No account yet?</h2>
+        <p>
+          Accounts are made by whoever runs this server, on its machine (the same <code>ALMANAC_HOME</code> or <code>ALMANAC_DATABASE_URL</code>):
+        </p>
+        <pre>
+          <code>printf '%s' "$PASSWORD" | almanac user create --username &lt;name&gt; --password-stdin --role Reader</code>
+        </pre>
+        <p>
+          An administrator can also send you an invite link, or a personal access token made with <code>almanac token create</code> to paste above.
+        </p>
+      </section>
     </main>
   );
 }
