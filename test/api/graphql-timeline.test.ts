@@ -75,13 +75,45 @@ for (const backend of await backends()) {
       assert.equal(txns.length, 1);
     });
 
+    it("reports the domain set, replaced and cleared, as DataHub's single-domain differ does", async () => {
+      const urn = ds('domains');
+      const eng = 'urn:li:domain:engineering';
+      const mkt = 'urn:li:domain:marketing';
+      await writeVersions(
+        server,
+        urn,
+        { domains: { domains: [eng] } },
+        { domains: { domains: [mkt], domainAssociations: [{ domain: mkt, context: 'moved by a test' }] } },
+        { domains: { domains: [] } },
+      );
+      const txns = await timeline({ urn, changeCategories: ['DOMAIN'] });
+      assert.deepEqual(
+        txns.map((t) => t.changes.map((c: any) => `${c.operation} ${c.modifier}`)),
+        [[`ADD ${eng}`], [`REMOVE ${eng}`, `ADD ${mkt}`], [`REMOVE ${mkt}`]],
+      );
+      const added = txns[1].changes[1];
+      assert.equal(added.description, `Domain 'marketing' added to entity '${urn}'.`);
+      assert.deepEqual(Object.fromEntries(added.parameters.map((p: any) => [p.key, p.value])), {
+        domainUrn: mkt,
+        context: 'moved by a test',
+        sourceDetails: '{}',
+      });
+      // The same events on DataHub's REST timeline.
+      const rest = await server.request('GET', `/openapi/v2/timeline/v1/${encodeURIComponent(urn)}?categories=DOMAIN&startTime=0`);
+      assert.equal(rest.status, 200, rest.text);
+      assert.deepEqual(
+        rest.json.map((t: any) => t.changeEvents.map((e: any) => `${e.operation} ${e.modifier} ${e.semVerChange}`)),
+        [[`ADD ${eng} MINOR`], [`REMOVE ${eng} MINOR`, `ADD ${mkt} MINOR`], [`REMOVE ${mkt} MINOR`]],
+      );
+    });
+
     it('answers an empty list for an entity with no history', async () => {
       assert.deepEqual(await timeline({ urn: ds('nothing') }), []);
     });
 
     it('refuses a category this server does not answer, naming it, and a malformed urn', async () => {
-      const res = await gql(server, GET_TIMELINE, { input: { urn: ds('x'), changeCategories: ['DOMAIN'] } });
-      assert.match(res.json.errors?.[0]?.message ?? '', /DOMAIN/, res.text);
+      const res = await gql(server, GET_TIMELINE, { input: { urn: ds('x'), changeCategories: ['STRUCTURED_PROPERTY'] } });
+      assert.match(res.json.errors?.[0]?.message ?? '', /STRUCTURED_PROPERTY/, res.text);
       assert.equal(res.json.errors[0].extensions.code, 400);
       const bad = await gql(server, GET_TIMELINE, { input: { urn: 'not-a-urn' } });
       assert.equal(bad.json.errors?.[0]?.extensions?.code, 400, bad.text);

@@ -4,6 +4,7 @@ import type { ChangeCategory, ChangeDiffer } from './change-event.ts';
 import { CHANGE_CATEGORIES } from './change-event.ts';
 import { deprecationChanges } from './deprecation-changes.ts';
 import { descriptionChanges } from './documentation-changes.ts';
+import { domainChanges } from './domain-changes.ts';
 import { glossaryTermChanges, tagChanges } from './association-changes.ts';
 import { ownershipChanges } from './ownership-changes.ts';
 import { schemaChanges } from './schema-changes.ts';
@@ -32,6 +33,7 @@ const ANSWERED: ReadonlyMap<ChangeCategory, readonly AspectDiffer[]> = new Map<C
       { aspect: 'datasetProperties', category: 'DOCUMENTATION', diff: descriptionChanges },
     ],
   ],
+  ['DOMAIN', [{ aspect: 'domains', category: 'DOMAIN', diff: domainChanges }]],
   ['DEPRECATION', [{ aspect: 'deprecation', category: 'DEPRECATION', diff: deprecationChanges }]],
 ]);
 
