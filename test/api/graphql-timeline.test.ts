@@ -107,6 +107,72 @@ for (const backend of await backends()) {
       );
     });
 
+    it("reports applications added and removed, in urn order, as DataHub's applications differ does", async () => {
+      const urn = ds('applications');
+      const [a, b, c] = ['urn:li:application:alpha', 'urn:li:application:beta', 'urn:li:application:gamma'];
+      await writeVersions(server, urn, { applications: { applications: [b, a] } }, { applications: { applications: [c, a] } });
+      const txns = await timeline({ urn, changeCategories: ['APPLICATION'] });
+      assert.deepEqual(
+        txns.map((t) => t.changes.map((e: any) => `${e.operation} ${e.modifier}`)),
+        [
+          [`ADD ${a}`, `ADD ${b}`],
+          [`REMOVE ${b}`, `ADD ${c}`],
+        ],
+      );
+      assert.equal(txns[1].changes[1].description, `Application 'gamma' added to entity '${urn}'.`);
+      assert.equal(txns[1].changes[1].parameters, null);
+    });
+
+    it("reports the documentation of glossary terms, domains and data products, and a data product's assets", async () => {
+      const term = 'urn:li:glossaryTerm:gql-timeline.revenue';
+      await writeVersions(
+        server,
+        term,
+        { glossaryTermInfo: { name: 'Revenue', definition: 'Money in', termSource: 'INTERNAL' } },
+        {
+          glossaryTermInfo: { name: 'Net revenue', definition: 'Money in, less refunds ($&)', termSource: 'INTERNAL' },
+        },
+      );
+      assert.deepEqual(
+        (await timeline({ urn: term, changeCategories: ['DOCUMENTATION'] })).map((t) =>
+          t.changes.map((c: any) => `${c.operation}: ${c.description}`),
+        ),
+        [
+          [`ADD: Name for '${term}' has been set: 'Revenue'.`, `ADD: Documentation for '${term}' has been added: 'Money in'.`],
+          [
+            `MODIFY: Name of '${term}' has been changed from 'Revenue' to 'Net revenue'.`,
+            `MODIFY: Documentation of '${term}' has been changed from 'Money in' to 'Money in, less refunds ($&)'.`,
+          ],
+        ],
+      );
+      const domain = 'urn:li:domain:gql-timeline-finance';
+      await writeVersions(server, domain, { domainProperties: { name: 'Finance' } }, { domainProperties: { name: 'Finance', description: 'Books' } });
+      assert.deepEqual(
+        (await timeline({ urn: domain })).map((t) => t.changes.map((c: any) => `${c.category} ${c.operation}: ${c.description}`)),
+        [
+          [`DOCUMENTATION ADD: Name for '${domain}' has been set: 'Finance'.`],
+          [`DOCUMENTATION ADD: Description for '${domain}' has been added: 'Books'.`],
+        ],
+      );
+      const product = 'urn:li:dataProduct:gql-timeline-orders';
+      const [a1, a2] = [ds('asset1'), ds('asset2')];
+      await writeVersions(
+        server,
+        product,
+        { dataProductProperties: { name: 'Orders', assets: [{ destinationUrn: a2 }] } },
+        { dataProductProperties: { assets: [{ destinationUrn: a1 }] } },
+      );
+      assert.deepEqual(
+        (await timeline({ urn: product, changeCategories: ['DOCUMENTATION', 'ASSET_MEMBERSHIP'] })).map((t) =>
+          t.changes.map((c: any) => `${c.category} ${c.operation} ${c.modifier ?? '-'}`),
+        ),
+        [
+          ['DOCUMENTATION ADD -', `ASSET_MEMBERSHIP ADD ${a2}`],
+          ['DOCUMENTATION REMOVE -', `ASSET_MEMBERSHIP ADD ${a1}`, `ASSET_MEMBERSHIP REMOVE ${a2}`],
+        ],
+      );
+    });
+
     it('answers an empty list for an entity with no history', async () => {
       assert.deepEqual(await timeline({ urn: ds('nothing') }), []);
     });

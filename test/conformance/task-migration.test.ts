@@ -79,9 +79,13 @@ describe('the migration to generic tasks', () => {
         await client.query(sql);
         await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, Date.now()]);
       }
-      const fixture = new Database(FIXTURE, { readonly: true });
+      // Read from a copy: even a read-only open of a WAL database leaves files beside it.
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-task-fixture-'));
+      fs.copyFileSync(FIXTURE, path.join(dir, 'fixture.db'));
+      const fixture = new Database(path.join(dir, 'fixture.db'), { readonly: true });
       const rows = fixture.prepare('SELECT * FROM tasks ORDER BY number').all() as Array<Record<string, unknown>>;
       fixture.close();
+      fs.rmSync(dir, { recursive: true, force: true });
       for (const row of rows) {
         const { number: _number, ...columns } = row;
         columns.cancel_requested = Boolean(columns.cancel_requested);

@@ -21,7 +21,8 @@ export const schema = (...fields: Array<[string, string]>) => ({
 export async function writeVersions(server: TestServer, urn: string, ...batches: Array<Record<string, unknown>>): Promise<void> {
   for (const batch of batches) {
     await nextMillisecond();
-    await ingest(server, ...Object.entries(batch).map(([aspect, value]) => mcp(urn, aspect, value)));
+    // The entity type is the urn's (urn:li:<type>:...).
+    await ingest(server, ...Object.entries(batch).map(([aspect, value]) => mcp(urn, aspect, value, urn.split(':')[2])));
   }
   await nextMillisecond();
 }

@@ -24,14 +24,45 @@ export function sourceDetails(association: Record<string, unknown>): string {
   return detail !== undefined && detail !== null ? JSON.stringify(detail) : '{}';
 }
 
+/**
+ * DataHub's sortedMergeDiff: both lists in key order, walked together; a key only before is a REMOVE, only after an
+ * ADD, in key order.
+ */
+export function sortedMergeDiff<T>(
+  before: readonly T[],
+  after: readonly T[],
+  key: (item: T) => string,
+  event: (item: T, operation: 'ADD' | 'REMOVE') => ChangeEvent,
+): ChangeEvent[] {
+  const byKey = (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+  const was = [...before].sort(byKey);
+  const is = [...after].sort(byKey);
+  const events: ChangeEvent[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < was.length || j < is.length) {
+    const w = was[i];
+    const n = is[j];
+    if (w !== undefined && n !== undefined && key(w) === key(n)) {
+      i++;
+      j++;
+    } else if (w !== undefined && (n === undefined || key(w) < key(n))) {
+      events.push(event(w, 'REMOVE'));
+      i++;
+    } else {
+      events.push(event(n!, 'ADD'));
+      j++;
+    }
+  }
+  return events;
+}
+
 function associationChanges(kind: AssociationKind): ChangeDiffer {
-  const sorted = (value: Record<string, unknown> | undefined) => {
-    const entries = objectList(value?.[kind.list]).flatMap((a) => {
+  const sorted = (value: Record<string, unknown> | undefined) =>
+    objectList(value?.[kind.list]).flatMap((a) => {
       const urn = optionalString(a[kind.urnField]);
       return urn === undefined ? [] : [{ urn, association: a }];
     });
-    return entries.sort((a, b) => (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0));
-  };
   return (before, after, entityUrn) => {
     const event = (urn: string, association: Record<string, unknown>, operation: 'ADD' | 'REMOVE'): ChangeEvent => ({
       entityUrn,
@@ -42,26 +73,12 @@ function associationChanges(kind: AssociationKind): ChangeDiffer {
       semVerChange: 'MINOR',
       description: `${kind.noun} '${urnId(urn)}' ${operation === 'ADD' ? 'added to' : 'removed from'} entity '${entityUrn}'.`,
     });
-    const was = sorted(before);
-    const is = sorted(after);
-    const events: ChangeEvent[] = [];
-    let i = 0;
-    let j = 0;
-    while (i < was.length || j < is.length) {
-      const w = was[i];
-      const n = is[j];
-      if (w && n && w.urn === n.urn) {
-        i++;
-        j++;
-      } else if (w && (!n || w.urn < n.urn)) {
-        events.push(event(w.urn, w.association, 'REMOVE'));
-        i++;
-      } else {
-        events.push(event(n!.urn, n!.association, 'ADD'));
-        j++;
-      }
-    }
-    return events;
+    return sortedMergeDiff(
+      sorted(before),
+      sorted(after),
+      (e) => e.urn,
+      (e, operation) => event(e.urn, e.association, operation),
+    );
   };
 }
 

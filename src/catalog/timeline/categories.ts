@@ -5,6 +5,8 @@ import { CHANGE_CATEGORIES } from './change-event.ts';
 import { deprecationChanges } from './deprecation-changes.ts';
 import { descriptionChanges } from './documentation-changes.ts';
 import { domainChanges } from './domain-changes.ts';
+import { applicationChanges } from './application-changes.ts';
+import { dataProductAssetChanges, dataProductPropertiesChanges, domainPropertiesChanges, glossaryTermInfoChanges } from './property-changes.ts';
 import { glossaryTermChanges, tagChanges } from './association-changes.ts';
 import { ownershipChanges } from './ownership-changes.ts';
 import { schemaChanges } from './schema-changes.ts';
@@ -31,9 +33,14 @@ const ANSWERED: ReadonlyMap<ChangeCategory, readonly AspectDiffer[]> = new Map<C
     [
       { aspect: 'editableDatasetProperties', category: 'DOCUMENTATION', diff: descriptionChanges },
       { aspect: 'datasetProperties', category: 'DOCUMENTATION', diff: descriptionChanges },
+      { aspect: 'glossaryTermInfo', category: 'DOCUMENTATION', diff: glossaryTermInfoChanges },
+      { aspect: 'domainProperties', category: 'DOCUMENTATION', diff: domainPropertiesChanges },
+      { aspect: 'dataProductProperties', category: 'DOCUMENTATION', diff: dataProductPropertiesChanges },
     ],
   ],
   ['DOMAIN', [{ aspect: 'domains', category: 'DOMAIN', diff: domainChanges }]],
+  ['APPLICATION', [{ aspect: 'applications', category: 'APPLICATION', diff: applicationChanges }]],
+  ['ASSET_MEMBERSHIP', [{ aspect: 'dataProductProperties', category: 'ASSET_MEMBERSHIP', diff: dataProductAssetChanges }]],
   ['DEPRECATION', [{ aspect: 'deprecation', category: 'DEPRECATION', diff: deprecationChanges }]],
 ]);
 
