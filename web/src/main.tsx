@@ -1,16 +1,18 @@
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { canViewTimeseries, fetchMe, type Me } from './me.ts';
+import { canManagePolicies, canManageUsers, canViewTimeseries, fetchMe, type Me } from './me.ts';
 import { DatasetPage } from './pages/dataset.tsx';
 import { DatasetsPage } from './pages/datasets.tsx';
 import { LoginPage } from './pages/login.tsx';
+import { PoliciesPage } from './pages/policies.tsx';
 import { TimeseriesPage } from './pages/timeseries.tsx';
 import { TokensPage } from './pages/tokens.tsx';
+import { UsersPage } from './pages/users.tsx';
 import { clearToken, getToken } from './session.ts';
 
 /**
- * The hash route: #/datasets[?filters], #/dataset/<urn>, #/timeseries, #/tokens, #/login. `visit` counts
+ * The hash route: #/datasets[?filters], #/dataset/<urn>, #/timeseries, #/tokens, #/users, #/policies, #/login. `visit` counts
  * navigations, so following a link to the page already shown (Datasets in the menu) starts it afresh; the list's
  * own address updates (history.replaceState) are no navigation.
  */
@@ -70,6 +72,8 @@ function App() {
   else if (route.startsWith('#/timeseries'))
     page = me === null ? null : timeseries ? <TimeseriesPage me={me} /> : <AdminsOnly what="Timeseries indices" />;
   else if (route.startsWith('#/tokens')) page = <TokensPage me={me} />;
+  else if (route.startsWith('#/users')) page = me === null ? null : canManageUsers(me) ? <UsersPage /> : <AdminsOnly what="Users" />;
+  else if (route.startsWith('#/policies')) page = me === null ? null : canManagePolicies(me) ? <PoliciesPage /> : <AdminsOnly what="Policies" />;
   else page = <DatasetsPage key={visit} me={me} initial={new URLSearchParams(route.split('?')[1] ?? '')} />;
   return (
     <>
@@ -87,6 +91,9 @@ function App() {
             </span>
           )}
           {link('#/tokens', 'Tokens')}
+          {/* Admin pages are offered only to those who may use them. */}
+          {canManageUsers(me) && link('#/users', 'Users')}
+          {canManagePolicies(me) && link('#/policies', 'Policies')}
         </nav>
         <span class="who">{me?.username}</span>
         <button onClick={signOut}>Sign out</button>

@@ -21,6 +21,10 @@ export const canTruncate = (me: Me | null): boolean => !!me && me.privileges.inc
 
 const holdsAny = (me: Me | null, privileges: readonly string[]): boolean => !!me && privileges.some((p) => me.privileges.includes(p));
 
+/** The Users page needs MANAGE_USERS_AND_GROUPS, the Policies page MANAGE_POLICIES (Admin's privileges). */
+export const canManageUsers = (me: Me | null): boolean => holdsAny(me, ['MANAGE_USERS_AND_GROUPS']);
+export const canManagePolicies = (me: Me | null): boolean => holdsAny(me, ['MANAGE_POLICIES']);
+
 /** The Timeseries page reads index sizes and task status: both need these privileges (Admin's), or the API refuses. */
 export const canViewTimeseries = (me: Me | null): boolean =>
   holdsAny(me, ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']) &&
