@@ -173,13 +173,42 @@ for (const backend of await backends()) {
       );
     });
 
+    it("reports structured properties assigned, re-valued and removed, as DataHub's differ does", async () => {
+      const urn = ds('structured');
+      const [tier, cost] = ['urn:li:structuredProperty:io.acryl.tier', 'urn:li:structuredProperty:io.acryl.cost'];
+      await writeVersions(
+        server,
+        urn,
+        { structuredProperties: { properties: [{ propertyUrn: tier, values: [{ string: 'gold' }] }] } },
+        {
+          structuredProperties: {
+            properties: [
+              { propertyUrn: tier, values: [{ string: 'silver' }] },
+              { propertyUrn: cost, values: [{ double: 3 }, { double: 2.5 }] },
+            ],
+          },
+        },
+        { structuredProperties: { properties: [{ propertyUrn: cost, values: [{ double: 3 }, { double: 2.5 }] }] } },
+      );
+      const txns = await timeline({ urn, changeCategories: ['STRUCTURED_PROPERTY'] });
+      assert.deepEqual(
+        txns.map((t) => t.changes.map((c: any) => `${c.operation} ${c.modifier}`)),
+        [[`ADD ${tier}`], [`ADD ${cost}`, `MODIFY ${tier}`], [`REMOVE ${tier}`]],
+      );
+      const params = (c: any) => (c.parameters === null ? null : Object.fromEntries(c.parameters.map((p: any) => [p.key, p.value])));
+      assert.deepEqual(params(txns[1].changes[0]), { propertyUrn: cost, propertyValues: '[3.0,2.5]', sourceDetails: '{}' });
+      assert.deepEqual(params(txns[1].changes[1]), { propertyUrn: tier, propertyValues: '["silver"]', sourceDetails: '{}' });
+      assert.equal(txns[1].changes[1].description, `Structured property 'io.acryl.tier' added to entity '${urn}'.`);
+      assert.equal(params(txns[2].changes[0]), null);
+    });
+
     it('answers an empty list for an entity with no history', async () => {
       assert.deepEqual(await timeline({ urn: ds('nothing') }), []);
     });
 
     it('refuses a category this server does not answer, naming it, and a malformed urn', async () => {
-      const res = await gql(server, GET_TIMELINE, { input: { urn: ds('x'), changeCategories: ['STRUCTURED_PROPERTY'] } });
-      assert.match(res.json.errors?.[0]?.message ?? '', /STRUCTURED_PROPERTY/, res.text);
+      const res = await gql(server, GET_TIMELINE, { input: { urn: ds('x'), changeCategories: ['RELATED_ENTITIES'] } });
+      assert.match(res.json.errors?.[0]?.message ?? '', /RELATED_ENTITIES/, res.text);
       assert.equal(res.json.errors[0].extensions.code, 400);
       const bad = await gql(server, GET_TIMELINE, { input: { urn: 'not-a-urn' } });
       assert.equal(bad.json.errors?.[0]?.extensions?.code, 400, bad.text);

@@ -202,7 +202,7 @@ for (const backend of await backends()) {
       const urn = encodeURIComponent(ds('bad'));
       for (const [query, message] of [
         ['categories=TAG,COLOUR&categories=SMELL', /Unknown categories: COLOUR, SMELL/],
-        ['categories=STRUCTURED_PROPERTY', /Categories not answered by this server: STRUCTURED_PROPERTY; it answers TECHNICAL_SCHEMA/],
+        ['categories=RELATED_ENTITIES', /Categories not answered by this server: RELATED_ENTITIES; it answers TECHNICAL_SCHEMA/],
         ['', /Parameter 'categories' is required/],
         ['categories=', /Parameter 'categories' is required/],
         ['categories=TAG&since=1', /Unknown query parameter 'since'/],

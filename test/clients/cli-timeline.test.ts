@@ -57,9 +57,9 @@ for (const backend of await clientBackends()) {
     });
 
     it('shows the 400 naming a category the CLI knows but the server does not answer', async () => {
-      const res = await runDatahubCli(run.server, 'timeline', '--urn', URN, '--category', 'STRUCTURED_PROPERTY');
+      const res = await runDatahubCli(run.server, 'timeline', '--urn', URN, '--category', 'VERSIONING');
       assert.match(res.stdout, /"status": 400/);
-      assert.match(res.stdout, /Categories not answered by this server: STRUCTURED_PROPERTY/);
+      assert.match(res.stdout, /Unknown categories: VERSIONING/);
     });
   });
 }

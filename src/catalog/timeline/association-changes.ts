@@ -26,13 +26,15 @@ export function sourceDetails(association: Record<string, unknown>): string {
 
 /**
  * DataHub's sortedMergeDiff: both lists in key order, walked together; a key only before is a REMOVE, only after an
- * ADD, in key order.
+ * ADD, one in both whatever `changed` says, in key order.
  */
 export function sortedMergeDiff<T>(
   before: readonly T[],
   after: readonly T[],
   key: (item: T) => string,
   event: (item: T, operation: 'ADD' | 'REMOVE') => ChangeEvent,
+  /** An item under the same key in both: its event, if it changed. */
+  changed?: (before: T, after: T) => ChangeEvent | undefined,
 ): ChangeEvent[] {
   const byKey = (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
   const was = [...before].sort(byKey);
@@ -44,6 +46,8 @@ export function sortedMergeDiff<T>(
     const w = was[i];
     const n = is[j];
     if (w !== undefined && n !== undefined && key(w) === key(n)) {
+      const modified = changed?.(w, n);
+      if (modified) events.push(modified);
       i++;
       j++;
     } else if (w !== undefined && (n === undefined || key(w) < key(n))) {

@@ -6,6 +6,7 @@ import { deprecationChanges } from './deprecation-changes.ts';
 import { descriptionChanges } from './documentation-changes.ts';
 import { domainChanges } from './domain-changes.ts';
 import { applicationChanges } from './application-changes.ts';
+import { structuredPropertyChanges } from './structured-property-changes.ts';
 import { dataProductAssetChanges, dataProductPropertiesChanges, domainPropertiesChanges, glossaryTermInfoChanges } from './property-changes.ts';
 import { glossaryTermChanges, tagChanges } from './association-changes.ts';
 import { ownershipChanges } from './ownership-changes.ts';
@@ -40,6 +41,7 @@ const ANSWERED: ReadonlyMap<ChangeCategory, readonly AspectDiffer[]> = new Map<C
   ],
   ['DOMAIN', [{ aspect: 'domains', category: 'DOMAIN', diff: domainChanges }]],
   ['APPLICATION', [{ aspect: 'applications', category: 'APPLICATION', diff: applicationChanges }]],
+  ['STRUCTURED_PROPERTY', [{ aspect: 'structuredProperties', category: 'STRUCTURED_PROPERTY', diff: structuredPropertyChanges }]],
   ['ASSET_MEMBERSHIP', [{ aspect: 'dataProductProperties', category: 'ASSET_MEMBERSHIP', diff: dataProductAssetChanges }]],
   ['DEPRECATION', [{ aspect: 'deprecation', category: 'DEPRECATION', diff: deprecationChanges }]],
 ]);
