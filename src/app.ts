@@ -22,11 +22,18 @@ import { TaskRunner } from './tasks/task-runner.ts';
 import { housekeepingJob } from './tasks/housekeeping.ts';
 import { Scheduler } from './tasks/scheduler.ts';
 import { TimeseriesOperations } from './tasks/truncation/timeseries-operations.ts';
+import { seedRetentionPolicies } from './tasks/retention/retention-file.ts';
+import { retentionJob } from './tasks/retention/retention-job.ts';
+import { RetentionService } from './tasks/retention/retention-service.ts';
+import { RetentionPolicies } from './catalog/retention/retention-policies.ts';
 import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
 import { openStore } from './storage/open-store.ts';
 import type { Store } from './storage/store.ts';
+
+/** How soon a retention policy changed by another process applies to this one's writes. */
+export const RETENTION_REFRESH_MILLIS = 5_000;
 
 /** The services every entry point shares, built once here: the CLI's bootstrap commands use them, the server adds its own. */
 export interface Services {
@@ -43,6 +50,8 @@ export interface Services {
   readonly login: LoginService;
   readonly users: UserAdmin;
   readonly policies: PolicyService;
+  /** The retention policies as this process applies them on write (reloaded after changes). */
+  readonly retentionPolicies: RetentionPolicies;
 }
 
 /** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
@@ -56,8 +65,10 @@ async function bootstrapAdmin(store: Store, catalog: Catalog): Promise<void> {
 
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
 export async function openServices(config: Config, options: { background?: boolean } = {}): Promise<Services> {
-  const store = await openStore(config.database, options);
+  const retentionPolicies = new RetentionPolicies();
+  const store = await openStore(config.database, { ...options, retention: retentionPolicies });
   try {
+    await retentionPolicies.load(store);
     const catalog = new Catalog(store);
     await bootstrapAdmin(store, catalog);
     await installDefaultPolicies(store, catalog, Date.now());
@@ -77,6 +88,7 @@ export async function openServices(config: Config, options: { background?: boole
       login: new LoginService(store, tokens),
       users: new UserAdmin(store, catalog, tokens, authorizer),
       policies: new PolicyService(catalog, authorizer),
+      retentionPolicies,
     };
   } catch (e) {
     await store.close();
@@ -104,6 +116,22 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const runner = new TaskRunner(services.store, logger.child({ component: 'tasks' }));
   await runner.start();
   const operations = new TimeseriesOperations(services.store, runner, logger.child({ component: 'tasks' }));
+  const retentionLog = logger.child({ component: 'retention' });
+  if (config.retention.file) {
+    try {
+      await seedRetentionPolicies(services.store, config.retention.file, retentionLog, Date.now());
+      await services.retentionPolicies.reload();
+    } catch (e) {
+      await runner.stop();
+      await services.store.close();
+      throw e;
+    }
+  }
+  // Another process's policy change applies to this one's writes within this bound (docs/architecture.md).
+  services.retentionPolicies.startRefreshing(RETENTION_REFRESH_MILLIS, (err) => retentionLog.warn({ err }, 'could not reload retention policies'));
+  const retention = new RetentionService(services.store, services.retentionPolicies, operations, runner, retentionLog, {
+    maxDeletePercent: config.retention.maxDeletePercent,
+  });
   let accepting = true;
   const { store, ...shared } = services;
   const metrics = new Metrics({ databaseStats: () => store.databaseStats(), truncations: (limit) => operations.truncations(limit) });
@@ -111,7 +139,8 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const scheduler = new Scheduler(store, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
   });
-  scheduler.register(housekeepingJob(store, config.housekeepingIntervalMillis));
+  scheduler.register(housekeepingJob(store, config.housekeepingIntervalMillis, config.taskHistoryMillis));
+  if (config.retention.scheduleOffsetMillis !== null) scheduler.register(retentionJob(retention, config.retention.scheduleOffsetMillis));
   scheduler.start();
   const server = await buildServer(
     {
@@ -119,6 +148,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       config,
       authenticator,
       operations,
+      retention,
       metrics,
       graphql: createGraphqlExecutor(config),
       accepting: () => accepting,
@@ -132,6 +162,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       accepting = false;
       // Running tasks stop at their next step and record how far they got; waiting requests then answer.
       await scheduler.stop();
+      services.retentionPolicies.stop();
       await runner.stop();
       await server.close();
       await services.store.close();

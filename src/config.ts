@@ -37,6 +37,26 @@ export interface Config {
   readonly rateLimit: RateLimits;
   /** Aspect versions one request may write, summed over its proposals, entities and aliased mutations. */
   readonly maxWritesPerRequest: number;
+  readonly retention: RetentionConfig;
+  /** Task records that ended longer ago than this are deleted by housekeeping. */
+  readonly taskHistoryMillis: number;
+}
+
+export interface RetentionConfig {
+  /** A YAML or JSON list of policies (DataHub's retention.yaml form) seeded at start-up. */
+  readonly file: string | undefined;
+  /** The daily run's time after midnight UTC; null: no scheduled run. */
+  readonly scheduleOffsetMillis: number | null;
+  /** An index run deleting more than this share of its rows is skipped until confirmed. */
+  readonly maxDeletePercent: number;
+}
+
+/** `HH:MM` (UTC) as millis after midnight; `off` as null; a message otherwise. */
+export function parseDailyTime(raw: string): number | null | string {
+  if (raw.trim().toLowerCase() === 'off') return null;
+  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(raw.trim());
+  if (!m) return `must be a time of day HH:MM (UTC, 24-hour) or off, got "${raw}"`;
+  return (Number(m[1]) * 60 + Number(m[2])) * 60_000;
 }
 
 export interface RateLimits {
@@ -181,6 +201,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   };
   // The Python emitter sends 200 proposals per batch by default; a UI batch action at most 1,000 resources.
   const maxWritesPerRequest = int('ALMANAC_MAX_WRITES_PER_REQUEST', 10_000, 1, 10_000_000);
+  const schedule = parseDailyTime(env.ALMANAC_RETENTION_SCHEDULE || '03:00');
+  if (typeof schedule === 'string') problems.push(`ALMANAC_RETENTION_SCHEDULE: ${schedule}`);
+  const retention: RetentionConfig = {
+    file: env.ALMANAC_RETENTION_FILE ? path.resolve(env.ALMANAC_RETENTION_FILE) : undefined,
+    scheduleOffsetMillis: typeof schedule === 'string' ? null : schedule,
+    maxDeletePercent: int('ALMANAC_RETENTION_MAX_DELETE_PERCENT', 99, 1, 100),
+  };
+  const taskHistoryMillis = int('ALMANAC_TASK_HISTORY_DAYS', 90, 1, 36_500) * 86_400_000;
   if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
     problems.push('ALMANAC_HEADERS_TIMEOUT_MS: must not exceed ALMANAC_REQUEST_TIMEOUT_MS');
   }
@@ -207,6 +235,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tokens: Object.freeze(tokens),
     rateLimit: Object.freeze(rateLimit),
     maxWritesPerRequest,
+    retention: Object.freeze(retention),
+    taskHistoryMillis,
   });
 }
 

@@ -15,6 +15,7 @@ import type { RelationshipService } from '../catalog/relationships/relationship-
 import type { TimelineService } from '../catalog/timeline/timeline-service.ts';
 import type { Config } from '../config.ts';
 import type { TimeseriesOperations } from '../tasks/truncation/timeseries-operations.ts';
+import type { RetentionService } from '../tasks/retention/retention-service.ts';
 import type { GraphqlExecutor } from './graphql/executor.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -27,6 +28,7 @@ export interface AppContext {
   readonly timeline: TimelineService;
   readonly runs: IngestionRuns;
   readonly operations: TimeseriesOperations;
+  readonly retention: RetentionService;
   readonly tokens: TokenService;
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;

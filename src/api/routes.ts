@@ -17,6 +17,7 @@ import { entitiesV2Routes } from './restli/entities-v2-routes.ts';
 import { operationsRoutes } from './restli/operations-routes.ts';
 import { relationshipsRestliRoutes } from './restli/relationships-routes.ts';
 import { runsRoutes } from './restli/runs-routes.ts';
+import { retentionRoutes } from './retention-routes.ts';
 import { tasksRoutes } from './tasks-routes.ts';
 
 export type RoutePlugin = (ctx: AppContext) => FastifyPluginAsync;
@@ -35,6 +36,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   graphqlRoutes,
   operationsRoutes,
   tasksRoutes,
+  retentionRoutes,
   runsRoutes,
   relationshipRoutes,
   relationshipsRestliRoutes,

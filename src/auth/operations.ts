@@ -52,6 +52,20 @@ export const OPERATIONS = {
     on: 'platform',
     message: 'User is unauthorized to truncate timeseries index',
   },
+  /** DataHub's applyRetention action (EntityResource): its privilege and message. */
+  applyRetention: { anyOf: ['APPLY_RETENTION_PRIVILEGE'], on: 'platform', message: 'User is unauthorized to apply retention.' },
+  /** Setting, deleting and running retention policies (Almanac's /api/retention): they delete data on a schedule. */
+  manageRetention: {
+    anyOf: ['APPLY_RETENTION_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
+    on: 'platform',
+    message: 'User is unauthorized to manage retention policies.',
+  },
+  /** Reading retention policies, their preview and their runs. */
+  viewRetention: {
+    anyOf: ['APPLY_RETENTION_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS', 'GET_TIMESERIES_INDEX_SIZES_PRIVILEGE'],
+    on: 'platform',
+    message: 'User is unauthorized to view retention policies.',
+  },
   getIndexSizes: {
     anyOf: ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
     on: 'platform',

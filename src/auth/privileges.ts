@@ -12,6 +12,7 @@ export const PRIVILEGES = [
   'MANAGE_POLICIES',
   'MANAGE_USERS_AND_GROUPS',
   'MANAGE_INGESTION',
+  'APPLY_RETENTION_PRIVILEGE',
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];

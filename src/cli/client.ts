@@ -62,6 +62,10 @@ export class GmsClient {
     return (await this.send('POST', path, body)) as T;
   }
 
+  async delete<T>(path: string): Promise<T> {
+    return (await this.send('DELETE', path)) as T;
+  }
+
   async graphql<T>(query: string, variables: Record<string, unknown>): Promise<T> {
     const res = (await this.send('POST', '/api/graphql', { query, variables })) as {
       data?: T;

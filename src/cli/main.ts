@@ -10,6 +10,7 @@ import { catalogCommands } from './catalog-commands.ts';
 import { deleteCommand } from './delete-command.ts';
 import { deprecationCommands } from './deprecation-commands.ts';
 import { policyCommands } from './policy-commands.ts';
+import { retentionCommands } from './retention-commands.ts';
 import { timeseriesCommands } from './timeseries-commands.ts';
 
 /** Commander exits by itself unless told not to, and addCommand does not pass that on: tell every command. */
@@ -28,6 +29,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   program.addCommand(tokenCommands());
   program.addCommand(userCommands());
   program.addCommand(policyCommands());
+  program.addCommand(retentionCommands());
   for (const cmd of [...catalogCommands(), deleteCommand(), ...timeseriesCommands(), ...deprecationCommands()]) program.addCommand(cmd);
   overrideExits(program);
   try {

@@ -25,9 +25,9 @@ export const isoDate = (millis: number | null | undefined): string => (millis ==
 export const isoTime = (millis: number | null | undefined): string => (millis == null ? '-' : new Date(millis).toISOString().replace('.000Z', 'Z'));
 
 /** Parses `90d`, `12h`, `30m` into milliseconds. */
-export function parseAge(value: string): number {
+export function parseAge(value: string, flag = '--older-than'): number {
   const m = /^(\d+)([dhm])$/.exec(value.trim());
-  if (!m) throw usageError(`--older-than must look like 90d, 12h or 30m, got "${value}"`);
+  if (!m) throw usageError(`${flag} must look like 90d, 12h or 30m, got "${value}"`);
   const unit = { d: 86_400_000, h: 3_600_000, m: 60_000 }[m[2] as 'd' | 'h' | 'm'];
   return Number(m[1]) * unit;
 }

@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import type { GmsClient } from './client.ts';
+import { ask, interactive } from './prompt.ts';
 import { EXIT, usageError } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, green, isTty, isoDate, isoTime, parseAge, parseDate, printJson, printTable, red, yellow } from './output.ts';
@@ -43,6 +44,8 @@ interface TruncateOptions {
   batchSize?: string;
   timeout?: string;
   forceDeleteByQuery?: boolean;
+  yes?: boolean;
+  force?: boolean;
 }
 
 const positive = (value: string | undefined, flag: string): number | undefined => {
@@ -88,15 +91,24 @@ async function follow(client: GmsClient, id: string, json: boolean): Promise<Tas
 }
 
 async function askCancel(id: string): Promise<boolean> {
-  if (!process.stdin.isTTY) return true;
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const answer = await rl.question(`Cancel task ${id}? [c]ancel it / [d]etach and leave it running: `);
-    return answer.trim().toLowerCase().startsWith('c');
-  } finally {
-    rl.close();
-  }
+  if (!interactive()) return true;
+  return (await ask(`Cancel task ${id}? [c]ancel it / [d]etach and leave it running: `)).toLowerCase().startsWith('c');
+}
+
+/** More than this share of an index is not deleted without a yes (or --yes). */
+const CONFIRM_ABOVE_PERCENT = 50;
+const DRY_RUN_COUNTS = /^Delete (\d+) out of (\d+) rows \(([\d.]+)%\)/;
+
+/** Shows the dry run and asks before a truncation deletes more than half of its index; --yes answers for scripts. */
+async function confirmLargeTruncation(client: GmsClient, params: Record<string, unknown>, yes: boolean | undefined): Promise<void> {
+  const dryRun = await client.action<string>('operations', 'truncateTimeseriesAspect', { ...params, dryRun: true });
+  const m = DRY_RUN_COUNTS.exec(dryRun);
+  if (!m || Number(m[3]) <= CONFIRM_ABOVE_PERCENT || yes) return;
+  const what = `${Number(m[1]).toLocaleString('en-US')} of ${Number(m[2]).toLocaleString('en-US')} rows (${m[3]}%) of ${String(params.entityType)} ${String(params.aspect)}`;
+  if (!interactive()) throw usageError(`this would delete ${what}, more than half of the index; add --yes to confirm`);
+  process.stderr.write(`${dryRun.replace(DATAHUB_INSTRUCTION, '')}\n`);
+  const answer = await ask(`Delete ${what}? [y/N] `);
+  if (!/^y(es)?$/i.test(answer)) throw usageError('not confirmed; nothing was deleted');
 }
 
 /** A completed task's sizes appear when its reclaim ends; until then only the size the CLI saw before is known. */
@@ -145,6 +157,8 @@ async function truncate(opts: TruncateOptions, cmd: Command): Promise<void> {
     ...(opts.timeout !== undefined ? { timeoutSeconds: positive(opts.timeout, '--timeout') } : {}),
     ...(opts.forceDeleteByQuery ? { forceDeleteByQuery: true } : {}),
   };
+  if (opts.execute) await confirmLargeTruncation(client, params, opts.yes);
+  if (opts.force) Object.assign(params, { force: true });
   const sizeBefore = opts.execute ? await indexBytes(client, opts.entityType, opts.aspect) : undefined;
   const value = await client.action<string>('operations', 'truncateTimeseriesAspect', params);
   if (!opts.execute) {
@@ -192,9 +206,12 @@ export function timeseriesCommands(): Command[] {
     .option('--batch-size <n>', 'rows per transaction for --force-delete-by-query')
     .option('--timeout <seconds>', 'stop the task after this many seconds')
     .option('--force-delete-by-query', 'delete rows in batches instead of retiring whole day partitions')
+    .option('--yes', 'do not ask before deleting more than half of the index (for scripts)')
+    .option('--force', 'run even though the cutoff lies in the future (which deletes every row)')
     .addHelpText(
       'after',
-      '\nExamples:\n  $ almanac truncate --entity-type dataset --aspect datasetProfile --older-than 90d\n  $ almanac truncate --entity-type dataset --aspect datasetProfile --before 2026-01-01 --execute',
+      '\nWith --execute, a truncation that would delete more than half of the index shows the dry run and asks first.\n' +
+        '\nExamples:\n  $ almanac truncate --entity-type dataset --aspect datasetProfile --older-than 90d\n  $ almanac truncate --entity-type dataset --aspect datasetProfile --before 2026-01-01 --execute',
     )
     .action(truncate);
   const task = new Command('task').description('Background tasks (truncations)');

@@ -8,6 +8,7 @@ import type { AspectPort } from './ports/aspects.ts';
 import type { DatabasePort } from './ports/database.ts';
 import type { IdentityPort } from './ports/identity.ts';
 import type { RelationshipPort } from './ports/relationships.ts';
+import type { RetentionPort } from './ports/retention.ts';
 import type { RunPort } from './ports/runs.ts';
 import type { SchedulePort } from './ports/schedules.ts';
 import type { TaskPort } from './ports/tasks.ts';
@@ -33,6 +34,7 @@ export interface StoreParts {
   readonly tasks: PortImpl<TaskPort>;
   readonly identity: PortImpl<IdentityPort>;
   readonly runs: PortImpl<RunPort>;
+  readonly retention: PortImpl<RetentionPort>;
   readonly schedules: PortImpl<SchedulePort>;
   readonly userAccess: PortImpl<UserAccessStore>;
 }
@@ -62,6 +64,7 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     timeseriesIndexStats: true,
     countTimeseriesBefore: true,
     listTimeseriesPartitions: true,
+    oldestTimestampFrom: true,
   },
   truncation: {
     retireTimeseriesPartitionsBefore: true,
@@ -75,6 +78,7 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     updateTask: true,
     getTask: true,
     listTasks: true,
+    pruneTasks: true,
     requestTaskCancel: true,
     heartbeatTasks: true,
     registerTaskNode: true,
@@ -93,6 +97,14 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     getPasswordHash: true,
     anyPasswordSet: true,
     setPasswordHash: true,
+  },
+  retention: {
+    listRetentionPolicies: true,
+    putRetentionPolicy: true,
+    deleteRetentionPolicy: true,
+    versionHistoryPairs: true,
+    previewVersionRetention: true,
+    applyVersionRetention: true,
   },
   runs: { listRuns: true, findRunAspects: true, aspectRuns: true, rollbackEntity: true, deleteRunTimeseriesRows: true },
   schedules: { claimScheduledRun: true, finishScheduledRun: true, listScheduledRuns: true, pruneScheduledRuns: true },

@@ -2,13 +2,15 @@ import { aspectIndexer } from '../catalog/relationships/aspect-indexer.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
-import type { AspectIndexer, Store } from './store.ts';
+import { KEEP_ALL_VERSIONS, type AspectIndexer, type Store, type VersionRetention } from './store.ts';
 
 export interface OpenStoreOptions {
   /** Long-running servers move SQLite checkpoints to a worker thread; one-shot CLI commands do not. */
   readonly background?: boolean;
   /** What the store indexes beside aspect values; the catalog's relationships and soft deletions unless a test gives another. */
   readonly indexer?: AspectIndexer;
+  /** Versioned retention applied on write; none unless the caller gives the policies (app.ts). */
+  readonly retention?: VersionRetention;
 }
 
 /**
@@ -16,12 +18,12 @@ export interface OpenStoreOptions {
  * gets the catalog's indexer (the registry's relationships), so every store maintains the same index.
  */
 export async function openStore(config: DatabaseConfig, options: OpenStoreOptions = {}): Promise<Store> {
-  const indexer = options.indexer ?? aspectIndexer;
+  const hooks = { indexer: options.indexer ?? aspectIndexer, retention: options.retention ?? KEEP_ALL_VERSIONS };
   // Each adapter's driver errors leave the store as StoreError (conflict, unavailable) or not at all (compose-store.ts).
   const store: Store =
     config.kind === 'sqlite'
-      ? openSqliteStore(config.path, indexer, { backgroundCheckpoints: options.background ?? false })
-      : openPostgresStore(config.url, indexer);
+      ? openSqliteStore(config.path, hooks, { backgroundCheckpoints: options.background ?? false })
+      : openPostgresStore(config.url, hooks);
   try {
     await store.migrate();
   } catch (e) {

@@ -1,6 +1,6 @@
 /**
  * The storage port: types only. The catalog, auth and task code see nothing else of the database. Each capability
- * has a port of its own in ports/ (aspects, relationships, timeseries, truncation, tasks, identity, runs); `Store`
+ * has a port of its own in ports/ (aspects, relationships, timeseries, truncation, tasks, identity, runs, retention); `Store`
  * composes them, and each adapter (sqlite/, postgres/) implements it and passes the one conformance suite in
  * test/conformance.
  */
@@ -8,6 +8,8 @@ import type { AspectPort } from './ports/aspects.ts';
 import type { DatabasePort } from './ports/database.ts';
 import type { IdentityPort } from './ports/identity.ts';
 import type { RelationshipPort } from './ports/relationships.ts';
+import type { RetentionPort, VersionRetention } from './ports/retention.ts';
+import type { AspectIndexer } from './ports/relationships.ts';
 import type { RunPort } from './ports/runs.ts';
 import type { SchedulePort } from './ports/schedules.ts';
 import type { TaskPort } from './ports/tasks.ts';
@@ -19,6 +21,7 @@ export type * from './ports/aspects.ts';
 export type * from './ports/database.ts';
 export type * from './ports/identity.ts';
 export type * from './ports/relationships.ts';
+export type * from './ports/retention.ts';
 export type * from './ports/runs.ts';
 export type * from './ports/schedules.ts';
 export type * from './ports/tasks.ts';
@@ -27,7 +30,18 @@ export type * from './ports/truncation.ts';
 export type * from './ports/user-access.ts';
 
 export interface Store
-  extends DatabasePort, AspectPort, RelationshipPort, TimeseriesPort, TruncationPort, TaskPort, IdentityPort, RunPort, SchedulePort, UserAccessStore {
+  extends
+    DatabasePort,
+    AspectPort,
+    RelationshipPort,
+    TimeseriesPort,
+    TruncationPort,
+    TaskPort,
+    IdentityPort,
+    RunPort,
+    RetentionPort,
+    SchedulePort,
+    UserAccessStore {
   readonly backend: 'sqlite' | 'postgres';
 
   /** Applies pending migrations; safe to call from several processes at once. */
@@ -37,3 +51,12 @@ export interface Store
   /** Returns the stored value, storing `init()` first if there is none (first writer wins). */
   getOrInitSetting(key: string, init: () => string): Promise<string>;
 }
+
+/** What an adapter is given when it opens, from the layers above: what it indexes beside values, and retention on write. */
+export interface StoreHooks {
+  readonly indexer: AspectIndexer;
+  readonly retention: VersionRetention;
+}
+
+/** No versioned retention: every version is kept. */
+export const KEEP_ALL_VERSIONS: VersionRetention = { ruleFor: () => undefined };

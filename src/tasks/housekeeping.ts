@@ -7,12 +7,14 @@ export const SCHEDULED_RUN_MEMORY_MILLIS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * The server's periodic upkeep, run once per interval across all processes: expired access tokens are deleted,
- * sign-in failures older than their memory forgotten, and old scheduled-run records pruned. (Each is also done
+ * sign-in failures older than their memory forgotten, old scheduled-run records pruned, and task records that ended
+ * longer ago than ALMANAC_TASK_HISTORY_DAYS deleted. (Each is also done
  * lazily where it matters; this keeps the tables from growing on a server nobody signs in to.)
  */
 export function housekeepingJob(
-  store: Pick<Store, 'deleteExpiredAccessTokens' | 'pruneSignInFailures' | 'pruneScheduledRuns'>,
+  store: Pick<Store, 'deleteExpiredAccessTokens' | 'pruneSignInFailures' | 'pruneScheduledRuns' | 'pruneTasks'>,
   intervalMillis: number,
+  taskHistoryMillis: number,
   clock: () => number = Date.now,
 ): ScheduledJob {
   return {
@@ -23,6 +25,7 @@ export function housekeepingJob(
       await store.deleteExpiredAccessTokens(now);
       await store.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
       await store.pruneScheduledRuns(now - SCHEDULED_RUN_MEMORY_MILLIS);
+      await store.pruneTasks(now - taskHistoryMillis);
     },
   };
 }

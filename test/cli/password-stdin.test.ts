@@ -1,26 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
 import { describe, it } from 'node:test';
-import { promisify } from 'node:util';
-import { ALMANAC_BIN, runAlmanac } from '../support/cli.ts';
+import { inTerminal, runAlmanac } from '../support/cli.ts';
 import { backends, type TestDatabase } from '../support/databases.ts';
 import { useServer } from '../support/lifecycle.ts';
-import { ROOT, childEnv } from '../support/process.ts';
 import type { TestServer } from '../support/server.ts';
-
-const PTY_RUN = path.join(ROOT, 'test/support/pty-run.py');
-
-/** Runs `almanac` in a pseudo-terminal (python3's pty module), typing each answer once its prompt shows. */
-async function inTerminal(
-  args: string[],
-  env: Record<string, string>,
-  answers: Array<[string, string]>,
-): Promise<{ status: number; screen: string }> {
-  const job = { argv: [ALMANAC_BIN, ...args], cwd: ROOT, env: childEnv(env), answers };
-  const { stdout } = await promisify(execFile)('python3', [PTY_RUN, JSON.stringify(job)]);
-  return JSON.parse(stdout) as { status: number; screen: string };
-}
 
 for (const backend of await backends()) {
   describe(`user create --password-stdin (${backend.name})`, { skip: backend.skip }, () => {

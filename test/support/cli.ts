@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import path from 'node:path';
 import { ROOT, childEnv } from './process.ts';
 
@@ -39,4 +40,17 @@ export function runProcess(
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.input ?? '');
   });
+}
+
+const PTY_RUN = path.join(ROOT, 'test/support/pty-run.py');
+
+/** Runs `almanac` in a pseudo-terminal (python3's pty module), typing each answer once its prompt shows. */
+export async function inTerminal(
+  args: string[],
+  env: Record<string, string>,
+  answers: Array<[string, string]>,
+): Promise<{ status: number; screen: string }> {
+  const job = { argv: [ALMANAC_BIN, ...args], cwd: ROOT, env: childEnv(env), answers };
+  const { stdout } = await promisify(execFile)('python3', [PTY_RUN, JSON.stringify(job)]);
+  return JSON.parse(stdout) as { status: number; screen: string };
 }

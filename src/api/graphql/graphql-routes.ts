@@ -16,6 +16,7 @@ import { GraphqlExecutor, type GraphqlRequest } from './executor.ts';
 import { registerGraphiql } from './graphiql.ts';
 import { policiesModule } from './policies.ts';
 import { rolesModule } from './roles.ts';
+import { retentionModule } from './retention.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
 import { usersModule } from './users.ts';
@@ -38,6 +39,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   entityLineageModule,
   accessTokensModule,
   rolesModule,
+  retentionModule,
   usersModule,
   policiesModule,
   timelineModule,

@@ -16,7 +16,7 @@ export const configRoutes =
       noCode: 'true',
       statefulIngestionCapable: true,
       patchCapable: true,
-      retention: 'false',
+      retention: 'true',
       supportsImpactAnalysis: false,
       timeZone: 'GMT',
       versions: { 'acryldata/datahub': { version: 'v0.14.0', commit: 'almanac' }, almanac: { version: ALMANAC_VERSION } },

@@ -5,6 +5,7 @@ import { parseSnapshot, toSnapshot } from '../../catalog/snapshot.ts';
 import type { Json } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { aspectList } from './aspect-list.ts';
+import { applyRetentionAction } from './apply-retention.ts';
 import { requireAccessAspectWrites, requireDelete, requireEdit } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
 
@@ -66,6 +67,8 @@ export const entitiesRoutes =
           const result = await ctx.catalog.deleteReferences(urn, dryRun);
           return { value: { total: result.total, relatedAspects: result.relatedAspects } };
         }
+        case 'applyRetention':
+          return applyRetentionAction(ctx, body, req.query, req.principal);
         default:
           throw unknownAction('entities', req.query.action);
       }

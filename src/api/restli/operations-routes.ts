@@ -3,6 +3,7 @@ import { badRequest } from '../../catalog/errors.ts';
 import { parseTaskId } from '../../tasks/task-id.ts';
 import { DEFAULT_BATCH_SIZE } from '../../tasks/truncation/timeseries-operations.ts';
 import type { AppContext } from '../context.ts';
+import { applyRetentionAction } from './apply-retention.ts';
 import { esTaskStatus, indexSizeView } from '../task-views.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, stringParam, unknownAction, type ActionBody } from './params.ts';
 
@@ -35,6 +36,7 @@ const TRUNCATE_PARAMS = [
   'forceDeleteByQuery',
   'forceReindex',
   'requestsPerSecond',
+  'force',
 ] as const;
 
 /**
@@ -60,6 +62,7 @@ export const operationsRoutes =
             forceDeleteByQuery: boolParam(body, 'forceDeleteByQuery'),
             forceReindex: boolParam(body, 'forceReindex'),
             requestsPerSecond: rateParam(body, 'requestsPerSecond'),
+            force: boolParam(body, 'force'),
           };
           await ctx.authorizer.require(req.principal, 'truncateTimeseries');
           return { value: await ops.truncate(request, req.principal.actorUrn) };
@@ -92,6 +95,8 @@ export const operationsRoutes =
           const status = record ? esTaskStatus(record, Date.now()) : { error: `Could not get task status for ${ref.nodeId}:${ref.number}` };
           return { value: JSON.stringify(status) };
         }
+        case 'applyRetention':
+          return applyRetentionAction(ctx, body, req.query, req.principal);
         default:
           throw unknownAction('operations', req.query.action);
       }

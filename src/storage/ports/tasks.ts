@@ -57,7 +57,9 @@ export interface TaskPort {
   updateTask(ref: TaskRef, patch: TaskPatch, options?: { readonly whileRunning?: boolean }): Promise<TaskRecord | undefined>;
   getTask(ref: TaskRef): Promise<TaskRecord | undefined>;
   /** Newest first. */
-  listTasks(filter: { readonly state?: TaskState; readonly limit: number }): Promise<TaskRecord[]>;
+  listTasks(filter: { readonly state?: TaskState; readonly kind?: string; readonly limit: number }): Promise<TaskRecord[]>;
+  /** Forgets tasks that ended before `endedBefore` (running ones never); returns how many. */
+  pruneTasks(endedBefore: number): Promise<number>;
   /** Flags a running task for cancellation; its owner stops it at the next step. */
   requestTaskCancel(ref: TaskRef): Promise<TaskRecord | undefined>;
   /** Refreshes the heartbeat of every running task of the node. */

@@ -56,4 +56,6 @@ export interface TimeseriesPort {
   /** Rows strictly older than `before`, and all rows, without scanning the index row by row. */
   countTimeseriesBefore(index: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }>;
   listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]>;
+  /** The timestamp of the oldest row at or after `from` (an index seek in the first partition that has one); null if none. */
+  oldestTimestampFrom(index: TimeseriesIndexRef, from: number): Promise<number | null>;
 }

@@ -13,9 +13,11 @@ import type {
   WriteOp,
 } from '../ports/aspects.ts';
 import { type AspectRow as StoredRow, toStoredAspect } from '../aspect-row.ts';
+import type { VersionRetention } from '../ports/retention.ts';
+import { onWriteParams, ON_WRITE_SQL } from '../retention-sql.ts';
 import { runIdOf } from '../run-id.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
-import { named } from './named-query.ts';
+import { named, positional } from './named-query.ts';
 import type { PostgresRelationships } from './relationships.ts';
 import { searchDatasets } from './search.ts';
 import { PartitionMoved, type PostgresTimeseries } from './timeseries.ts';
@@ -41,6 +43,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     private readonly pool: pg.Pool,
     private readonly ts: PostgresTimeseries,
     private readonly relationships: PostgresRelationships,
+    private readonly retention: VersionRetention,
   ) {}
 
   async write(batch: WriteBatch): Promise<AspectWriteOutcome[]> {
@@ -188,6 +191,11 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     );
     await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
     const previous = archived.rows[0]!;
+    const rule = this.retention.ruleFor(op.entityType, op.aspect);
+    if (rule) {
+      const q = positional(ON_WRITE_SQL, onWriteParams(op.urn, op.aspect, Number(previous.version), rule, now));
+      await c.query(named(q.text, q.values));
+    }
     return { ...base, outcome: 'updated', value: next, previous: previous.metadata, previousVersion: Number(previous.version) };
   }
 

@@ -258,6 +258,21 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     DROP COLUMN reclaimed_bytes;
   CREATE UNIQUE INDEX tasks_one_running_per_key ON tasks (exclusive_key) WHERE state = 'running';
   `,
+  // Retention (ports/retention.ts): policies as rows every process reads, and an index of earlier versions alone, so
+  // a policy's pass and its preview read those and never the latest values.
+  `
+  CREATE TABLE retention_policies (
+    entity_type TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    max_versions INTEGER,
+    max_age_seconds BIGINT,
+    source TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (entity_type, aspect)
+  );
+  CREATE INDEX aspects_history ON aspects (entity_type, aspect, urn, version) WHERE version > 0;
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */

@@ -17,3 +17,13 @@ export function named(text: string, values: readonly unknown[]): pg.QueryConfig 
   }
   return { name, text, values: values as unknown[] };
 }
+
+/** `:name` parameters as PostgreSQL's `$n`, in first-use order, with the values to pass. */
+export function positional(sql: string, values: Record<string, unknown>): { text: string; values: unknown[] } {
+  const order: string[] = [];
+  const text = sql.replace(/(?<!:):(\w+)/g, (_m, name: string) => {
+    if (!order.includes(name)) order.push(name);
+    return `$${order.indexOf(name) + 1}`;
+  });
+  return { text, values: order.map((n) => values[n]) };
+}

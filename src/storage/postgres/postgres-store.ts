@@ -1,11 +1,12 @@
 import pg from 'pg';
 import { composeStore } from '../compose-store.ts';
-import type { AspectIndexer, Store } from '../store.ts';
+import type { Store, StoreHooks } from '../store.ts';
 import { PostgresAspects } from './aspects.ts';
 import { PostgresDatabase } from './database.ts';
 import { translatePostgresError } from './driver-errors.ts';
 import { PostgresIdentity } from './identity.ts';
 import { PostgresRelationships } from './relationships.ts';
+import { PostgresRetention } from './retention.ts';
 import { PostgresRuns } from './runs.ts';
 import { PostgresSchedules } from './schedules.ts';
 import { PostgresTasks } from './tasks.ts';
@@ -23,14 +24,14 @@ const types = {
  * The production adapter, one part per capability over one pool; several stateless Almanac processes may share
  * one database.
  */
-export function openPostgresStore(url: string, indexer: AspectIndexer, poolSize = 10): Store {
+export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10): Store {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, types });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const timeseries = new PostgresTimeseries(pool);
-  const relationships = new PostgresRelationships(pool, indexer);
+  const relationships = new PostgresRelationships(pool, hooks.indexer);
   const tasks = new PostgresTasks(pool, () => new pg.Client({ connectionString: url, types }));
-  const aspects = new PostgresAspects(pool, timeseries, relationships);
+  const aspects = new PostgresAspects(pool, timeseries, relationships, hooks.retention);
   return composeStore(
     'postgres',
     {
@@ -41,6 +42,7 @@ export function openPostgresStore(url: string, indexer: AspectIndexer, poolSize 
       truncation: new PostgresTruncation(pool, timeseries),
       tasks,
       identity: new PostgresIdentity(pool),
+      retention: new PostgresRetention(pool),
       runs: new PostgresRuns(pool, timeseries, relationships, aspects),
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),

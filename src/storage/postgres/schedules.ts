@@ -1,17 +1,8 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
 import type { ScheduleClaim, SchedulePort, ScheduledRun } from '../ports/schedules.ts';
+import { positional } from './named-query.ts';
 import { CLAIM_SQL, FINISH_SQL, LIST_SQL, PRUNE_SQL, toScheduledRun, type ScheduledRunRow } from '../schedule-sql.ts';
-
-/** `:name` parameters as PostgreSQL's `$n`, in first-use order, with the values to pass. */
-function positional(sql: string, values: Record<string, unknown>): { text: string; values: unknown[] } {
-  const order: string[] = [];
-  const text = sql.replace(/(?<!:):(\w+)/g, (_m, name: string) => {
-    if (!order.includes(name)) order.push(name);
-    return `$${order.indexOf(name) + 1}`;
-  });
-  return { text, values: order.map((n) => values[n]) };
-}
 
 /**
  * Scheduled runs on PostgreSQL: the claim is one INSERT ... ON CONFLICT, so of several processes claiming the same

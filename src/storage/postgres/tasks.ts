@@ -66,12 +66,16 @@ export class PostgresTasks implements PortImpl<TaskPort> {
     return r.rows[0] && toTaskRecord(r.rows[0]);
   }
 
-  async listTasks(filter: { state?: TaskState; limit: number }): Promise<TaskRecord[]> {
-    const r = await this.pool.query<TaskRow>('SELECT * FROM tasks WHERE $1::text IS NULL OR state = $1 ORDER BY number DESC LIMIT $2', [
-      filter.state ?? null,
-      filter.limit,
-    ]);
+  async listTasks(filter: { state?: TaskState; kind?: string; limit: number }): Promise<TaskRecord[]> {
+    const r = await this.pool.query<TaskRow>(
+      'SELECT * FROM tasks WHERE ($1::text IS NULL OR state = $1) AND ($2::text IS NULL OR kind = $2) ORDER BY number DESC LIMIT $3',
+      [filter.state ?? null, filter.kind ?? null, filter.limit],
+    );
     return r.rows.map(toTaskRecord);
+  }
+
+  async pruneTasks(endedBefore: number): Promise<number> {
+    return (await this.pool.query("DELETE FROM tasks WHERE state <> 'running' AND ended_at < $1", [endedBefore])).rowCount ?? 0;
   }
 
   async requestTaskCancel(ref: TaskRef): Promise<TaskRecord | undefined> {

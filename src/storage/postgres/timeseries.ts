@@ -183,6 +183,19 @@ export class PostgresTimeseries implements PortImpl<TimeseriesPort> {
     }
   }
 
+  async oldestTimestampFrom(ref: TimeseriesIndexRef, from: number): Promise<number | null> {
+    const id = await this.indexId(ref, false);
+    if (id === undefined) return null;
+    return this.withLiveTables(async () => {
+      for (const p of await this.partitions(id)) {
+        if (p.row_count === 0 || partitionEnd(p.start_ms) <= from) continue;
+        const r = await this.pool.query<{ ts: number | null }>(`SELECT MIN(ts) AS ts FROM ${PostgresTimeseries.table(id, p)} WHERE ts >= $1`, [from]);
+        if (r.rows[0]!.ts !== null) return Number(r.rows[0]!.ts);
+      }
+      return null;
+    });
+  }
+
   async queryTimeseries(q: TimeseriesQuery): Promise<TimeseriesEvent[]> {
     const id = await this.indexId(q, false);
     if (id === undefined || q.limit <= 0) return [];

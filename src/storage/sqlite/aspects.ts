@@ -15,7 +15,10 @@ import type {
   WriteBatch,
   WriteOp,
 } from '../ports/aspects.ts';
+import type { VersionRetention } from '../ports/retention.ts';
 import type { TimeseriesIndexRef } from '../ports/timeseries.ts';
+import { onWriteParams, ON_WRITE_SQL } from '../retention-sql.ts';
+import { bySqliteNames } from './statements.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import type { SqliteRelationships } from './relationships.ts';
 import { searchDatasets } from './search.ts';
@@ -53,6 +56,7 @@ export class SqliteAspects implements PortImpl<AspectPort> {
     private readonly statements: StatementCache,
     private readonly ts: SqliteTimeseries,
     private readonly relationships: SqliteRelationships,
+    private readonly retention: VersionRetention,
   ) {
     this.writeTx = db.transaction((batch) => this.applyBatch(batch));
     this.readEntitiesTx = db.transaction((urns, aspects) => this.readEntities(urns, aspects));
@@ -123,6 +127,8 @@ export class SqliteAspects implements PortImpl<AspectPort> {
       'UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ?, run_id = ? WHERE urn = ? AND aspect = ? AND version = 0',
     ).run(value, sm, now, actor, runId, op.urn, op.aspect);
     this.relationships.index(op.entityType, op.urn, op.aspect, next);
+    const rule = this.retention.ruleFor(op.entityType, op.aspect);
+    if (rule) this.sql(bySqliteNames(ON_WRITE_SQL)).run(onWriteParams(op.urn, op.aspect, archived.version, rule, now));
     return { ...base, outcome: 'updated', value: next, previous: fromJsonTextRequired(current.metadata), previousVersion: archived.version };
   }
 

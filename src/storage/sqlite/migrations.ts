@@ -245,6 +245,21 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE tasks_generic RENAME TO tasks;
   CREATE UNIQUE INDEX tasks_one_running_per_key ON tasks (exclusive_key) WHERE state = 'running';
   `,
+  // Retention (ports/retention.ts): policies as rows every process reads, and an index of earlier versions alone, so
+  // a policy's pass and its preview read those and never the latest values.
+  `
+  CREATE TABLE retention_policies (
+    entity_type TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    max_versions INTEGER,
+    max_age_seconds INTEGER,
+    source TEXT NOT NULL,
+    updated_by TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    PRIMARY KEY (entity_type, aspect)
+  );
+  CREATE INDEX aspects_history ON aspects (entity_type, aspect, urn, version) WHERE version > 0;
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */

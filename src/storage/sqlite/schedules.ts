@@ -1,10 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { PortImpl } from '../compose-store.ts';
 import type { ScheduleClaim, SchedulePort, ScheduledRun } from '../ports/schedules.ts';
+import { bySqliteNames } from './statements.ts';
 import { CLAIM_SQL, FINISH_SQL, LIST_SQL, PRUNE_SQL, toScheduledRun, type ScheduledRunRow } from '../schedule-sql.ts';
-
-/** better-sqlite3 names parameters `@name`. */
-const bySqliteNames = (sql: string) => sql.replace(/:(\w+)/g, '@$1');
 
 /** Scheduled runs on SQLite: one writer at a time, so the claim's upsert is decided by whoever writes first. */
 export class SqliteSchedules implements PortImpl<SchedulePort> {

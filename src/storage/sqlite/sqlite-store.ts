@@ -2,12 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { composeStore } from '../compose-store.ts';
-import type { AspectIndexer, Store } from '../store.ts';
+import type { Store, StoreHooks } from '../store.ts';
 import { SqliteAspects } from './aspects.ts';
 import { SqliteDatabase, type SqliteOptions } from './database.ts';
 import { translateSqliteError } from './driver-errors.ts';
 import { SqliteIdentity } from './identity.ts';
 import { SqliteRelationships } from './relationships.ts';
+import { SqliteRetention } from './retention.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';
 import { StatementCache } from './statements.ts';
@@ -22,7 +23,7 @@ export type { SqliteOptions } from './database.ts';
  * The embedded adapter: better-sqlite3 in WAL mode, one part per capability over one connection. Calls are
  * synchronous under the hood, so a write batch runs start to finish without another request interleaving.
  */
-export function openSqliteStore(file: string, indexer: AspectIndexer, options: SqliteOptions = {}): Store {
+export function openSqliteStore(file: string, hooks: StoreHooks, options: SqliteOptions = {}): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   // Must precede the first table: lets a truncation hand pages back to the file system.
@@ -36,8 +37,8 @@ export function openSqliteStore(file: string, indexer: AspectIndexer, options: S
   const sql = (text: string) => statements.get(text);
   const timeseries = new SqliteTimeseries(db, file);
   const tasks = new SqliteTasks(db, sql);
-  const relationships = new SqliteRelationships(db, sql, indexer);
-  const aspects = new SqliteAspects(db, statements, timeseries, relationships);
+  const relationships = new SqliteRelationships(db, sql, hooks.indexer);
+  const aspects = new SqliteAspects(db, statements, timeseries, relationships, hooks.retention);
   return composeStore(
     'sqlite',
     {
@@ -48,6 +49,7 @@ export function openSqliteStore(file: string, indexer: AspectIndexer, options: S
       truncation: new SqliteTruncation(db, timeseries, tasks),
       tasks,
       identity: new SqliteIdentity(db, sql),
+      retention: new SqliteRetention(db, sql),
       runs: new SqliteRuns(db, sql, timeseries, relationships, aspects),
       schedules: new SqliteSchedules(sql),
       userAccess: new SqliteUserAccess(db, sql),

@@ -20,3 +20,6 @@ export class StatementCache {
     this.statements.clear();
   }
 }
+
+/** Shared SQL names parameters `:name`; better-sqlite3 reads `@name`. */
+export const bySqliteNames = (sql: string): string => sql.replace(/:(\w+)/g, '@$1');

@@ -55,13 +55,19 @@ export class SqliteTasks implements PortImpl<TaskPort> {
     return row && toTaskRecord(row);
   }
 
-  listTasks(filter: { state?: TaskState; limit: number }): TaskRecord[] {
-    const rows = (
-      filter.state === undefined
-        ? this.sql('SELECT * FROM tasks ORDER BY number DESC LIMIT ?').all(filter.limit)
-        : this.sql('SELECT * FROM tasks WHERE state = ? ORDER BY number DESC LIMIT ?').all(filter.state, filter.limit)
-    ) as TaskRow[];
+  listTasks(filter: { state?: TaskState; kind?: string; limit: number }): TaskRecord[] {
+    const rows = this.sql(
+      'SELECT * FROM tasks WHERE (@state IS NULL OR state = @state) AND (@kind IS NULL OR kind = @kind) ORDER BY number DESC LIMIT @limit',
+    ).all({
+      state: filter.state ?? null,
+      kind: filter.kind ?? null,
+      limit: filter.limit,
+    }) as TaskRow[];
     return rows.map(toTaskRecord);
+  }
+
+  pruneTasks(endedBefore: number): number {
+    return this.sql("DELETE FROM tasks WHERE state <> 'running' AND ended_at < ?").run(endedBefore).changes;
   }
 
   requestTaskCancel(ref: TaskRef): TaskRecord | undefined {

@@ -161,6 +161,17 @@ export class SqliteTimeseries implements PortImpl<TimeseriesPort> {
     return this.partitions(indexId).map((p) => ({ startMillis: p.start_ms, endMillis: partitionEnd(p.start_ms), rowCount: p.row_count }));
   }
 
+  oldestTimestampFrom(ref: TimeseriesIndexRef, from: number): number | null {
+    const indexId = this.indexId(ref, false);
+    if (indexId === undefined) return null;
+    for (const p of this.partitions(indexId)) {
+      if (p.row_count === 0 || partitionEnd(p.start_ms) <= from) continue;
+      const row = this.stmt(`SELECT MIN(ts) AS ts FROM "${SqliteTimeseries.table(indexId, p)}" WHERE ts >= ?`).get(from) as { ts: number | null };
+      if (row.ts !== null) return row.ts;
+    }
+    return null;
+  }
+
   queryTimeseries(q: TimeseriesQuery): TimeseriesEvent[] {
     const indexId = this.indexId(q, false);
     if (indexId === undefined || q.limit <= 0) return [];

@@ -1,15 +1,22 @@
 import type { Logger } from 'pino';
-import { conflict, notFound } from '../../catalog/errors.ts';
+import { badRequest, conflict, notFound } from '../../catalog/errors.ts';
 import { timeseriesAspectPairs } from '../../catalog/registry/index.ts';
 import { dryRunMessage, FLAG_CONFLICT_MESSAGE, resolveTimeseriesIndex, timeseriesIndexName, truncationStrategy } from '../../catalog/truncation.ts';
 import type { Store, TaskRecord, TaskRef, TaskState, TimeseriesIndexRef } from '../../storage/store.ts';
 import { formatTaskId } from '../task-id.ts';
 import type { TaskRunner } from '../task-runner.ts';
+import { waitForTaskEnd } from '../wait-for-task.ts';
 import { TruncateTask } from './truncate-task.ts';
-import { isTruncation, newTruncationTask, truncationRecord, type TruncationRecord } from './truncation-record.ts';
+import {
+  isTruncation,
+  newTruncationTask,
+  TRUNCATION_KIND,
+  truncationRecord,
+  type TruncationParams,
+  type TruncationRecord,
+} from './truncation-record.ts';
 
 export const DEFAULT_BATCH_SIZE = 10000;
-const WAIT_POLL_MILLIS = 100;
 
 export interface TruncateRequest {
   readonly entityType: string;
@@ -22,7 +29,12 @@ export interface TruncateRequest {
   readonly forceReindex?: boolean;
   /** Almanac's throttle, as Elasticsearch's requests_per_second: rows deleted per second at most. */
   readonly requestsPerSecond?: number;
+  /** Runs a truncation whose cutoff lies in the future, which deletes the whole index (refused otherwise). */
+  readonly force?: boolean;
 }
+
+/** Clocks disagree: a cutoff up to this far ahead of the server's clock is taken as "now", not as a mistake. */
+export const FUTURE_CUTOFF_TOLERANCE_MILLIS = 5 * 60_000;
 
 export interface IndexSize extends TimeseriesIndexRef {
   readonly indexName: string;
@@ -30,6 +42,15 @@ export interface IndexSize extends TimeseriesIndexRef {
   readonly rowCount: number;
   readonly oldestTimestampMillis: number | null;
   readonly newestTimestampMillis: number | null;
+}
+
+function futureCutoffMessage(cutoff: number, now: number, counts: { matching: number; total: number }): string {
+  const when = Math.abs(cutoff) < 8.64e15 ? new Date(cutoff).toISOString() : `${cutoff}`;
+  const unit = cutoff > now * 100 ? ' It looks like microseconds or nanoseconds; endTimeMillis is in milliseconds.' : '';
+  return (
+    `Parameter 'endTimeMillis': ${cutoff} (${when}) is in the future, so this truncation would delete every row of the index ` +
+    `(${counts.matching} of ${counts.total}).${unit} Pass force: true to run it anyway.`
+  );
 }
 
 /** The operations resource's use cases: truncate an index, list index sizes, follow tasks. */
@@ -51,35 +72,49 @@ export class TimeseriesOperations {
     if (strategy === 'conflict') return FLAG_CONFLICT_MESSAGE;
     const counts = await this.store.countTimeseriesBefore(index, req.endTimeMillis);
     if (req.dryRun) return dryRunMessage(counts, strategy);
+    const now = this.clock();
+    if (req.endTimeMillis > now + FUTURE_CUTOFF_TOLERANCE_MILLIS && req.force !== true) {
+      throw badRequest(futureCutoffMessage(req.endTimeMillis, now, counts));
+    }
 
-    const result = await this.store.createTask(
-      newTruncationTask(
-        this.runner.owner(),
-        actor,
-        {
-          ...index,
-          cutoffMillis: req.endTimeMillis,
-          strategy,
-          batchSize: req.batchSize,
-          timeoutSeconds: req.timeoutSeconds ?? null,
-          requestsPerSecond: req.requestsPerSecond ?? null,
-          totalRows: counts.total,
-          rowsToDelete: counts.matching,
-        },
-        this.clock(),
-      ),
+    const result = await this.startTruncation(
+      {
+        ...index,
+        cutoffMillis: req.endTimeMillis,
+        strategy,
+        batchSize: req.batchSize,
+        timeoutSeconds: req.timeoutSeconds ?? null,
+        requestsPerSecond: req.requestsPerSecond ?? null,
+        totalRows: counts.total,
+        rowsToDelete: counts.matching,
+      },
+      actor,
     );
     if ('running' in result) {
       const running = formatTaskId(result.running);
       throw conflict(`A truncation of ${timeseriesIndexName(index)} is already running as task ${running}`, { taskId: running });
     }
+    return formatTaskId(result.created);
+  }
+
+  /** Records the truncation as a task and runs it in this process, unless one of the same index runs already. */
+  async startTruncation(params: TruncationParams, actor: string): Promise<{ created: TaskRecord } | { running: TaskRecord }> {
+    const result = await this.store.createTask(newTruncationTask(this.runner.owner(), actor, params, this.clock()));
+    if ('running' in result) return result;
     const task = result.created;
     this.logger.info(
-      { taskId: formatTaskId(task), index: timeseriesIndexName(index), cutoff: req.endTimeMillis, strategy, rowsToDelete: counts.matching },
+      {
+        taskId: formatTaskId(task),
+        index: timeseriesIndexName(params),
+        cutoff: params.cutoffMillis,
+        strategy: params.strategy,
+        rowsToDelete: params.rowsToDelete,
+        ...(params.retentionRun ? { retentionRun: params.retentionRun } : {}),
+      },
       'truncation started',
     );
     this.runner.launch(new TruncateTask(this.store, truncationRecord(task), this.logger, this.clock));
-    return formatTaskId(task);
+    return result;
   }
 
   /** Every timeseries index the registry knows, largest first, with how far back its data goes. */
@@ -100,45 +135,29 @@ export class TimeseriesOperations {
       .sort((a, b) => b.sizeBytes - a.sizeBytes || a.indexName.localeCompare(b.indexName));
   }
 
-  getTask(ref: TaskRef): Promise<TaskRecord | undefined> {
-    return this.store.getTask(ref);
+  /** The truncation task; undefined for none, or for a task of another kind (a retention run has its own routes). */
+  async getTask(ref: TaskRef): Promise<TaskRecord | undefined> {
+    const task = await this.store.getTask(ref);
+    return task && isTruncation(task) ? task : undefined;
   }
 
   /** The task once it is no longer running, or as it stands after `maxMillis`; undefined if there is no such task. */
-  async waitForTask(ref: TaskRef, maxMillis: number): Promise<TaskRecord | undefined> {
-    const deadline = this.clock() + maxMillis;
-    // A task of this process says when it ends; another process's task is read again every so often.
-    let local = this.runner.whenEnded(ref);
-    for (;;) {
-      const task = await this.store.getTask(ref);
-      const left = deadline - this.clock();
-      const shutdown = this.runner.shutdownSignal;
-      if (!task || task.state !== 'running' || left <= 0 || shutdown.aborted) return task;
-      const ended = local ?? new Promise<void>((resolve) => setTimeout(resolve, Math.min(WAIT_POLL_MILLIS, left)));
-      local = undefined;
-      let timer: NodeJS.Timeout | undefined;
-      let onShutdown: (() => void) | undefined;
-      await Promise.race([
-        ended,
-        new Promise<void>((resolve) => (timer = setTimeout(resolve, left))),
-        new Promise<void>((resolve) => shutdown.addEventListener('abort', (onShutdown = () => resolve()), { once: true })),
-      ]);
-      clearTimeout(timer);
-      shutdown.removeEventListener('abort', onShutdown!);
-    }
+  waitForTask(ref: TaskRef, maxMillis: number): Promise<TaskRecord | undefined> {
+    return waitForTaskEnd(this.runner, (r) => this.getTask(r), ref, maxMillis, this.clock);
   }
 
   listTasks(filter: { state?: TaskState; limit: number }): Promise<TaskRecord[]> {
-    return this.store.listTasks(filter);
+    return this.store.listTasks({ ...filter, kind: TRUNCATION_KIND });
   }
 
   /** The latest truncation tasks, newest first. */
   async truncations(limit: number): Promise<TruncationRecord[]> {
-    return (await this.store.listTasks({ limit })).filter(isTruncation).map(truncationRecord);
+    return (await this.store.listTasks({ limit, kind: TRUNCATION_KIND })).map(truncationRecord);
   }
 
   /** Asks a running task to stop at its next step; it then ends as cancelled. */
   async cancel(ref: TaskRef): Promise<TaskRecord> {
+    if (!(await this.getTask(ref))) throw notFound(`Task ${formatTaskId(ref)} not found`);
     const record = await this.runner.cancel(ref);
     if (!record) throw notFound(`Task ${formatTaskId(ref)} not found`);
     return record;

@@ -11,6 +11,8 @@ export interface TruncationParams extends TimeseriesIndexRef {
   readonly requestsPerSecond: number | null;
   readonly totalRows: number;
   readonly rowsToDelete: number;
+  /** The retention run that started it (`<nodeId>:<number>`); absent for a truncation asked for directly. */
+  readonly retentionRun?: string;
 }
 
 /** How far it got: the task's progress (the step counters the storage adds in each step's transaction). */
@@ -90,6 +92,7 @@ export function truncationRecord(t: TaskRecord): TruncationRecord {
     requestsPerSecond: params.requestsPerSecond,
     totalRows: params.totalRows,
     rowsToDelete: params.rowsToDelete,
+    ...(params.retentionRun !== undefined ? { retentionRun: params.retentionRun } : {}),
     kind: TRUNCATION_KIND,
     nodeId: t.nodeId,
     number: t.number,

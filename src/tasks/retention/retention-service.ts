@@ -1,0 +1,258 @@
+import type { Logger } from 'pino';
+import { conflict, notFound } from '../../catalog/errors.ts';
+import { findEntitySpec } from '../../catalog/registry/index.ts';
+import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
+import { ALL, parseRetentionPolicy, toPolicyRecord, versionRuleOf } from '../../catalog/retention/retention-policy.ts';
+import { parseUrn } from '../../catalog/urn.ts';
+import type { RetentionPolicyRecord, Store, TaskRef } from '../../storage/store.ts';
+import { formatTaskId } from '../task-id.ts';
+import type { TaskRunner } from '../task-runner.ts';
+import { waitForTaskEnd } from '../wait-for-task.ts';
+import type { TimeseriesOperations } from '../truncation/timeseries-operations.ts';
+import { planTimeseries, planVersions, type PolicyRef } from './retention-plan.ts';
+import {
+  isRetentionRun,
+  newRetentionTask,
+  RETENTION_ACTOR,
+  RETENTION_KIND,
+  retentionRunRecord,
+  type RetentionRunRecord,
+  type RetentionTrigger,
+} from './retention-record.ts';
+import { RetentionRunTask } from './retention-run-task.ts';
+
+export interface RetentionSettings {
+  /** A timeseries index run deleting more than this share of its rows is skipped until a run is confirmed. */
+  readonly maxDeletePercent: number;
+}
+
+/** What one policy would delete now from one index or pair. */
+export interface RetentionPreviewEntry {
+  readonly policy: PolicyRef;
+  readonly kind: 'timeseries' | 'versioned';
+  readonly entityType: string;
+  readonly aspect: string;
+  readonly delete: number;
+  readonly total: number;
+  readonly sharePercent: number;
+  readonly bytes: number;
+  readonly bytesEstimated: boolean;
+  readonly cutoffMillis: number | null;
+  readonly oldestKeptMillis: number | null;
+  readonly newestKeptMillis: number | null;
+  readonly needsConfirmation: boolean;
+}
+
+export interface RunRequest {
+  readonly trigger: RetentionTrigger;
+  readonly policy?: PolicyRef | null;
+  readonly confirm?: boolean;
+  readonly timeseries?: boolean;
+  readonly versions?: boolean;
+}
+
+/** DataHub's applyRetention action parameters, defaults applied. */
+export interface ApplyRetentionArgs {
+  readonly start: number;
+  readonly count: number;
+  readonly attemptWithVersion: number;
+  readonly aspectName: string | null;
+  readonly urn: string | null;
+}
+
+/** Policies, their preview, runs (scheduled, manual, after a change) and DataHub's applyRetention. */
+export class RetentionService {
+  constructor(
+    private readonly store: Store,
+    private readonly policies: RetentionPolicies,
+    private readonly operations: TimeseriesOperations,
+    private readonly runner: TaskRunner,
+    private readonly logger: Logger,
+    private readonly settings: RetentionSettings,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  list(): Promise<RetentionPolicyRecord[]> {
+    return this.store.listRetentionPolicies();
+  }
+
+  /**
+   * Creates or replaces a policy (DataHub's shape, 400 naming a bad field). A policy with a versioned part starts a
+   * pass over the versions it governs, as DataHub applies retention when a policy changes.
+   */
+  async set(input: unknown, actor: string, source: 'api' | 'file' = 'api'): Promise<RetentionPolicyRecord> {
+    const record = toPolicyRecord(parseRetentionPolicy(input), source, actor, this.clock());
+    await this.store.putRetentionPolicy(record);
+    await this.policies.reload();
+    this.logger.info(
+      { entity: record.entityType, aspect: record.aspect, maxVersions: record.maxVersions, maxAgeSeconds: record.maxAgeSeconds, actor },
+      'retention policy set',
+    );
+    if (versionRuleOf(record)) await this.startPolicyPass(record);
+    return record;
+  }
+
+  async remove(entity: string, aspect: string, actor: string): Promise<void> {
+    const entityType = entity === ALL ? ALL : (findEntitySpec(entity)?.name ?? entity);
+    if (!(await this.store.deleteRetentionPolicy(entityType, aspect)))
+      throw notFound(`No retention policy for entity ${entity} and aspect ${aspect}`);
+    await this.policies.reload();
+    this.logger.info({ entity: entityType, aspect, actor }, 'retention policy deleted');
+  }
+
+  private async startPolicyPass(record: RetentionPolicyRecord): Promise<void> {
+    const started = await this.tryStart(
+      {
+        trigger: 'policy',
+        policy: { entity: record.entityType, aspect: record.aspect },
+        timeseries: false,
+        versions: true,
+      },
+      RETENTION_ACTOR,
+    );
+    if ('running' in started) {
+      // The run under way reads the policies as it reaches each pair; the next scheduled run covers the rest.
+      this.logger.info({ runId: formatTaskId(started.running) }, 'a retention run is under way; the changed policy applies from its next pair');
+    }
+  }
+
+  /** What every policy would delete now, from the counts a dry run reads; nothing is scanned row by row. */
+  async preview(): Promise<RetentionPreviewEntry[]> {
+    const now = this.clock();
+    const out: RetentionPreviewEntry[] = [];
+    const stats = new Map((await this.store.timeseriesIndexStats()).map((s) => [`${s.entityType}\u0000${s.aspect}`, s]));
+    for (const item of await planTimeseries(this.store, this.policies, now, this.settings.maxDeletePercent)) {
+      const s = stats.get(`${item.entityType}\u0000${item.aspect}`);
+      const sizeBytes = s?.sizeBytes ?? 0;
+      out.push({
+        policy: item.policy,
+        kind: 'timeseries',
+        entityType: item.entityType,
+        aspect: item.aspect,
+        delete: item.rowsToDelete,
+        total: item.totalRows,
+        sharePercent: item.sharePercent,
+        bytes: item.totalRows === 0 ? 0 : Math.round((sizeBytes * item.rowsToDelete) / item.totalRows),
+        bytesEstimated: true,
+        cutoffMillis: item.cutoffMillis,
+        oldestKeptMillis: await this.store.oldestTimestampFrom(item, item.cutoffMillis),
+        newestKeptMillis: item.rowsToDelete === item.totalRows ? null : (s?.newestTimestampMillis ?? null),
+        needsConfirmation: item.needsConfirmation,
+      });
+    }
+    for (const item of await planVersions(this.store, this.policies)) {
+      const p = await this.store.previewVersionRetention(item.entityType, item.aspect, item.rule, now);
+      out.push({
+        policy: item.policy,
+        kind: 'versioned',
+        entityType: item.entityType,
+        aspect: item.aspect,
+        delete: p.versions,
+        total: item.versions,
+        sharePercent: item.versions === 0 ? 0 : (p.versions / item.versions) * 100,
+        bytes: p.bytes,
+        bytesEstimated: false,
+        cutoffMillis: item.rule.maxAgeMillis === null ? null : now - item.rule.maxAgeMillis,
+        oldestKeptMillis: p.oldestKeptMillis,
+        newestKeptMillis: p.newestKeptMillis,
+        needsConfirmation: false,
+      });
+    }
+    return out;
+  }
+
+  /** Starts a run now; 409 while another runs. */
+  async run(request: RunRequest, actor: string): Promise<RetentionRunRecord> {
+    const started = await this.tryStart(request, actor);
+    if ('running' in started) {
+      const id = formatTaskId(started.running);
+      throw conflict(`A retention run is already under way as task ${id}`, { taskId: id });
+    }
+    return started.created;
+  }
+
+  private async tryStart(request: RunRequest, actor: string): Promise<{ created: RetentionRunRecord } | { running: RetentionRunRecord }> {
+    const now = this.clock();
+    const result = await this.store.createTask(
+      newRetentionTask(
+        this.runner.owner(),
+        actor,
+        {
+          trigger: request.trigger,
+          policy: request.policy ?? null,
+          timeseries: request.timeseries ?? true,
+          versions: request.versions ?? true,
+          confirm: request.confirm ?? false,
+          maxDeletePercent: this.settings.maxDeletePercent,
+          now,
+        },
+        now,
+      ),
+    );
+    if ('running' in result) return { running: retentionRunRecord(result.running) };
+    const record = retentionRunRecord(result.created);
+    this.logger.info(
+      { runId: formatTaskId(record), trigger: record.trigger, policy: record.policy, confirm: record.confirm },
+      'retention run started',
+    );
+    this.runner.launch(new RetentionRunTask(this.store, record, this.policies, this.operations, this.logger, this.clock));
+    return { created: record };
+  }
+
+  /** Runs every policy now and returns once the run has recorded its end (the truncations it started go on). */
+  async runAndWait(request: RunRequest, actor: string): Promise<RetentionRunRecord | undefined> {
+    const started = await this.tryStart(request, actor);
+    if ('running' in started) return undefined;
+    await this.runner.whenEnded(started.created);
+    return this.getRun(started.created);
+  }
+
+  async getRun(ref: TaskRef): Promise<RetentionRunRecord | undefined> {
+    const task = await this.store.getTask(ref);
+    return task && isRetentionRun(task) ? retentionRunRecord(task) : undefined;
+  }
+
+  /** The run once it has ended, or as it stands after `maxMillis`. */
+  waitForRun(ref: TaskRef, maxMillis: number): Promise<RetentionRunRecord | undefined> {
+    return waitForTaskEnd(this.runner, (r) => this.getRun(r), ref, maxMillis, this.clock);
+  }
+
+  async runs(limit: number): Promise<RetentionRunRecord[]> {
+    return (await this.store.listTasks({ kind: RETENTION_KIND, limit })).map(retentionRunRecord);
+  }
+
+  /**
+   * DataHub's `applyRetention` action: applies the governing policies to versioned aspects now, on `count` urns per
+   * (entity type, aspect) after skipping `start`, only where more than `attemptWithVersion` versions are stored,
+   * narrowed to one urn and/or one aspect. Answers with DataHub's BulkApplyRetentionResult text.
+   */
+  async applyRetention(args: ApplyRetentionArgs): Promise<string> {
+    const began = this.clock();
+    const entityType = args.urn === null ? null : parseUrn(args.urn).entityType;
+    const pairs = (await planVersions(this.store, this.policies)).filter(
+      (p) => (entityType === null || p.entityType === entityType) && (args.aspectName === null || p.aspect === args.aspectName),
+    );
+    const planned = this.clock();
+    let deleted = 0;
+    for (const pair of pairs) {
+      const step = await this.store.applyVersionRetention({
+        entityType: pair.entityType,
+        aspect: pair.aspect,
+        rule: pair.rule,
+        now: this.clock(),
+        ...(args.urn !== null ? { urn: args.urn } : {}),
+        skip: args.start,
+        urns: args.count,
+        moreThanVersions: args.attemptWithVersion,
+      });
+      deleted += step.versionsDeleted;
+    }
+    const done = this.clock();
+    if (deleted > 0) this.logger.info({ ...args, versionsDeleted: deleted }, 'applyRetention deleted earlier versions');
+    return (
+      `BulkApplyRetentionResult(argStart=${args.start}, argCount=${args.count}, argAttemptWithVersion=${args.attemptWithVersion}, ` +
+      `argUrn=${args.urn}, argAspectName=${args.aspectName}, rowsHandled=${deleted}, timeRetentionPolicyMapMs=0, ` +
+      `timeRowMs=${planned - began}, timeApplyRetentionMs=${done - planned})`
+    );
+  }
+}
