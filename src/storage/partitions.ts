@@ -24,3 +24,12 @@ export const partitionLabel = (startMillis: number): string => {
  */
 export const partitionTable = (indexId: number, startMillis: number, generation: number): string =>
   `ts_${indexId}_${partitionLabel(startMillis)}${generation === 0 ? '' : `_g${generation}`}`;
+
+/**
+ * Each day partition also keeps how many of its rows fall in each 10-minute bucket (ts_buckets), so a count before
+ * a cutoff inside the day reads the buckets before the cutoff's and range-counts one bucket, not up to a whole day.
+ */
+export const BUCKET_MILLIS = 10 * 60 * 1000;
+
+/** The bucket of a timestamp within its day: 0 to 143. */
+export const bucketOf = (timestampMillis: number): number => Math.floor((timestampMillis - partitionStart(timestampMillis)) / BUCKET_MILLIS);

@@ -27,3 +27,13 @@ export function positional(sql: string, values: Record<string, unknown>): { text
   });
   return { text, values: order.map((n) => values[n]) };
 }
+
+/** Runs SQL written with `:name` parameters (the SQL both adapters share). */
+export function runNamed<R extends pg.QueryResultRow>(
+  db: pg.Pool | pg.PoolClient,
+  sql: string,
+  values: Record<string, unknown>,
+): Promise<pg.QueryResult<R>> {
+  const q = positional(sql, values);
+  return db.query<R>(q.text, q.values);
+}

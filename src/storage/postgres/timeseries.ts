@@ -1,5 +1,6 @@
 import type pg from 'pg';
-import { PARTITION_MILLIS, partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
+import { BUCKET_MILLIS, bucketOf, PARTITION_MILLIS, partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
+import { BUCKET_SUMS_SQL, bucketCounts, DELETE_BUCKETS_SQL, MARK_BUCKETED_SQL, recountBucketsSql } from '../bucket-sql.ts';
 import { fromJsonText, fromJsonTextRequired } from '../json.ts';
 import type {
   TimeseriesEvent,
@@ -12,6 +13,7 @@ import type {
 import type { PortImpl } from '../compose-store.ts';
 import type { TimeseriesPort } from '../ports/timeseries.ts';
 import { partitionTableSql } from './migrations.ts';
+import { runNamed } from './named-query.ts';
 import { inTransaction } from './transaction.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
@@ -87,7 +89,7 @@ export class PostgresTimeseries implements PortImpl<TimeseriesPort> {
     const table = partitionTable(id, start, generation);
     await this.pool.query(partitionTableSql(table));
     const listed = await this.pool.query(
-      'INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES ($1, $2, 0, $3) ON CONFLICT DO NOTHING RETURNING 1',
+      'INSERT INTO ts_partitions (index_id, start_ms, row_count, generation, bucketed) VALUES ($1, $2, 0, $3, 1) ON CONFLICT DO NOTHING RETURNING 1',
       [id, start, generation],
     );
     // Another process listed the day first: its table is the live one and this one was never used.
@@ -143,11 +145,17 @@ export class PostgresTimeseries implements PortImpl<TimeseriesPort> {
         );
       }
       if (inserted.rows.length > 0) {
-        await client.query('UPDATE ts_partitions SET row_count = row_count + $1 WHERE index_id = $2 AND start_ms = $3', [
-          inserted.rows.length,
-          id,
+        const buckets = bucketCounts(
+          inserted.rows.map((r) => Number(r.ts)),
           start,
-        ]);
+        );
+        await client.query(
+          `WITH b AS (INSERT INTO ts_buckets (index_id, start_ms, generation, bucket, row_count)
+                      SELECT $2, $3, $4, u.bucket, u.n FROM unnest($5::int[], $6::bigint[]) AS u(bucket, n)
+                      ON CONFLICT (index_id, start_ms, generation, bucket) DO UPDATE SET row_count = ts_buckets.row_count + excluded.row_count)
+           UPDATE ts_partitions SET row_count = row_count + $1 WHERE index_id = $2 AND start_ms = $3`,
+          [inserted.rows.length, id, start, generation, buckets.map(([b]) => b), buckets.map(([, n]) => n)],
+        );
       }
     }
   }
@@ -250,12 +258,40 @@ export class PostgresTimeseries implements PortImpl<TimeseriesPort> {
       const sums = r.rows[0]!;
       let matching = sums.whole;
       if (boundary < before && sums.boundary_generation !== null) {
-        const table = partitionTable(id, boundary, Number(sums.boundary_generation));
-        const c = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM ${table} WHERE ts < $1`, [before]);
-        matching += c.rows[0]!.n;
+        matching += await this.countInDay({ id, start: boundary, gen: Number(sums.boundary_generation) }, before);
       }
       return { matching, total: sums.total };
     });
+  }
+
+  /** Rows of the day before `before`: its buckets before the cutoff's, and a range count in that one bucket. */
+  private async countInDay(key: { id: number; start: number; gen: number }, before: number, recounted = false): Promise<number> {
+    const table = partitionTable(key.id, key.start, key.gen);
+    const bucket = bucketOf(before);
+    const sums = (await runNamed<{ exact: boolean; below: number }>(this.pool, BUCKET_SUMS_SQL, { ...key, bucket })).rows[0];
+    if (!sums?.exact) {
+      if (recounted || !sums) {
+        return (await this.pool.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM ${table} WHERE ts < $1`, [before])).rows[0]!.n;
+      }
+      // Deleted rows or a day written before buckets existed: count its buckets again, once, with the day locked as writers lock it.
+      await inTransaction(this.pool, async (c) => {
+        const live = await c.query('SELECT 1 FROM ts_partitions WHERE index_id = $1 AND start_ms = $2 AND generation = $3 FOR NO KEY UPDATE', [
+          key.id,
+          key.start,
+          key.gen,
+        ]);
+        if (live.rows.length === 0) return;
+        await runNamed(c, DELETE_BUCKETS_SQL, key);
+        await runNamed(c, recountBucketsSql(table), key);
+        await runNamed(c, MARK_BUCKETED_SQL, key);
+      });
+      return this.countInDay(key, before, true);
+    }
+    const from = key.start + bucket * BUCKET_MILLIS;
+    return (
+      Number(sums.below) +
+      (await this.pool.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM ${table} WHERE ts >= $1 AND ts < $2`, [from, before])).rows[0]!.n
+    );
   }
 
   /** Deletes every event of one urn in every index, in the caller's transaction; returns the rows removed. */

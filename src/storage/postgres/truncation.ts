@@ -1,10 +1,12 @@
 import type pg from 'pg';
-import { PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
+import { BUCKET_MILLIS, bucketOf, PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
+import { recountBucketsSql, TRIM_BUCKETS_SQL } from '../bucket-sql.ts';
 import type { ReclaimStep, TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
 import { ABANDONED, changedSomething, rewriteBoundary } from '../truncation-step.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { TruncationPort } from '../ports/truncation.ts';
 import { partitionTableSql, urnIndexSql } from './migrations.ts';
+import { runNamed } from './named-query.ts';
 import { PostgresTasks } from './tasks.ts';
 import { type PartitionRow, PostgresTimeseries } from './timeseries.ts';
 
@@ -68,7 +70,9 @@ export class PostgresTruncation implements PortImpl<TruncationPort> {
     const r = await c.query<{ rows: number }>(
       `WITH gone AS (DELETE FROM ts_partitions WHERE index_id = $1 AND start_ms = ANY($2::bigint[]) RETURNING index_id, start_ms, generation, row_count),
             listed AS (INSERT INTO ts_retired (index_id, start_ms, generation, row_count, retired_at, task_number)
-                       SELECT index_id, start_ms, generation, row_count, $3, $4 FROM gone RETURNING row_count)
+                       SELECT index_id, start_ms, generation, row_count, $3, $4 FROM gone RETURNING row_count),
+            buckets AS (DELETE FROM ts_buckets b USING gone
+                         WHERE b.index_id = gone.index_id AND b.start_ms = gone.start_ms AND b.generation = gone.generation)
        SELECT COALESCE(SUM(row_count), 0)::bigint AS rows FROM listed`,
       [id, starts, Date.now(), task?.number ?? null],
     );
@@ -128,17 +132,27 @@ export class PostgresTruncation implements PortImpl<TruncationPort> {
         await c.query(`INSERT INTO ${fresh} SELECT * FROM ${table} WHERE ts >= $1 ORDER BY ts, doc_id`, [before]);
         await c.query(urnIndexSql(fresh));
         await PostgresTruncation.retire(c, id, [start], task);
-        await c.query('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES ($1, $2, $3, $4)', [
+        await c.query('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation, bucketed) VALUES ($1, $2, $3, $4, 1)', [
           id,
           start,
           part.row_count - doomed,
           generation,
         ]);
+        await runNamed(c, recountBucketsSql(fresh), { id, start, gen: generation });
         // The new generation's bytes count against the step; the retired table's come back when reclaim drops it.
         return { rows: doomed, partitionsDropped: 0, freedBytes: -(await PostgresTimeseries.sizeOf(c, [fresh])) };
       }
       await c.query(`DELETE FROM ${table} WHERE ts < $1`, [before]);
       await c.query('UPDATE ts_partitions SET row_count = row_count - $1 WHERE index_id = $2 AND start_ms = $3', [doomed, id, start]);
+      // The buckets before the cutoff's are empty now, and the cutoff's holds what is left of it.
+      const bucket = bucketOf(before);
+      const left = (
+        await c.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM ${table} WHERE ts >= $1 AND ts < $2`, [
+          before,
+          start + (bucket + 1) * BUCKET_MILLIS,
+        ])
+      ).rows[0]!.n;
+      for (const statement of TRIM_BUCKETS_SQL) await runNamed(c, statement, { id, start, gen: part.generation, bucket, left });
       // Deleted tuples keep their space until VACUUM, which reclaim() runs.
       return { rows: doomed, partitionsDropped: 0, freedBytes: 0 };
     });

@@ -78,19 +78,19 @@ export class SqliteAspects implements PortImpl<AspectPort> {
   private applyBatch(batch: WriteBatch): AspectWriteOutcome[] {
     this.ts.forgetIfChangedElsewhere();
     const outcomes: AspectWriteOutcome[] = [];
-    const added = new Map<string, { ref: TimeseriesIndexRef; start: number; n: number }>();
+    const added = new Map<string, { ref: TimeseriesIndexRef; start: number; stamps: number[] }>();
     for (const op of batch.ops) {
       if (op.kind === 'aspect') {
         outcomes.push(this.writeAspect(op, batch.actor, batch.now));
       } else if (this.ts.upsert(op, op)) {
         const start = partitionStart(op.timestampMillis);
         const key = `${op.entityType}\u0000${op.aspect}\u0000${start}`;
-        const slot = added.get(key) ?? { ref: op, start, n: 0 };
-        slot.n++;
+        const slot = added.get(key) ?? { ref: op, start, stamps: [] };
+        slot.stamps.push(op.timestampMillis);
         added.set(key, slot);
       }
     }
-    for (const { ref, start, n } of added.values()) this.ts.addToCount(ref, start, n);
+    for (const { ref, start, stamps } of added.values()) this.ts.addToCount(ref, start, stamps);
     return outcomes;
   }
 

@@ -260,6 +260,19 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX aspects_history ON aspects (entity_type, aspect, urn, version) WHERE version > 0;
   `,
+  // Row counts per 10-minute bucket of each day partition (storage/bucket-sql.ts): a dry run's count inside the
+  // boundary day reads them instead of counting up to a day of rows. Days written before have none until first counted.
+  `
+  CREATE TABLE ts_buckets (
+    index_id INTEGER NOT NULL,
+    start_ms INTEGER NOT NULL,
+    generation INTEGER NOT NULL,
+    bucket INTEGER NOT NULL,
+    row_count INTEGER NOT NULL,
+    PRIMARY KEY (index_id, start_ms, generation, bucket)
+  );
+  ALTER TABLE ts_partitions ADD COLUMN bucketed INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
-import { partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
+import { BUCKET_MILLIS, bucketOf, partitionEnd, partitionStart, partitionTable } from '../partitions.ts';
+import { ADD_TO_BUCKET_SQL, BUCKET_SUMS_SQL, bucketCounts, DELETE_BUCKETS_SQL, MARK_BUCKETED_SQL, recountBucketsSql } from '../bucket-sql.ts';
 import type {
   TimeseriesEvent,
   TimeseriesIndexRef,
@@ -13,7 +14,7 @@ import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { TimeseriesPort } from '../ports/timeseries.ts';
 import { partitionTableSql } from './migrations.ts';
-import { StatementCache } from './statements.ts';
+import { bySqliteNames, StatementCache } from './statements.ts';
 
 export interface PartitionRow {
   start_ms: number;
@@ -108,7 +109,11 @@ export class SqliteTimeseries implements PortImpl<TimeseriesPort> {
       table = partitionTable(indexId, startMillis, generation);
       if (!live) {
         this.db.exec(partitionTableSql(table));
-        this.stmt('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES (?, ?, 0, ?)').run(indexId, startMillis, generation);
+        this.stmt('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation, bucketed) VALUES (?, ?, 0, ?, 1)').run(
+          indexId,
+          startMillis,
+          generation,
+        );
       }
       this.knownPartitions.set(key, table);
     }
@@ -142,9 +147,16 @@ export class SqliteTimeseries implements PortImpl<TimeseriesPort> {
     return true;
   }
 
-  addToCount(ref: TimeseriesIndexRef, startMillis: number, delta: number): void {
+  /** Counts rows the caller's transaction inserted into the day: its row count and its buckets. */
+  addToCount(ref: TimeseriesIndexRef, startMillis: number, stamps: readonly number[]): void {
     const indexId = this.indexId(ref, true)!;
-    this.stmt('UPDATE ts_partitions SET row_count = row_count + ? WHERE index_id = ? AND start_ms = ?').run(delta, indexId, startMillis);
+    const part = this.stmt('UPDATE ts_partitions SET row_count = row_count + ? WHERE index_id = ? AND start_ms = ? RETURNING generation').get(
+      stamps.length,
+      indexId,
+      startMillis,
+    ) as { generation: number };
+    const add = this.stmt(bySqliteNames(ADD_TO_BUCKET_SQL));
+    for (const [bucket, n] of bucketCounts(stamps, startMillis)) add.run({ id: indexId, start: startMillis, gen: part.generation, bucket, n });
   }
 
   private partitions(indexId: number): PartitionRow[] {
@@ -214,14 +226,32 @@ export class SqliteTimeseries implements PortImpl<TimeseriesPort> {
               COALESCE(SUM(CASE WHEN start_ms + ? <= ? THEN row_count ELSE 0 END), 0) AS whole
          FROM ts_partitions WHERE index_id = ?`,
     ).get(partitionEnd(0), before, indexId) as { total: number; whole: number };
-    let matching = sums.whole;
     const boundary = partitionStart(before);
     const part = boundary < before ? this.partition(indexId, boundary) : undefined;
-    if (part) {
-      const table = SqliteTimeseries.table(indexId, part);
-      matching += (this.stmt(`SELECT COUNT(*) AS n FROM "${table}" WHERE ts < ?`).get(before) as { n: number }).n;
+    return { matching: sums.whole + (part ? this.countInDay(indexId, part, before) : 0), total: sums.total };
+  }
+
+  /** Rows of the day before `before`: its buckets before the cutoff's, and a range count in that one bucket. */
+  private countInDay(indexId: number, part: PartitionRow, before: number, recounted = false): number {
+    const table = `"${SqliteTimeseries.table(indexId, part)}"`;
+    const key = { id: indexId, start: part.start_ms, gen: part.generation };
+    const bucket = bucketOf(before);
+    const sums = this.stmt(bySqliteNames(BUCKET_SUMS_SQL)).get({ ...key, bucket }) as { exact: number; below: number } | undefined;
+    if (!sums?.exact) {
+      if (recounted) return (this.stmt(`SELECT COUNT(*) AS n FROM ${table} WHERE ts < ?`).get(before) as { n: number }).n;
+      // Deleted rows or a day written before buckets existed: count its buckets again, once.
+      this.db
+        .transaction(() => {
+          this.stmt(bySqliteNames(DELETE_BUCKETS_SQL)).run(key);
+          this.stmt(bySqliteNames(recountBucketsSql(table))).run(key);
+          this.stmt(bySqliteNames(MARK_BUCKETED_SQL)).run(key);
+        })
+        .immediate();
+      const now = this.partition(indexId, part.start_ms);
+      return now ? this.countInDay(indexId, now, before, true) : 0;
     }
-    return { matching, total: sums.total };
+    const from = part.start_ms + bucket * BUCKET_MILLIS;
+    return sums.below + (this.stmt(`SELECT COUNT(*) AS n FROM ${table} WHERE ts >= ? AND ts < ?`).get(from, before) as { n: number }).n;
   }
 
   /** Deletes the urn's events in the scope (every index, or one; inside the window); returns the rows removed. */

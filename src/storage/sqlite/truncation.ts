@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3';
-import { PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
+import { BUCKET_MILLIS, bucketOf, PARTITION_MILLIS, partitionStart, partitionTable } from '../partitions.ts';
+import { DELETE_BUCKETS_SQL, recountBucketsSql, TRIM_BUCKETS_SQL } from '../bucket-sql.ts';
 import type { ReclaimStep, TaskRef, TimeseriesIndexRef, TruncationStep } from '../store.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { TruncationPort } from '../ports/truncation.ts';
 import { ABANDONED, changedSomething, rewriteBoundary } from '../truncation-step.ts';
 import { partitionTableSql } from './migrations.ts';
-import { StatementCache } from './statements.ts';
+import { bySqliteNames, StatementCache } from './statements.ts';
 import type { SqliteTasks } from './tasks.ts';
 import { type PartitionRow, SqliteTimeseries } from './timeseries.ts';
 
@@ -101,6 +102,7 @@ export class SqliteTruncation implements PortImpl<TruncationPort> {
       task?.number ?? null,
     );
     this.sql('DELETE FROM ts_partitions WHERE index_id = ? AND start_ms = ?').run(id, p.start_ms);
+    this.sql(bySqliteNames(DELETE_BUCKETS_SQL)).run({ id, start: p.start_ms, gen: p.generation });
   }
 
   trimTimeseriesBoundary(ref: TimeseriesIndexRef, before: number, task?: TaskRef): TruncationStep {
@@ -128,15 +130,24 @@ export class SqliteTruncation implements PortImpl<TruncationPort> {
             this.db.prepare(`INSERT INTO "${fresh}" SELECT * FROM "${table}" WHERE ts >= ? ORDER BY ts, doc_id`).run(before);
             this.db.exec(partitionTableSql(fresh));
             this.retire(id, part, Date.now(), task);
-            this.sql('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation) VALUES (?, ?, ?, ?)').run(
+            this.sql('INSERT INTO ts_partitions (index_id, start_ms, row_count, generation, bucketed) VALUES (?, ?, ?, ?, 1)').run(
               id,
               start,
               part.row_count - doomed,
               generation,
             );
+            this.sql(bySqliteNames(recountBucketsSql(`"${fresh}"`))).run({ id, start, gen: generation });
           } else {
             this.sql(`DELETE FROM "${table}" WHERE ts < ?`).run(before);
             this.sql('UPDATE ts_partitions SET row_count = row_count - ? WHERE index_id = ? AND start_ms = ?').run(doomed, id, start);
+            // The buckets before the cutoff's are empty now, and the cutoff's holds what is left of it.
+            const bucket = bucketOf(before);
+            const left = (
+              this.sql(`SELECT COUNT(*) AS n FROM "${table}" WHERE ts >= ? AND ts < ?`).get(before, start + (bucket + 1) * BUCKET_MILLIS) as {
+                n: number;
+              }
+            ).n;
+            for (const statement of TRIM_BUCKETS_SQL) this.sql(bySqliteNames(statement)).run({ id, start, gen: part.generation, bucket, left });
           }
           // A rewrite adds the new generation's pages now; the retired table's come back when reclaim drops it.
           return this.stepDone({ rows: doomed, partitionsDropped: 0, freedBytes: (used - this.usedPages()) * this.pragmaNumber('page_size') }, task);
