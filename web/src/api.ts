@@ -51,6 +51,14 @@ export async function getJson<T>(path: string): Promise<T> {
   return (await send(path, { method: 'GET' })) as T;
 }
 
+export async function postJson<T>(path: string, body: unknown): Promise<T> {
+  return (await send(path, { method: 'POST', body: JSON.stringify(body) })) as T;
+}
+
+export async function deleteJson<T>(path: string): Promise<T> {
+  return (await send(path, { method: 'DELETE' })) as T;
+}
+
 export async function login(username: string, password: string): Promise<{ accessToken: string; actorUrn: string }> {
   return (await send('/logIn', { method: 'POST', body: JSON.stringify({ username, password }) })) as { accessToken: string; actorUrn: string };
 }

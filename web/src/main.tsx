@@ -1,18 +1,19 @@
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { canManagePolicies, canManageUsers, canViewTimeseries, fetchMe, type Me } from './me.ts';
+import { canManagePolicies, canManageRetention, canManageUsers, canViewTimeseries, fetchMe, type Me } from './me.ts';
 import { DatasetPage } from './pages/dataset.tsx';
 import { DatasetsPage } from './pages/datasets.tsx';
 import { LoginPage } from './pages/login.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
+import { RetentionPage } from './pages/retention.tsx';
 import { TimeseriesPage } from './pages/timeseries.tsx';
 import { TokensPage } from './pages/tokens.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { clearToken, getToken } from './session.ts';
 
 /**
- * The hash route: #/datasets[?filters], #/dataset/<urn>, #/timeseries, #/tokens, #/users, #/policies, #/login. `visit` counts
+ * The hash route: #/datasets[?filters], #/dataset/<urn>, #/timeseries, #/tokens, #/users, #/policies, #/retention, #/login. `visit` counts
  * navigations, so following a link to the page already shown (Datasets in the menu) starts it afresh; the list's
  * own address updates (history.replaceState) are no navigation.
  */
@@ -74,6 +75,7 @@ function App() {
   else if (route.startsWith('#/tokens')) page = <TokensPage me={me} />;
   else if (route.startsWith('#/users')) page = me === null ? null : canManageUsers(me) ? <UsersPage /> : <AdminsOnly what="Users" />;
   else if (route.startsWith('#/policies')) page = me === null ? null : canManagePolicies(me) ? <PoliciesPage /> : <AdminsOnly what="Policies" />;
+  else if (route.startsWith('#/retention')) page = me === null ? null : canManageRetention(me) ? <RetentionPage /> : <AdminsOnly what="Retention" />;
   else page = <DatasetsPage key={visit} me={me} initial={new URLSearchParams(route.split('?')[1] ?? '')} />;
   return (
     <>
@@ -94,6 +96,7 @@ function App() {
           {/* Admin pages are offered only to those who may use them. */}
           {canManageUsers(me) && link('#/users', 'Users')}
           {canManagePolicies(me) && link('#/policies', 'Policies')}
+          {canManageRetention(me) && link('#/retention', 'Retention')}
         </nav>
         <span class="who">{me?.username}</span>
         <button onClick={signOut}>Sign out</button>

@@ -29,3 +29,6 @@ export const canManagePolicies = (me: Me | null): boolean => holdsAny(me, ['MANA
 export const canViewTimeseries = (me: Me | null): boolean =>
   holdsAny(me, ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']) &&
   holdsAny(me, ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']);
+
+/** The Retention page reads and changes retention policies: APPLY_RETENTION_PRIVILEGE or MANAGE_SYSTEM_OPERATIONS (Admin's). */
+export const canManageRetention = (me: Me | null): boolean => holdsAny(me, ['APPLY_RETENTION_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']);
