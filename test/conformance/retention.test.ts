@@ -180,16 +180,34 @@ for (const backend of await backends()) {
       const stamps = Array.from({ length: 240 }, (_, i) => runAt - (i + 1) * HOUR + HOUR / 2);
       await store.write({ ops: stamps.map((ts) => profile(urn, ts)), actor: 'test', now: START });
 
-      const schedulers = ['n1', 'n2'].map((node) => {
-        const s = new Scheduler(store, node, quiet, { clock });
-        s.register(retentionJob(service, 3 * HOUR));
-        return s;
+      // A second process: its own connection, policies, task runner and service, on the same database.
+      const otherPolicies = new RetentionPolicies();
+      const otherStore = await openStore(db.config, { retention: otherPolicies });
+      await otherPolicies.load(otherStore);
+      const otherRunner = new TaskRunner(otherStore, quiet, { clock });
+      await otherRunner.start();
+      const otherService = new RetentionService(
+        otherStore,
+        otherPolicies,
+        new TimeseriesOperations(otherStore, otherRunner, quiet, clock),
+        otherRunner,
+        quiet,
+        { maxDeletePercent: 99 },
+        clock,
+      );
+      after(async () => {
+        await otherRunner.stop();
+        await otherStore.close();
       });
+      const schedulers = [new Scheduler(store, 'n1', quiet, { clock }), new Scheduler(otherStore, 'n2', quiet, { clock })];
+      schedulers[0]!.register(retentionJob(service, 3 * HOUR));
+      schedulers[1]!.register(retentionJob(otherService, 3 * HOUR));
       // At start each scheduler sees yesterday's 03:00 occurrence as due: one of them runs it, before the policy exists.
       now = runAt - 1;
       await Promise.all(schedulers.map((s) => s.tick()));
       const first = (await service.runs(10)).filter((r) => r.trigger === 'schedule');
       await setPolicy(store, policies, versioned('dataset', 'datasetProfile', { time: { maxAgeInSeconds: 7 * 86_400 } }));
+      await otherPolicies.reload();
       now = runAt + 30_000;
       const preview = (await service.preview()).find((p) => p.aspect === 'datasetProfile')!;
       assert.deepEqual([preview.delete, preview.total], [72, 240]);
