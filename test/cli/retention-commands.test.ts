@@ -13,17 +13,21 @@ const [backend] = await backends();
 
 describe('almanac retention and a confirmed truncate, as a person runs them', { skip: backend!.skip }, () => {
   let server: TestServer;
-  useServer(backend!, async (s) => {
-    server = s;
-    const now = Date.now();
-    // Ten profiles, 0.5 to 9.5 days old; seven usage rows, 20 to 26 days old.
-    const proposals = [
-      mcp(URN, 'status', { removed: false }),
-      ...Array.from({ length: 10 }, (_, i) => mcp(URN, 'datasetProfile', { timestampMillis: now - (i + 0.5) * DAY, rowCount: i })),
-      ...Array.from({ length: 7 }, (_, i) => mcp(URN, 'datasetUsageStatistics', { timestampMillis: now - (20 + i) * DAY })),
-    ];
-    assert.equal((await s.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } })).status, 200);
-  });
+  useServer(
+    backend!,
+    async (s) => {
+      server = s;
+      const now = Date.now();
+      // Ten profiles, 0.5 to 9.5 days old; seven usage rows, 20 to 26 days old.
+      const proposals = [
+        mcp(URN, 'status', { removed: false }),
+        ...Array.from({ length: 10 }, (_, i) => mcp(URN, 'datasetProfile', { timestampMillis: now - (i + 0.5) * DAY, rowCount: i })),
+        ...Array.from({ length: 7 }, (_, i) => mcp(URN, 'datasetUsageStatistics', { timestampMillis: now - (20 + i) * DAY })),
+      ];
+      assert.equal((await s.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } })).status, 200);
+    },
+    { ALMANAC_RETENTION_SCHEDULE: 'off' },
+  ); // no daily run: it would apply the policy the test sets at a moment of its own
   const env = () => ({ DATAHUB_GMS_URL: server.url, DATAHUB_GMS_TOKEN: server.adminToken });
   const cli = (...args: string[]) => runAlmanac(args, { env: env() });
 

@@ -24,7 +24,8 @@ describe("the console's admin pages in headless Chromium", { skip }, () => {
 
   before(async () => {
     db = await createSqliteDatabase();
-    server = await startTestServer(db);
+    // No daily run: it would apply the retention policy the test sets at a moment of its own.
+    server = await startTestServer(db, { ALMANAC_RETENTION_SCHEDULE: 'off' });
     await actorWithRole(server, 'ada', 'Admin', PASSWORD);
     bobAuth = await actorWithRole(server, 'bob', 'Reader', PASSWORD);
     const res = await server.request('POST', '/aspects?action=ingestProposalBatch', {
