@@ -53,14 +53,8 @@ export const retentionRoutes =
       if (unknown) throw badRequest(`Field '${unknown}': a retention run takes ${RUN_FIELDS.join(', ')}`);
       const { entity, aspect, confirm } = body;
       if (confirm !== undefined && typeof confirm !== 'boolean') throw badRequest(`Field 'confirm': must be true or false`);
-      if ((entity === undefined) !== (aspect === undefined)) throw badRequest(`Fields 'entity' and 'aspect' name one policy: give both or neither`);
-      if (entity !== undefined && (typeof entity !== 'string' || typeof aspect !== 'string'))
-        throw badRequest(`Fields 'entity' and 'aspect' must be strings`);
       await ctx.authorizer.require(req.principal, 'manageRetention');
-      const policy = entity === undefined ? null : { entity: entity as string, aspect: aspect as string };
-      if (policy && !(await service.list()).some((p) => p.entityType === policy.entity && p.aspect === policy.aspect)) {
-        throw notFound(`No retention policy for entity ${policy.entity} and aspect ${policy.aspect}`);
-      }
+      const policy = await service.runScope(entity, aspect);
       const run = await service.run({ trigger: 'manual', policy, confirm: confirm === true }, req.principal.actorUrn);
       return reply.code(202).send(runView(run));
     });

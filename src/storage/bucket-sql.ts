@@ -1,4 +1,4 @@
-import { BUCKET_MILLIS } from './partitions.ts';
+import { BUCKET_MILLIS, bucketOf } from './partitions.ts';
 
 /**
  * Bucket counts of day partitions (partitions.ts), as both adapters keep them. Only inserts add to a bucket, in the
@@ -41,12 +41,9 @@ export const ADD_TO_BUCKET_SQL = `
   INSERT INTO ts_buckets (index_id, start_ms, generation, bucket, row_count) VALUES (:id, :start, :gen, :bucket, :n)
   ON CONFLICT (index_id, start_ms, generation, bucket) DO UPDATE SET row_count = ts_buckets.row_count + excluded.row_count`;
 
-/** Groups inserted timestamps by bucket: [bucket, rows] pairs. */
-export function bucketCounts(stamps: Iterable<number>, dayStart: number): Array<[number, number]> {
+/** Groups inserted timestamps (of one day) by bucket: [bucket, rows] pairs. */
+export function bucketCounts(stamps: Iterable<number>): Array<[number, number]> {
   const counts = new Map<number, number>();
-  for (const ts of stamps) {
-    const b = Math.floor((ts - dayStart) / BUCKET_MILLIS);
-    counts.set(b, (counts.get(b) ?? 0) + 1);
-  }
+  for (const ts of stamps) counts.set(bucketOf(ts), (counts.get(bucketOf(ts)) ?? 0) + 1);
   return [...counts];
 }

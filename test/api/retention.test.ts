@@ -95,6 +95,9 @@ for (const backend of await backends()) {
       );
       assert.equal((await server.app.services.store.getAspectHistory(urn, 'datasetProperties', 100)).length, 6);
       await sleep(1100);
+      const unknownAspect = await server.request('POST', '/entities?action=applyRetention', { body: { aspectName: 'datasetPropertes' } });
+      assert.equal(unknownAspect.status, 400, unknownAspect.text);
+      assert.match(unknownAspect.json.message, /Parameter 'aspectName': 'datasetPropertes' is not a known aspect/);
       const bad = await server.request('POST', '/operations?action=applyRetention', { body: { urn, everything: true } });
       assert.equal(bad.status, 400, bad.text);
       assert.match(bad.json.message, /everything/);
@@ -166,6 +169,10 @@ for (const backend of await backends()) {
       const listed = await gql('{ listRetentionPolicies { entity aspect maxVersions } }');
       assert.ok(listed.json.data.listRetentionPolicies.some((p: { entity: string }) => p.entity === 'chart'));
       assert.ok(Array.isArray((await gql('{ previewRetention { kind delete total } }')).json.data.previewRetention));
+      const half = await gql('mutation { runRetention(input: { entity: "chart" }) { id } }');
+      assert.match(half.json.errors[0].message, /Fields 'entity' and 'aspect' name one policy/);
+      const missing = await gql('mutation { runRetention(input: { entity: "dashboard", aspect: "*" }) { id } }');
+      assert.match(missing.json.errors[0].message, /No retention policy for entity dashboard and aspect \*/);
       const reader = await actorWithRole(server, 'retention-gql-reader', 'Reader');
       const refused = await gql('mutation { deleteRetentionPolicy(entity: "chart", aspect: "*") }', {}, reader);
       assert.match(refused.json.errors[0].message, /unauthorized to manage retention policies/);

@@ -1,4 +1,4 @@
-import { badRequest, CatalogError } from '../../catalog/errors.ts';
+import { CatalogError } from '../../catalog/errors.ts';
 import { policyView, previewView, runView } from '../retention-views.ts';
 import type { GraphqlModule } from './schema.ts';
 
@@ -138,13 +138,8 @@ export const retentionModule: GraphqlModule = {
       },
       runRetention: async (_s, { input }: { input?: { entity?: string | null; aspect?: string | null; confirm?: boolean | null } | null }, ctx) => {
         await ctx.app.authorizer.require(ctx.principal, 'manageRetention');
-        const entity = input?.entity ?? null;
-        const aspect = input?.aspect ?? null;
-        if ((entity === null) !== (aspect === null)) throw badRequest("Fields 'entity' and 'aspect' name one policy: give both or neither");
-        const run = await ctx.app.retention.run(
-          { trigger: 'manual', policy: entity === null ? null : { entity, aspect: aspect! }, confirm: input?.confirm === true },
-          ctx.principal.actorUrn,
-        );
+        const policy = await ctx.app.retention.runScope(input?.entity, input?.aspect);
+        const run = await ctx.app.retention.run({ trigger: 'manual', policy, confirm: input?.confirm === true }, ctx.principal.actorUrn);
         const view = runView(run);
         return { ...view, outcomesJson: JSON.stringify(view.outcomes) };
       },

@@ -1,4 +1,5 @@
 import { badRequest } from '../../catalog/errors.ts';
+import { DATAHUB_REGISTRY } from '../../catalog/registry/index.ts';
 import { validateUrnForIngest } from '../../catalog/urn.ts';
 import type { Principal } from '../../auth/principal.ts';
 import type { AppContext } from '../context.ts';
@@ -19,7 +20,9 @@ export async function applyRetentionAction(ctx: AppContext, body: ActionBody, qu
   const urn = stringParam(body, 'urn');
   if (urn !== undefined) validateUrnForIngest(urn);
   const aspectName = stringParam(body, 'aspectName');
-  if (aspectName !== undefined && aspectName.length === 0) throw badRequest(`Parameter 'aspectName' must not be empty`);
+  if (aspectName !== undefined && DATAHUB_REGISTRY.aspects[aspectName] === undefined) {
+    throw badRequest(`Parameter 'aspectName': '${aspectName}' is not a known aspect`);
+  }
   const args = {
     start: intParam(body, 'start', { min: 0, max: MAX_INT }) ?? 0,
     count: intParam(body, 'count', { min: 1, max: MAX_COUNT }) ?? DEFAULT_COUNT,

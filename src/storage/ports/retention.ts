@@ -41,7 +41,7 @@ export interface VersionHistoryPair {
 export interface VersionRetentionPreview {
   readonly versions: number;
   readonly bytes: number;
-  /** Over every version kept (version 0 included): the oldest and newest write times; null when none is kept. */
+  /** Over the earlier versions kept (version 0, always kept, is left out): the oldest and newest write times; null when none. */
   readonly oldestKeptMillis: number | null;
   readonly newestKeptMillis: number | null;
 }

@@ -32,7 +32,7 @@ export function positional(sql: string, values: Record<string, unknown>): { text
 export function runNamed<R extends pg.QueryResultRow>(
   db: pg.Pool | pg.PoolClient,
   sql: string,
-  values: Record<string, unknown>,
+  values: Record<string, unknown> = {},
 ): Promise<pg.QueryResult<R>> {
   const q = positional(sql, values);
   return db.query<R>(q.text, q.values);

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
 import type { ScheduleClaim, SchedulePort, ScheduledRun } from '../ports/schedules.ts';
-import { positional } from './named-query.ts';
+import { runNamed } from './named-query.ts';
 import { CLAIM_SQL, FINISH_SQL, LIST_SQL, PRUNE_SQL, toScheduledRun, type ScheduledRunRow } from '../schedule-sql.ts';
 
 /**
@@ -11,13 +11,8 @@ import { CLAIM_SQL, FINISH_SQL, LIST_SQL, PRUNE_SQL, toScheduledRun, type Schedu
 export class PostgresSchedules implements PortImpl<SchedulePort> {
   constructor(private readonly pool: pg.Pool) {}
 
-  private query<R extends pg.QueryResultRow>(sql: string, values: Record<string, unknown>) {
-    const q = positional(sql, values);
-    return this.pool.query<R>(q.text, q.values);
-  }
-
   async claimScheduledRun(c: ScheduleClaim): Promise<boolean> {
-    const r = await this.query<{ node_id: string }>(CLAIM_SQL, {
+    const r = await runNamed<{ node_id: string }>(this.pool, CLAIM_SQL, {
       job: c.job,
       due: c.dueAt,
       node: c.nodeId,
@@ -28,11 +23,11 @@ export class PostgresSchedules implements PortImpl<SchedulePort> {
   }
 
   async finishScheduledRun(r: Parameters<SchedulePort['finishScheduledRun']>[0]): Promise<void> {
-    await this.query(FINISH_SQL, { job: r.job, due: r.dueAt, node: r.nodeId, now: r.now, outcome: r.outcome, error: r.error });
+    await runNamed(this.pool, FINISH_SQL, { job: r.job, due: r.dueAt, node: r.nodeId, now: r.now, outcome: r.outcome, error: r.error });
   }
 
   async listScheduledRuns(filter: { readonly job?: string; readonly limit: number }): Promise<ScheduledRun[]> {
-    const r = await this.query<ScheduledRunRow>(LIST_SQL.replace(':job IS NULL', ':job::text IS NULL'), {
+    const r = await runNamed<ScheduledRunRow>(this.pool, LIST_SQL.replace(':job IS NULL', ':job::text IS NULL'), {
       job: filter.job ?? null,
       limit: filter.limit,
     });
@@ -40,6 +35,6 @@ export class PostgresSchedules implements PortImpl<SchedulePort> {
   }
 
   async pruneScheduledRuns(before: number): Promise<number> {
-    return (await this.query(PRUNE_SQL, { before })).rowCount ?? 0;
+    return (await runNamed(this.pool, PRUNE_SQL, { before })).rowCount ?? 0;
   }
 }

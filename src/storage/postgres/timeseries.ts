@@ -145,10 +145,7 @@ export class PostgresTimeseries implements PortImpl<TimeseriesPort> {
         );
       }
       if (inserted.rows.length > 0) {
-        const buckets = bucketCounts(
-          inserted.rows.map((r) => Number(r.ts)),
-          start,
-        );
+        const buckets = bucketCounts(inserted.rows.map((r) => Number(r.ts)));
         await client.query(
           `WITH b AS (INSERT INTO ts_buckets (index_id, start_ms, generation, bucket, row_count)
                       SELECT $2, $3, $4, u.bucket, u.n FROM unnest($5::int[], $6::bigint[]) AS u(bucket, n)

@@ -156,7 +156,7 @@ export class SqliteTimeseries implements PortImpl<TimeseriesPort> {
       startMillis,
     ) as { generation: number };
     const add = this.stmt(bySqliteNames(ADD_TO_BUCKET_SQL));
-    for (const [bucket, n] of bucketCounts(stamps, startMillis)) add.run({ id: indexId, start: startMillis, gen: part.generation, bucket, n });
+    for (const [bucket, n] of bucketCounts(stamps)) add.run({ id: indexId, start: startMillis, gen: part.generation, bucket, n });
   }
 
   private partitions(indexId: number): PartitionRow[] {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { conflict, notFound } from '../../catalog/errors.ts';
+import { badRequest, conflict, notFound } from '../../catalog/errors.ts';
 import { findEntitySpec } from '../../catalog/registry/index.ts';
 import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
 import { ALL, parseRetentionPolicy, toPolicyRecord, versionRuleOf } from '../../catalog/retention/retention-policy.ts';
@@ -159,6 +159,22 @@ export class RetentionService {
       });
     }
     return out;
+  }
+
+  /**
+   * The policy a run is narrowed to: none, or the one named by both fields (400 for one without the other, 404 for a
+   * policy that does not exist).
+   */
+  async runScope(entity: unknown, aspect: unknown): Promise<PolicyRef | null> {
+    if (entity == null && aspect == null) return null;
+    if (typeof entity !== 'string' || typeof aspect !== 'string') {
+      throw badRequest(`Fields 'entity' and 'aspect' name one policy: give both, as strings, or neither`);
+    }
+    const entityType = entity === ALL ? ALL : (findEntitySpec(entity)?.name ?? entity);
+    if (!(await this.store.listRetentionPolicies()).some((p) => p.entityType === entityType && p.aspect === aspect)) {
+      throw notFound(`No retention policy for entity ${entity} and aspect ${aspect}`);
+    }
+    return { entity: entityType, aspect };
   }
 
   /** Starts a run now; 409 while another runs. */
