@@ -2,6 +2,7 @@ import { CatalogError } from '../catalog/errors.ts';
 import type { Store } from '../storage/store.ts';
 import { OPERATIONS, refusalMessage, type Operation } from './operations.ts';
 import type { PolicyInfo } from './policy.ts';
+import { AuthStateCache } from './auth-state-cache.ts';
 import { PolicyCache } from './policy-cache.ts';
 import { policyGrants } from './policy-engine.ts';
 import type { Principal } from './principal.ts';
@@ -17,25 +18,27 @@ const needsLookups = ({ actors }: PolicyInfo): boolean => actors.resourceOwners 
 /**
  * The one place that decides who may do what: an operation (see OPERATIONS) is
  * allowed when the caller's role, or an active policy, grants one of its
- * privileges (on the resource, for operations on an entity). Roles are read afresh by
- * each request (once); policies are kept per process but checked by each request against
- * the database's change counter, so a change made through any process sharing the database
- * applies to the next request.
+ * privileges (on the resource, for operations on an entity). A caller's role and the policies'
+ * change counter are kept per process while the store's auth change mark stays the same
+ * (AuthStateCache), the policies while the counter does, so a change made through any process
+ * sharing the database applies to the next request.
  */
 export class Authorizer {
   /** A principal is built per request by the authenticator, so this holds what one request has read, and dies with it. */
   private readonly perRequest = new WeakMap<Principal, RequestGrants>();
 
   private readonly policies: PolicyCache;
+  private readonly state: AuthStateCache;
 
   constructor(private readonly store: Store) {
     this.policies = new PolicyCache(store);
+    this.state = new AuthStateCache(store);
   }
 
   private grants(principal: Principal): RequestGrants {
     let grants = this.perRequest.get(principal);
     if (!grants) {
-      grants = new RequestGrants(this.store, this.policies, principal.actorUrn);
+      grants = new RequestGrants(this.store, this.policies, this.state, principal.actorUrn);
       this.perRequest.set(principal, grants);
     }
     return grants;

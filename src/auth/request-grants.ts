@@ -1,5 +1,6 @@
 import { parseUrn } from '../catalog/urn.ts';
 import type { GrantBasis, Json, Store } from '../storage/store.ts';
+import type { AuthStateCache } from './auth-state-cache.ts';
 import type { PolicyCache } from './policy-cache.ts';
 import type { Policy } from './policy.ts';
 import type { ActorSpec, ResourceFacts, ResourceSpec } from './policy-engine.ts';
@@ -37,9 +38,9 @@ function factsOf(aspects: ReadonlyMap<string, Json>): ResourceFacts {
 /**
  * What one request has read to decide its authorisations: the caller's role, the
  * policies, the caller's groups and the facts of the resources asked about. Each is
- * read at most once per request; only the policies outlive it (PolicyCache, checked
- * against the database's change counter by each request), so a change made by any
- * process is seen by the next request.
+ * read at most once per request; the role and the policies' counter outlive it while the
+ * store's auth change mark holds (AuthStateCache), the policies while the counter does
+ * (PolicyCache), so a change made by any process is seen by the next request.
  */
 export class RequestGrants {
   private basis?: Promise<GrantBasis>;
@@ -50,12 +51,13 @@ export class RequestGrants {
   constructor(
     private readonly store: Store,
     private readonly policyCache: PolicyCache,
+    private readonly state: AuthStateCache,
     readonly actorUrn: string,
   ) {}
 
-  /** The caller's role and the policies' change counter, read together once. */
+  /** The caller's role and the policies' change counter, read together once, or not at all while the process's copy holds. */
   private grantBasis(): Promise<GrantBasis> {
-    return (this.basis ??= this.store.grantBasis(this.actorUrn));
+    return (this.basis ??= this.state.get(`grants\u0000${this.actorUrn}`, () => this.store.grantBasis(this.actorUrn)));
   }
 
   roleUrn(): Promise<string | undefined> {

@@ -3,6 +3,7 @@ import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { unauthenticated } from '../catalog/errors.ts';
 import type { AccessTokenRecord, Store } from '../storage/store.ts';
 import { TOKEN_DURATIONS, type TokenDuration } from './durations.ts';
+import { AuthStateCache } from './auth-state-cache.ts';
 import type { TokenSecrets } from './secrets.ts';
 
 export const TOKEN_ISSUER = 'datahub-metadata-service';
@@ -41,6 +42,8 @@ const actorIdOf = (actorUrn: string): string => actorUrn.slice(actorUrn.lastInde
  */
 export class TokenService {
   private readonly key: Uint8Array;
+  /** The per-request reads of a token's record and a session's user, kept while nothing they depend on changes. */
+  private readonly state: AuthStateCache;
 
   constructor(
     private readonly store: Store,
@@ -48,6 +51,7 @@ export class TokenService {
     readonly sessionTtlMillis: number = DEFAULT_SESSION_TTL_MILLIS,
   ) {
     this.key = new TextEncoder().encode(secrets.signingKey);
+    this.state = new AuthStateCache(store);
   }
 
   /** An HMAC of `purpose` under the signing key: secrets derived from stored nonces, which alone reveal nothing. */
@@ -108,9 +112,13 @@ export class TokenService {
     return { token, expiresAt };
   }
 
-  /** A session is live while its user exists, is active (not suspended or soft-deleted), and its epoch is the user's current one: one read. */
+  /** A session is live while its user exists, is active (not suspended or soft-deleted), and its epoch is the user's current one: one read at most. */
   private async verifySession(actorUrn: string, epoch: unknown): Promise<VerifiedToken> {
-    const state = await this.store.getSessionState(actorUrn);
+    const state = await this.state.get(
+      `session\u0000${actorUrn}`,
+      () => this.store.getSessionState(actorUrn),
+      (s) => s.exists && !s.inactive,
+    );
     if (!state.exists) throw unauthenticated(`Failed to validate DataHub token: actor ${actorUrn} does not exist.`);
     if (state.inactive) throw unauthenticated(inactiveMessage(actorUrn));
     if (epoch !== state.sessionEpoch) throw unauthenticated('Failed to validate DataHub token: the session has ended. Sign in again.');
@@ -121,7 +129,8 @@ export class TokenService {
    * Signature checks cost ~100 µs (WebCrypto) and dominated every authenticated
    * request, so the claims of a token that verified are kept until it expires:
    * only the exact same token hits (keyed by its salted hash, so no token is
-   * kept in memory), and revocation is still checked on every request. An
+   * kept in memory); revocation is checked by every request (the stored record, kept by AuthStateCache while no
+   * change that could revoke it has committed anywhere). An
    * expired entry falls through to jose, which reports expiry.
    */
   private readonly verified = new Map<string, { payload: Record<string, unknown>; expSeconds: number }>();
@@ -160,7 +169,11 @@ export class TokenService {
     }
     if (payload.type === 'SESSION' && payload.version === '1') return this.verifySession(`urn:li:corpuser:${actorId}`, payload.epoch);
     if (payload.type !== 'PERSONAL' || payload.version !== '2') throw unauthenticated('Unable to verify the provided token.');
-    const found = await this.store.findTokenWithActor(tokenId);
+    const found = await this.state.get(
+      `token\u0000${tokenId}`,
+      () => this.store.findTokenWithActor(tokenId),
+      (f) => f !== undefined && f.actorExists && !f.actorInactive,
+    );
     if (!found) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');
     if (found.actorInactive) throw unauthenticated(inactiveMessage(found.token.actorUrn));
     return { actorUrn: found.token.actorUrn, tokenId, type: 'PERSONAL', actorExists: found.actorExists };

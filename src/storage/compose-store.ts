@@ -93,6 +93,7 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     deleteExpiredAccessTokens: true,
     getRole: true,
     grantBasis: true,
+    authChangeMark: true,
     setRole: true,
     getPasswordHash: true,
     anyPasswordSet: true,

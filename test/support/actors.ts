@@ -11,3 +11,8 @@ export async function actorWithRole(server: TestServer, username: string, role: 
   const { token } = await server.app.services.tokens.mint({ actorUrn: urn, ownerUrn: urn, duration: 'ONE_DAY', name: `${username} test token` });
   return `Bearer ${token}`;
 }
+
+/** A new personal access token of the built-in administrator, with its stored record. */
+export function mintAdminToken(services: TestServer['app']['services'], name: string) {
+  return services.tokens.mint({ actorUrn: 'urn:li:corpuser:datahub', ownerUrn: 'urn:li:corpuser:datahub', duration: 'ONE_DAY', name });
+}

@@ -85,3 +85,24 @@ export async function backends(): Promise<Backend[]> {
     { name: 'postgres', skip: await postgresSkipReason(), create: createPostgresDatabase },
   ];
 }
+
+/** Runs SQL on a connection of its own, as another process sharing the database would (no parameters: literals only). */
+export async function execElsewhere(db: TestDatabase, sql: string): Promise<void> {
+  if (db.config.kind === 'sqlite') {
+    const { default: Database } = await import('better-sqlite3');
+    const conn = new Database(db.config.path);
+    try {
+      conn.exec(sql);
+    } finally {
+      conn.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: db.config.url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}

@@ -51,6 +51,13 @@ export interface IdentityPort {
   getRole(actorUrn: string): Promise<string | undefined>;
   /** What deciding a request's authorisations starts from, in one read: the actor's role and the policies' change counter. */
   grantBasis(actorUrn: string): Promise<GrantBasis>;
+  /**
+   * A mark that moves whenever a change that can alter authentication or a grant basis may have committed, by any
+   * process (storage/auth-change-sql.ts lists those changes): what a process read while the mark stays the same is
+   * still true. undefined when this process cannot tell now (PostgreSQL with its notification connection down or
+   * silent for longer than the staleness bound): read again.
+   */
+  authChangeMark(): Promise<number | undefined>;
   /** Assigns one role to every actor, or removes their role when `roleUrn` is null; atomic. */
   setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
   getPasswordHash(userUrn: string): Promise<string | undefined>;

@@ -4,6 +4,7 @@ import type { DatabasePort, DatabaseStats } from '../ports/database.ts';
 import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION } from './migrations.ts';
 import type { PostgresRelationships } from './relationships.ts';
 import type { PostgresTasks } from './tasks.ts';
+import type { PostgresAuthListener } from './auth-listener.ts';
 import { inTransaction } from './transaction.ts';
 
 const MIGRATION_LOCK = 0x616c6d61; // "alma"
@@ -14,6 +15,7 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
     private readonly pool: pg.Pool,
     private readonly relationships: PostgresRelationships,
     private readonly tasks: PostgresTasks,
+    private readonly authListener: PostgresAuthListener,
   ) {}
 
   async migrate(): Promise<void> {
@@ -33,6 +35,7 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
 
   async close(): Promise<void> {
     await this.tasks.close();
+    await this.authListener.close();
     await this.pool.end();
   }
 

@@ -3,11 +3,15 @@ import type { AccessTokenFilter, AccessTokenPage, AccessTokenRecord, GrantBasis 
 import { toAccessToken, type AccessTokenRow } from '../token-row.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { IdentityPort } from '../ports/identity.ts';
+import type { PostgresAuthListener } from './auth-listener.ts';
 import { named } from './named-query.ts';
 
 /** Access tokens, role assignments and password hashes on PostgreSQL. */
 export class PostgresIdentity implements PortImpl<IdentityPort> {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly authListener: PostgresAuthListener,
+  ) {}
 
   async insertAccessToken(t: AccessTokenRecord): Promise<void> {
     await this.pool.query(
@@ -68,6 +72,11 @@ export class PostgresIdentity implements PortImpl<IdentityPort> {
       ),
     );
     return { roleUrn: r.rows[0]!.role_urn ?? undefined, policyChanges: r.rows[0]!.changes };
+  }
+
+  /** No query: the listener's mark (auth-listener.ts), or undefined while it cannot vouch for it. */
+  authChangeMark(): Promise<number | undefined> {
+    return this.authListener.mark();
   }
 
   async getRole(actorUrn: string): Promise<string | undefined> {

@@ -2,6 +2,7 @@
  * Versioned schema migrations for the PostgreSQL adapter, applied in order on
  * start under an advisory lock, so several Almanac processes can start at once.
  */
+import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -285,6 +286,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (index_id, start_ms, generation, bucket)
   );
   ALTER TABLE ts_partitions ADD COLUMN bucketed INTEGER NOT NULL DEFAULT 0;
+  `,
+  // A notification on every committed change that can alter a request's authentication or grant basis
+  // (storage/auth-change-sql.ts): each process caches what it read while it listens (postgres/auth-changes.ts).
+  // Notifications are sent at commit, and the same one twice in a transaction is sent once.
+  `
+  CREATE FUNCTION notify_auth_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    PERFORM pg_notify('${AUTH_CHANNEL}', '');
+    RETURN NULL;
+  END $$;
+  ${AUTH_CHANGE_TRIGGERS.map(
+    (t) => `CREATE TRIGGER ${t.name} AFTER ${t.event} ON ${t.table} FOR EACH ROW${t.when ? ` WHEN (${t.when})` : ''}
+    EXECUTE FUNCTION notify_auth_change();`,
+  ).join('\n  ')}
   `,
 ];
 

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { composeStore } from '../compose-store.ts';
 import type { Store, StoreHooks } from '../store.ts';
 import { PostgresAspects } from './aspects.ts';
+import { PostgresAuthListener } from './auth-listener.ts';
 import { PostgresDatabase } from './database.ts';
 import { translatePostgresError } from './driver-errors.ts';
 import { PostgresIdentity } from './identity.ts';
@@ -30,18 +31,20 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
   pool.on('error', () => undefined);
   const timeseries = new PostgresTimeseries(pool);
   const relationships = new PostgresRelationships(pool, hooks.indexer);
-  const tasks = new PostgresTasks(pool, () => new pg.Client({ connectionString: url, types }));
+  const newClient = () => new pg.Client({ connectionString: url, types });
+  const tasks = new PostgresTasks(pool, newClient);
+  const authListener = new PostgresAuthListener(newClient);
   const aspects = new PostgresAspects(pool, timeseries, relationships, hooks.retention);
   return composeStore(
     'postgres',
     {
-      database: new PostgresDatabase(pool, relationships, tasks),
+      database: new PostgresDatabase(pool, relationships, tasks, authListener),
       aspects,
       relationships,
       timeseries,
       truncation: new PostgresTruncation(pool, timeseries),
       tasks,
-      identity: new PostgresIdentity(pool),
+      identity: new PostgresIdentity(pool, authListener),
       retention: new PostgresRetention(pool),
       runs: new PostgresRuns(pool, timeseries, relationships, aspects),
       schedules: new PostgresSchedules(pool),

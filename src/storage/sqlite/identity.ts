@@ -81,6 +81,11 @@ export class SqliteIdentity implements PortImpl<IdentityPort> {
     return { roleUrn: this.getRole(actorUrn), policyChanges: changes.changes };
   }
 
+  /** The counter the triggers of migration 14 raise: one read of one row, and another process's commit shows at once. */
+  authChangeMark(): number {
+    return (this.sql('SELECT changes FROM auth_changes WHERE id = 1').get() as { changes: number }).changes;
+  }
+
   getRole(actorUrn: string): string | undefined {
     return (this.sql('SELECT role_urn FROM role_assignments WHERE actor_urn = ?').get(actorUrn) as { role_urn: string } | undefined)?.role_urn;
   }

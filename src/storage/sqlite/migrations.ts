@@ -2,6 +2,7 @@
  * Versioned schema migrations for the SQLite adapter, applied in order on start.
  * A migration is never edited once released: add a new one.
  */
+import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 export const SQLITE_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -272,6 +273,16 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     PRIMARY KEY (index_id, start_ms, generation, bucket)
   );
   ALTER TABLE ts_partitions ADD COLUMN bucketed INTEGER NOT NULL DEFAULT 0;
+  `,
+  // A counter raised by every committed change that can alter a request's authentication or grant basis
+  // (storage/auth-change-sql.ts): each process caches what it read while the counter reads the same.
+  `
+  CREATE TABLE auth_changes (id INTEGER PRIMARY KEY CHECK (id = 1), changes INTEGER NOT NULL);
+  INSERT INTO auth_changes (id, changes) VALUES (1, 0);
+  ${AUTH_CHANGE_TRIGGERS.map(
+    (t) => `CREATE TRIGGER ${t.name} AFTER ${t.event} ON ${t.table}${t.when ? ` WHEN ${t.when}` : ''}
+  BEGIN UPDATE auth_changes SET changes = changes + 1; END;`,
+  ).join('\n  ')}
   `,
 ];
 
