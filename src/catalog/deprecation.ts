@@ -1,6 +1,7 @@
 import { badRequest, CatalogError } from './errors.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { parseUrn, schemaFieldUrn, validateUrnForIngest, type Urn } from './urn.ts';
+import { MissingEntities } from '../storage/store-error.ts';
 import type { Json, Store, StoredAspect, WriteOp } from '../storage/store.ts';
 
 const ASPECT = 'deprecation';
@@ -89,16 +90,25 @@ export class Deprecations {
     private readonly clock: () => number = Date.now,
   ) {}
 
-  /** updateDeprecation: one entity, which must exist. */
+  /** updateDeprecation: one entity, which must exist, as must the replacement; checked by the write itself (one round trip on PostgreSQL). */
   async update(urn: string, change: DeprecationChange, actor: string): Promise<void> {
     const parsed = parseUrn(urn);
     const replacement = replacementUrn(change.replacement);
-    const found = await this.store.existing(replacement === undefined ? [urn] : [urn, replacement]);
-    if (!found.has(urn)) throw badRequest(singleMissing(urn));
-    if (replacement !== undefined && !found.has(replacement)) {
+    let target: Target;
+    try {
+      target = entityTarget(parsed);
+    } catch (e) {
+      // As DataHub, a missing entity is reported before what its type cannot carry.
+      if (!(await this.store.existing([urn])).has(urn)) throw badRequest(singleMissing(urn));
+      throw e;
+    }
+    try {
+      await this.write([target], change, actor, replacement === undefined ? [urn] : [urn, replacement]);
+    } catch (e) {
+      if (!(e instanceof MissingEntities)) throw e;
+      if (e.urns.includes(urn)) throw badRequest(singleMissing(urn));
       throw badRequest(`Failed to update deprecation for Entity ${urn}. Replacement entity ${replacement} does not exist.`);
     }
-    await this.write([entityTarget(parsed)], change, actor);
   }
 
   /** batchUpdateDeprecation: entities and dataset fields, all or nothing. */
@@ -148,7 +158,7 @@ export class Deprecations {
     return versions.map((v) => ({ version: v.version, createdOn: v.createdOn, createdBy: v.createdBy, deprecation: deprecationView(v.value) }));
   }
 
-  private async write(targets: readonly Target[], change: DeprecationChange, actor: string): Promise<void> {
+  private async write(targets: readonly Target[], change: DeprecationChange, actor: string, requireEntities?: readonly string[]): Promise<void> {
     const now = this.clock();
     // DataHub's rules: a missing note becomes "", a missing time or replacement is cleared, the actor is the caller.
     const value: Json = {
@@ -177,7 +187,7 @@ export class Deprecations {
         });
       ops.push({ kind: 'aspect', entityType: t.entityType, urn: t.urn, aspect: ASPECT, value: checked, systemMetadata });
     }
-    if (ops.length > 0) await this.store.write({ ops, actor, now });
+    if (ops.length > 0) await this.store.write({ ops, actor, now, ...(requireEntities ? { requireEntities } : {}) });
   }
 }
 

@@ -18,3 +18,11 @@ export class StoreError extends Error {
     this.name = 'StoreError';
   }
 }
+
+/** A write refused because entities it required (WriteBatch.requireEntities) do not exist; nothing was written. */
+export class MissingEntities extends Error {
+  constructor(readonly urns: readonly string[]) {
+    super(`entities do not exist: ${urns.join(', ')}`);
+    this.name = 'MissingEntities';
+  }
+}

@@ -42,5 +42,27 @@ for (const backend of await backends()) {
       assert.equal(new Set(tags).size, 2 * WRITES_EACH);
       assert.equal((await stores[1]!.getAspectHistory(URN, 'globalTags', 1000)).length, 2 * WRITES_EACH);
     });
+
+    it('keeps every value as a version when two stores replace the same plain aspect at once', async () => {
+      const plain = (note: string): WriteOp => ({
+        kind: 'aspect',
+        entityType: 'dataset',
+        urn: URN,
+        aspect: 'deprecation',
+        value: { deprecated: true, note },
+        systemMetadata: null,
+      });
+      const writes = stores.flatMap((store, s) =>
+        Array.from({ length: WRITES_EACH }, (_, i) => store.write({ ops: [plain(`s${s}-${i}`)], actor: 'a', now: i })),
+      );
+      const outcomes = (await Promise.all(writes)).flat();
+      assert.equal(outcomes.filter((o) => o.outcome === 'created').length, 1);
+      const history = await stores[1]!.getAspectHistory(URN, 'deprecation', 1000);
+      assert.equal(new Set(history.map((a) => a.value.note)).size, 2 * WRITES_EACH);
+      assert.deepEqual(
+        history.map((a) => a.version).sort((a, b) => a - b),
+        Array.from({ length: 2 * WRITES_EACH }, (_, i) => i),
+      );
+    });
   });
 }

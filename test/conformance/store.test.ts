@@ -203,6 +203,61 @@ for (const backend of await backends()) {
       assert.deepEqual((await store.getAspect(urn, 'status', 1))?.value, { removed: false });
     });
 
+    it('writes one plain aspect alone (one statement on PostgreSQL) with the same outcomes, versions and sightings', async () => {
+      const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.plain,PROD)';
+      const put = (value: Record<string, unknown>, now: number, runId: string) =>
+        store.write({ ops: [{ ...aspectOp(urn, 'deprecation', value), systemMetadata: { runId } }], actor: `urn:li:corpuser:w${now}`, now });
+      assert.deepEqual(await put({ deprecated: true, note: 'a' }, 10, 'r1'), [
+        { urn, aspect: 'deprecation', outcome: 'created', value: { deprecated: true, note: 'a' } },
+      ]);
+      assert.deepEqual(await store.existing([urn]), new Set([urn]));
+      assert.deepEqual(
+        (await put({ deprecated: true, note: 'a' }, 20, 'r2')).map((o) => o.outcome),
+        ['unchanged'],
+      );
+      const seen = await store.getAspect(urn, 'deprecation');
+      assert.deepEqual([seen?.systemMetadata, seen?.createdOn, seen?.createdBy], [{ runId: 'r2' }, 10, 'urn:li:corpuser:w10']);
+      assert.deepEqual(await put({ deprecated: false, note: 'b' }, 30, 'r3'), [
+        {
+          urn,
+          aspect: 'deprecation',
+          outcome: 'updated',
+          value: { deprecated: false, note: 'b' },
+          previous: { deprecated: true, note: 'a' },
+          previousVersion: 1,
+        },
+      ]);
+      await put({ deprecated: true, note: 'c' }, 40, 'r4');
+      assert.deepEqual(
+        (await store.getAspectHistory(urn, 'deprecation', 10)).map((a) => [a.version, a.value.note, a.createdOn, a.systemMetadata]),
+        [
+          [0, 'c', 40, { runId: 'r4' }],
+          [2, 'b', 30, { runId: 'r3' }],
+          [1, 'a', 10, { runId: 'r2' }],
+        ],
+      );
+    });
+
+    it('writes nothing when an entity the write requires is missing, and names every one missing', async () => {
+      const present = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.present,PROD)';
+      const absent = ['urn:li:dataset:(urn:li:dataPlatform:hive,db.absent1,PROD)', 'urn:li:dataset:(urn:li:dataPlatform:hive,db.absent2,PROD)'];
+      await store.write({ ops: [aspectOp(present, 'deprecation', { deprecated: false, note: 'kept' })], actor: 'a', now: 1 });
+      const batches: WriteOp[][] = [
+        [aspectOp(present, 'deprecation', { deprecated: true, note: 'lost' })],
+        [aspectOp(present, 'deprecation', { deprecated: true, note: 'lost' }), aspectOp(absent[0]!, 'status', { removed: false })],
+      ];
+      for (const ops of batches) {
+        await assert.rejects(
+          store.write({ ops, actor: 'a', now: 2, requireEntities: [present, ...absent, absent[0]!] }),
+          (e: Error) => e.name === 'MissingEntities' && JSON.stringify((e as unknown as { urns: string[] }).urns) === JSON.stringify(absent),
+        );
+      }
+      assert.deepEqual((await store.getAspect(present, 'deprecation'))?.value, { deprecated: false, note: 'kept' });
+      assert.deepEqual(await store.existing(absent), new Set());
+      const [written] = await store.write({ ops: batches[0]!, actor: 'a', now: 3, requireEntities: [present] });
+      assert.equal(written?.outcome, 'updated');
+    });
+
     it('runs an update function on the current value inside the write, in batch order', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.update,PROD)';
       const append = (tag: string): WriteOp => ({

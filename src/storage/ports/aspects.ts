@@ -53,6 +53,11 @@ export interface WriteBatch {
   readonly ops: readonly WriteOp[];
   readonly actor: string;
   readonly now: number;
+  /**
+   * Entities that must exist for the batch to commit, checked inside its transaction and kept from being deleted
+   * until it ends: if any is missing, nothing is written and the write throws MissingEntities (store-error.ts).
+   */
+  readonly requireEntities?: readonly string[];
 }
 
 /** A page of datasets matching a name search and facet filters, with facet counts. */

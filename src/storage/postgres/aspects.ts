@@ -16,6 +16,7 @@ import { type AspectRow as StoredRow, toStoredAspect } from '../aspect-row.ts';
 import type { VersionRetention } from '../ports/retention.ts';
 import { onWriteParams, ON_WRITE_SQL } from '../retention-sql.ts';
 import { runIdOf } from '../run-id.ts';
+import { MissingEntities } from '../store-error.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { named, positional } from './named-query.ts';
 import type { PostgresRelationships } from './relationships.ts';
@@ -31,6 +32,15 @@ const isKeyWrite = (op: WriteOp): op is AspectOp => op.kind === 'aspect' && op.o
 const keyOf = (op: AspectOp): string => `${op.urn}\u0000${op.aspect}`;
 
 type AspectRow = StoredRow<Json>;
+
+/** WriteBatch.requireEntities inside the batch's transaction: the entities found stay until it ends (FOR KEY SHARE). */
+async function requireEntities(c: pg.PoolClient, urns: readonly string[]): Promise<void> {
+  const wanted = [...new Set(urns)];
+  const found = await c.query<{ urn: string }>(named('SELECT urn FROM entities WHERE urn = ANY($1) FOR KEY SHARE', [wanted]));
+  const present = new Set(found.rows.map((row) => row.urn));
+  const missing = wanted.filter((urn) => !present.has(urn));
+  if (missing.length > 0) throw new MissingEntities(missing);
+}
 /** node-postgres parses jsonb columns itself. */
 const toAspect = (r: AspectRow): StoredAspect => toStoredAspect(r, (json) => json);
 
@@ -47,11 +57,14 @@ export class PostgresAspects implements PortImpl<AspectPort> {
   ) {}
 
   async write(batch: WriteBatch): Promise<AspectWriteOutcome[]> {
+    const only = batch.ops.length === 1 ? batch.ops[0]! : undefined;
+    if (only?.kind === 'aspect' && this.oneStatement(only)) return [await this.putLatest(only, batch)];
     const series = batch.ops.filter((op): op is Extract<WriteOp, { kind: 'timeseries' }> => op.kind === 'timeseries');
     for (let attempt = 1; ; attempt++) {
       await this.ts.prepare(series);
       try {
         return await inTransaction(this.pool, async (c) => {
+          if (batch.requireEntities && batch.requireEntities.length > 0) await requireEntities(c, batch.requireEntities);
           const keys = batch.ops.filter(isKeyWrite);
           const created = keys.length > 0 ? await this.insertKeys(c, keys, batch.actor, batch.now) : new Set<string>();
           const outcomes: AspectWriteOutcome[] = [];
@@ -69,6 +82,38 @@ export class PostgresAspects implements PortImpl<AspectPort> {
         this.ts.resetCaches();
       }
     }
+  }
+
+  /** A plain write of one aspect that indexes nothing and has no retention rule: put_latest_aspect does all of it. */
+  private oneStatement(op: AspectOp): boolean {
+    return (
+      op.update === undefined &&
+      op.onlyIfAbsent !== true &&
+      !this.relationships.indexes(op.aspect) &&
+      !this.retention.ruleFor(op.entityType, op.aspect)
+    );
+  }
+
+  /** One round trip: the function of migration 15 runs as its own transaction (writeAspect's steps, in the database). */
+  private async putLatest(op: AspectOp, batch: WriteBatch): Promise<AspectWriteOutcome> {
+    const r = await this.pool.query<{ outcome: string; previous: Json | null; previous_version: number | null; missing: string[] | null }>(
+      named('SELECT outcome, previous, previous_version, missing FROM put_latest_aspect($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::text[])', [
+        op.urn,
+        op.aspect,
+        op.entityType,
+        JSON.stringify(op.value),
+        op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata),
+        batch.now,
+        batch.actor,
+        runIdOf(op.systemMetadata),
+        [...new Set(batch.requireEntities ?? [])],
+      ]),
+    );
+    const row = r.rows[0]!;
+    const base = { urn: op.urn, aspect: op.aspect, value: op.value };
+    if (row.outcome === 'missing') throw new MissingEntities(row.missing ?? []);
+    if (row.outcome === 'updated') return { ...base, outcome: 'updated', previous: row.previous!, previousVersion: Number(row.previous_version) };
+    return { ...base, outcome: row.outcome === 'created' ? 'created' : 'unchanged' };
   }
 
   /**

@@ -301,6 +301,58 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     EXECUTE FUNCTION notify_auth_change();`,
   ).join('\n  ')}
   `,
+  // One aspect's new latest value in one call (postgres/aspects.ts: the write of a single aspect that indexes no
+  // relationship and has no retention rule), so such a write costs one round trip: the required entities are checked
+  // and kept from deletion, the latest row locked, and the old value kept as a new version unless it is the same. Each
+  // statement takes a fresh snapshot, so the value compared is the one locked, as in the transaction it replaces.
+  `
+  CREATE FUNCTION put_latest_aspect(p_urn TEXT, p_aspect TEXT, p_entity_type TEXT, p_metadata JSONB, p_system_metadata JSONB,
+                                    p_now BIGINT, p_actor TEXT, p_run_id TEXT, p_required TEXT[])
+  RETURNS TABLE (outcome TEXT, previous JSONB, previous_version BIGINT, missing TEXT[]) LANGUAGE plpgsql AS $$
+  DECLARE
+    v_current JSONB;
+    v_missing TEXT[];
+    v_version BIGINT;
+  BEGIN
+    IF cardinality(p_required) > 0 THEN
+      PERFORM 1 FROM entities WHERE urn = ANY (p_required) FOR KEY SHARE;
+      SELECT array_agg(r) INTO v_missing FROM unnest(p_required) AS r WHERE NOT EXISTS (SELECT 1 FROM entities e WHERE e.urn = r);
+      IF v_missing IS NOT NULL THEN
+        RETURN QUERY SELECT 'missing'::TEXT, NULL::JSONB, NULL::BIGINT, v_missing;
+        RETURN;
+      END IF;
+    END IF;
+    LOOP
+      SELECT metadata INTO v_current FROM aspects WHERE urn = p_urn AND aspect = p_aspect AND version = 0 FOR UPDATE;
+      IF NOT FOUND THEN
+        INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES (p_urn, p_entity_type, p_now, p_actor) ON CONFLICT DO NOTHING;
+        INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+        VALUES (p_urn, p_aspect, 0, p_entity_type, p_metadata, p_system_metadata, p_now, p_actor, p_run_id) ON CONFLICT DO NOTHING;
+        IF FOUND THEN
+          RETURN QUERY SELECT 'created'::TEXT, NULL::JSONB, NULL::BIGINT, NULL::TEXT[];
+          RETURN;
+        END IF;
+        -- Another writer created it first: replace its value.
+        CONTINUE;
+      END IF;
+      IF v_current = p_metadata THEN
+        -- Same value again: the sighting is recorded, not a new version; the value's run stays the one that wrote it.
+        UPDATE aspects SET system_metadata = p_system_metadata WHERE urn = p_urn AND aspect = p_aspect AND version = 0;
+        RETURN QUERY SELECT 'unchanged'::TEXT, NULL::JSONB, NULL::BIGINT, NULL::TEXT[];
+        RETURN;
+      END IF;
+      INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
+      SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = p_urn AND aspect = p_aspect), entity_type, metadata,
+             system_metadata, created_on, created_by, run_id
+        FROM aspects WHERE urn = p_urn AND aspect = p_aspect AND version = 0
+      RETURNING version INTO v_version;
+      UPDATE aspects SET metadata = p_metadata, system_metadata = p_system_metadata, created_on = p_now, created_by = p_actor, run_id = p_run_id
+       WHERE urn = p_urn AND aspect = p_aspect AND version = 0;
+      RETURN QUERY SELECT 'updated'::TEXT, v_current, v_version, NULL::TEXT[];
+      RETURN;
+    END LOOP;
+  END $$;
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */

@@ -51,6 +51,11 @@ export class PostgresRelationships implements PortImpl<RelationshipPort> {
    * deleted, new ones inserted, kept ones updated in place (their via entity may change), and the soft-deletion mark
    * set or cleared. No row is touched twice, which one statement requires. Call inside the transaction that writes `value`.
    */
+  /** Whether writing the aspect may change the index (it declares relationships or marks soft deletion). */
+  indexes(aspect: string): boolean {
+    return this.indexer.aspects.has(aspect);
+  }
+
   async index(c: pg.PoolClient, entityType: string, urn: string, aspect: string, value: Json): Promise<void> {
     if (!this.indexer.aspects.has(aspect)) return;
     const entries = this.indexer.index(entityType, urn, aspect, value);

@@ -3,6 +3,7 @@ import { partitionStart } from '../partitions.ts';
 import { fromJsonTextRequired, toJsonText } from '../json.ts';
 import { type AspectRow as StoredRow, toStoredAspect } from '../aspect-row.ts';
 import { runIdOf } from '../run-id.ts';
+import { MissingEntities } from '../store-error.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type {
   AspectMentionQuery,
@@ -76,6 +77,11 @@ export class SqliteAspects implements PortImpl<AspectPort> {
   }
 
   private applyBatch(batch: WriteBatch): AspectWriteOutcome[] {
+    // The write transaction is the only writer, so what exists now still exists at its commit.
+    const missing = [...new Set(batch.requireEntities ?? [])].filter(
+      (urn) => this.sql('SELECT 1 FROM entities WHERE urn = ?').get(urn) === undefined,
+    );
+    if (missing.length > 0) throw new MissingEntities(missing);
     this.ts.forgetIfChangedElsewhere();
     const outcomes: AspectWriteOutcome[] = [];
     const added = new Map<string, { ref: TimeseriesIndexRef; start: number; stamps: number[] }>();
