@@ -61,10 +61,8 @@ export class TokenService {
 
   /** Base64(SHA-256(token + salt)): DataHub's stored token id. */
   tokenId(token: string): string {
-    return crypto
-      .createHash('sha256')
-      .update(token + this.secrets.salt)
-      .digest('base64');
+    // The one-shot hash: computed on every authenticated request, and several times cheaper than a Hash object.
+    return crypto.hash('sha256', token + this.secrets.salt, 'base64');
   }
 
   async mint(req: MintRequest): Promise<{ token: string; record: AccessTokenRecord }> {
