@@ -102,9 +102,16 @@ export class SqliteAspects implements PortImpl<AspectPort> {
 
   /** Inside the caller's write transaction (a batch, or a rollback that keeps an entity it created). */
   writeAspect(op: AspectOp, actor: string, now: number): AspectWriteOutcome {
-    this.sql('INSERT OR IGNORE INTO entities (urn, entity_type, created_on, created_by) VALUES (?, ?, ?, ?)').run(op.urn, op.entityType, now, actor);
     const current = this.sql('SELECT metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(op.urn, op.aspect) as
       { metadata: string } | undefined;
+    // An aspect's entity row exists while the aspect does (both go in one transaction): only a first aspect creates it.
+    if (!current)
+      this.sql('INSERT OR IGNORE INTO entities (urn, entity_type, created_on, created_by) VALUES (?, ?, ?, ?)').run(
+        op.urn,
+        op.entityType,
+        now,
+        actor,
+      );
     const base = { urn: op.urn, aspect: op.aspect };
     const next = op.update ? op.update(current && fromJsonTextRequired(current.metadata)) : op.value;
     const value = JSON.stringify(next);
