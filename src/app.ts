@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
+import { WebhookDeliverer } from './tasks/webhooks/webhook-deliverer.ts';
+import { WebhookSecrets } from './tasks/webhooks/webhook-secrets.ts';
+import { WebhookSubscriptions } from './tasks/webhooks/webhook-subscriptions.ts';
 import { Authorizer } from './auth/authorizer.ts';
 import { installDefaultPolicies } from './auth/default-policies.ts';
 import { PolicyService } from './auth/policy-service.ts';
@@ -52,6 +55,9 @@ export interface Services {
   readonly policies: PolicyService;
   /** The retention policies as this process applies them on write (reloaded after changes). */
   readonly retentionPolicies: RetentionPolicies;
+  readonly webhooks: WebhookSubscriptions;
+  /** Seals webhook secrets at rest, under a key derived from the token signing key. */
+  readonly webhookSecrets: WebhookSecrets;
 }
 
 /** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
@@ -74,6 +80,7 @@ export async function openServices(config: Config, options: { background?: boole
     await installDefaultPolicies(store, catalog, Date.now());
     const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis);
     const authorizer = new Authorizer(store);
+    const webhookSecrets = new WebhookSecrets(tokens.derive('webhook secrets'));
     return {
       store,
       catalog,
@@ -89,6 +96,8 @@ export async function openServices(config: Config, options: { background?: boole
       users: new UserAdmin(store, catalog, tokens, authorizer),
       policies: new PolicyService(catalog, authorizer),
       retentionPolicies,
+      webhooks: new WebhookSubscriptions(store, webhookSecrets),
+      webhookSecrets,
     };
   } catch (e) {
     await store.close();
@@ -142,6 +151,11 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   scheduler.register(housekeepingJob(store, config.housekeepingIntervalMillis, config.taskHistoryMillis));
   if (config.retention.scheduleOffsetMillis !== null) scheduler.register(retentionJob(retention, config.retention.scheduleOffsetMillis));
   scheduler.start();
+  // Every process may deliver: deliveries are claimed, so each goes out from one of them.
+  const deliverer = config.webhookDelivery
+    ? new WebhookDeliverer(store, services.webhookSecrets, logger.child({ component: 'webhooks' }), { claimant: runner.nodeId })
+    : undefined;
+  deliverer?.start();
   const server = await buildServer(
     {
       ...shared,
@@ -162,6 +176,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       accepting = false;
       // Running tasks stop at their next step and record how far they got; waiting requests then answer.
       await scheduler.stop();
+      await deliverer?.stop();
       services.retentionPolicies.stop();
       await runner.stop();
       await server.close();

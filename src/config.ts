@@ -38,8 +38,10 @@ export interface Config {
   /** Aspect versions one request may write, summed over its proposals, entities and aliased mutations. */
   readonly maxWritesPerRequest: number;
   readonly retention: RetentionConfig;
-  /** Task records that ended longer ago than this are deleted by housekeeping. */
+  /** Task records that ended longer ago than this are deleted by housekeeping (change events too, once delivered). */
   readonly taskHistoryMillis: number;
+  /** Whether this process delivers webhook events (off: it records them, and other processes deliver them). */
+  readonly webhookDelivery: boolean;
 }
 
 export interface RetentionConfig {
@@ -237,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxWritesPerRequest,
     retention: Object.freeze(retention),
     taskHistoryMillis,
+    webhookDelivery: bool('ALMANAC_WEBHOOK_DELIVERY', true),
   });
 }
 

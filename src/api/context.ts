@@ -16,6 +16,7 @@ import type { TimelineService } from '../catalog/timeline/timeline-service.ts';
 import type { Config } from '../config.ts';
 import type { TimeseriesOperations } from '../tasks/truncation/timeseries-operations.ts';
 import type { RetentionService } from '../tasks/retention/retention-service.ts';
+import type { WebhookSubscriptions } from '../tasks/webhooks/webhook-subscriptions.ts';
 import type { GraphqlExecutor } from './graphql/executor.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -29,6 +30,7 @@ export interface AppContext {
   readonly runs: IngestionRuns;
   readonly operations: TimeseriesOperations;
   readonly retention: RetentionService;
+  readonly webhooks: WebhookSubscriptions;
   readonly tokens: TokenService;
   readonly authenticator: Authenticator;
   readonly authorizer: Authorizer;

@@ -66,6 +66,8 @@ export const OPERATIONS = {
     on: 'platform',
     message: 'User is unauthorized to view retention policies.',
   },
+  /** Webhook subscriptions and their delivery log (Almanac's): a subscription can send events anywhere it names. */
+  manageWebhooks: { anyOf: ['MANAGE_WEBHOOKS_PRIVILEGE'], on: 'platform', message: 'User is unauthorized to manage webhooks.' },
   getIndexSizes: {
     anyOf: ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
     on: 'platform',

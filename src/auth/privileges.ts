@@ -1,4 +1,4 @@
-/** DataHub's privilege names (PoliciesConfig), the ones Almanac enforces. */
+/** DataHub's privilege names (PoliciesConfig), the ones Almanac enforces, and Almanac's own (marked). */
 export const PRIVILEGES = [
   'EDIT_ENTITY',
   'EDIT_DEPRECATION_PRIVILEGE',
@@ -13,6 +13,8 @@ export const PRIVILEGES = [
   'MANAGE_USERS_AND_GROUPS',
   'MANAGE_INGESTION',
   'APPLY_RETENTION_PRIVILEGE',
+  /** Almanac's: webhook subscriptions send change events to URLs of the subscriber's choosing (Admin only by default). */
+  'MANAGE_WEBHOOKS_PRIVILEGE',
 ] as const;
 
 export type Privilege = (typeof PRIVILEGES)[number];

@@ -5,6 +5,7 @@
  */
 import type { Store } from './store.ts';
 import type { AspectPort } from './ports/aspects.ts';
+import type { ChangeEventPort } from './ports/change-events.ts';
 import type { DatabasePort } from './ports/database.ts';
 import type { IdentityPort } from './ports/identity.ts';
 import type { RelationshipPort } from './ports/relationships.ts';
@@ -37,6 +38,7 @@ export interface StoreParts {
   readonly retention: PortImpl<RetentionPort>;
   readonly schedules: PortImpl<SchedulePort>;
   readonly userAccess: PortImpl<UserAccessStore>;
+  readonly changeEvents: PortImpl<ChangeEventPort>;
 }
 
 type MethodTable<P> = Readonly<Record<keyof P, true>>;
@@ -98,6 +100,16 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     getPasswordHash: true,
     anyPasswordSet: true,
     setPasswordHash: true,
+  },
+  changeEvents: {
+    listChangeEvents: true,
+    createWebhookSubscription: true,
+    listWebhookSubscriptions: true,
+    deleteWebhookSubscription: true,
+    claimWebhookDeliveries: true,
+    finishWebhookDelivery: true,
+    listWebhookDeliveries: true,
+    pruneChangeEvents: true,
   },
   retention: {
     listRetentionPolicies: true,

@@ -1,10 +1,11 @@
 /**
  * The storage port: types only. The catalog, auth and task code see nothing else of the database. Each capability
- * has a port of its own in ports/ (aspects, relationships, timeseries, truncation, tasks, identity, runs, retention); `Store`
+ * has a port of its own in ports/ (aspects, relationships, timeseries, truncation, tasks, identity, runs, retention, change events); `Store`
  * composes them, and each adapter (sqlite/, postgres/) implements it and passes the one conformance suite in
  * test/conformance.
  */
 import type { AspectPort } from './ports/aspects.ts';
+import type { ChangeEventPort } from './ports/change-events.ts';
 import type { DatabasePort } from './ports/database.ts';
 import type { IdentityPort } from './ports/identity.ts';
 import type { RelationshipPort } from './ports/relationships.ts';
@@ -18,6 +19,7 @@ import type { TruncationPort } from './ports/truncation.ts';
 import type { UserAccessStore } from './ports/user-access.ts';
 
 export type * from './ports/aspects.ts';
+export type * from './ports/change-events.ts';
 export type * from './ports/database.ts';
 export type * from './ports/identity.ts';
 export type * from './ports/relationships.ts';
@@ -41,7 +43,8 @@ export interface Store
     RunPort,
     RetentionPort,
     SchedulePort,
-    UserAccessStore {
+    UserAccessStore,
+    ChangeEventPort {
   readonly backend: 'sqlite' | 'postgres';
 
   /** Applies pending migrations; safe to call from several processes at once. */

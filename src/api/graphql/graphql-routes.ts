@@ -17,6 +17,7 @@ import { registerGraphiql } from './graphiql.ts';
 import { policiesModule } from './policies.ts';
 import { rolesModule } from './roles.ts';
 import { retentionModule } from './retention.ts';
+import { webhooksModule } from './webhooks.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
 import { usersModule } from './users.ts';
@@ -40,6 +41,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   accessTokensModule,
   rolesModule,
   retentionModule,
+  webhooksModule,
   usersModule,
   policiesModule,
   timelineModule,

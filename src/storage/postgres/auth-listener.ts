@@ -1,47 +1,85 @@
 import type pg from 'pg';
 import { AUTH_CHANNEL } from '../auth-change-sql.ts';
 
-/** How often the listening connection is asked to answer while no notification arrives. */
+/** How often an idle listening connection is asked to answer, so a dead one is found and replaced before it is needed. */
 export const AUTH_HEARTBEAT_MILLIS = 2_000;
-/**
- * The staleness bound: what was cached is trusted only while the listening connection has answered (a heartbeat or a
- * notification) within this long. A connection that dies without a word is thus distrusted this long after it last
- * spoke, and a revocation it failed to deliver is refused from then on; a connection that drops visibly is
- * distrusted at once.
- */
-export const AUTH_STALE_AFTER_MILLIS = 5_000;
+/** How long a request waits for the listening connection to answer before it reads what it needs instead. */
+export const AUTH_BARRIER_TIMEOUT_MILLIS = 1_000;
 const RECONNECT_MILLIS = [250, 1_000, 5_000] as const;
 export const AUTH_LISTENER_NAME = 'almanac-auth-listener';
+
+function withTimeout<T>(p: Promise<T>, millis: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${millis} ms`)), millis);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * This process's view of `AUTH_CHANNEL`: a connection of its own that LISTENs, and a mark that moves with every
  * notification, every reconnection and every loss. It starts on first use, so one-shot CLI commands never open it.
- *
- * PostgreSQL sends a notification to every listener before the notifying COMMIT returns to its client, so by the
- * time any client can act on a revocation, the notification is on this process's socket; `mark()` first lets the
- * event loop read what has arrived (one `setImmediate`), so a request handled after the revocation sees it.
+ * A request asks for the mark through a barrier (below), so it sees every change committed before it arrived, in
+ * whichever process; while the connection is down or does not answer, there is no mark and every request reads.
  */
 export class PostgresAuthListener {
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
   private live = false;
   private counter = 0;
-  private lastHeard = 0;
   private failures = 0;
   private heartbeat: NodeJS.Timeout | undefined;
+  private inFlight: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(private readonly newClient: () => pg.Client) {}
 
   async mark(): Promise<number | undefined> {
-    if (!this.live) {
+    const client = this.client;
+    if (!this.live || client === undefined) {
       this.start();
       return undefined;
     }
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!this.live || Date.now() - this.lastHeard > AUTH_STALE_AFTER_MILLIS) return undefined;
-    return this.counter;
+    try {
+      await this.barrier(client);
+    } catch {
+      this.lost(client);
+      return undefined;
+    }
+    return this.live && this.client === client ? this.counter : undefined;
+  }
+
+  /**
+   * A round trip on the listening connection that began after the caller arrived: PostgreSQL sends a listener the
+   * notifications of transactions committed before it reads a command ahead of that command's answer, so once it
+   * returns, every change committed before the caller's request has moved the mark. Callers that arrive while one
+   * is on the way share the next one, so under load it costs one `SELECT 1` per batch of requests, never a read of
+   * the tables. It fails after AUTH_BARRIER_TIMEOUT_MILLIS: the connection is then taken for lost.
+   */
+  private barrier(client: pg.Client): Promise<void> {
+    if (this.queued) return this.queued;
+    if (!this.inFlight) return this.send(client);
+    // The one on the way was sent before this caller arrived: wait for the next, sent as soon as it returns.
+    const queued = this.inFlight
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        return this.send(client);
+      });
+    this.queued = queued;
+    return queued;
+  }
+
+  private send(client: pg.Client): Promise<void> {
+    const sent = withTimeout(client.query('SELECT 1'), AUTH_BARRIER_TIMEOUT_MILLIS).then(() => this.heard(client, false));
+    this.inFlight = sent;
+    const clear = () => {
+      if (this.inFlight === sent) this.inFlight = undefined;
+    };
+    sent.then(clear, clear);
+    return sent;
   }
 
   /** The backend pid of the listening connection, while there is one (tests terminate it). */
@@ -80,11 +118,9 @@ export class PostgresAuthListener {
     }, AUTH_HEARTBEAT_MILLIS).unref();
   }
 
-  /** A notification (or a new connection) moves the mark; a heartbeat's answer only says the connection is alive. */
+  /** A notification (or a new connection) moves the mark; a heartbeat's or a barrier's answer does not. */
   private heard(client: pg.Client, moved: boolean): void {
-    if (client !== this.client) return;
-    this.lastHeard = Date.now();
-    if (moved) this.counter++;
+    if (client === this.client && moved) this.counter++;
   }
 
   private lost(client?: pg.Client): void {

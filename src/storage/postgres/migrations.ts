@@ -352,6 +352,79 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
       RETURN;
     END LOOP;
   END $$;
+  `, // Change events (ports/change-events.ts) as an outbox: triggers record each change of a deprecation and each end of a
+  // truncation or retention task in the transaction that makes it, and fan each event out to the webhook
+  // subscriptions it matches, so an event and its deliveries exist exactly when the change committed.
+  `
+  CREATE TABLE change_events (
+    id BIGSERIAL PRIMARY KEY,
+    entity_type TEXT NOT NULL,
+    entity_urn TEXT NOT NULL,
+    category TEXT NOT NULL,
+    source TEXT NOT NULL,
+    before_value JSONB,
+    after_value JSONB NOT NULL,
+    actor TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX change_events_by_time ON change_events (created_at);
+  CREATE TABLE webhook_subscriptions (
+    id TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    sealed_secret TEXT NOT NULL,
+    categories TEXT,
+    entity_types TEXT,
+    created_by TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    subscription_id TEXT NOT NULL,
+    event_id BIGINT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at BIGINT NOT NULL,
+    claimed_by TEXT,
+    claimed_until BIGINT,
+    last_status INTEGER,
+    last_error TEXT,
+    delivered_at BIGINT,
+    PRIMARY KEY (subscription_id, event_id)
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+  CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
+  CREATE FUNCTION record_deprecation_change() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO change_events (entity_type, entity_urn, category, source, before_value, after_value, actor, created_at)
+    VALUES (NEW.entity_type, NEW.urn, 'DEPRECATION', 'deprecation', CASE WHEN TG_OP = 'UPDATE' THEN OLD.metadata END, NEW.metadata,
+            NEW.created_by, NEW.created_on);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER change_event_deprecation_inserted AFTER INSERT ON aspects FOR EACH ROW
+    WHEN (NEW.aspect = 'deprecation' AND NEW.version = 0) EXECUTE FUNCTION record_deprecation_change();
+  CREATE TRIGGER change_event_deprecation_updated AFTER UPDATE OF metadata ON aspects FOR EACH ROW
+    WHEN (NEW.aspect = 'deprecation' AND NEW.version = 0 AND OLD.version = 0 AND NEW.metadata IS DISTINCT FROM OLD.metadata)
+    EXECUTE FUNCTION record_deprecation_change();
+  CREATE FUNCTION record_task_end() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO change_events (entity_type, entity_urn, category, source, before_value, after_value, actor, created_at)
+    VALUES ('dataProcessInstance', 'urn:li:dataProcessInstance:almanac-' || CASE NEW.kind WHEN 'truncateTimeseriesAspect' THEN 'truncation' ELSE NEW.kind END || '-' || NEW.number, 'RUN', 'task', NULL,
+            jsonb_build_object('kind', NEW.kind, 'number', NEW.number, 'state', NEW.state, 'params', NEW.params,
+                               'progress', NEW.progress, 'error', NEW.error, 'startedAt', NEW.started_at),
+            NEW.created_by, COALESCE(NEW.ended_at, NEW.heartbeat_at));
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER change_event_task_ended AFTER UPDATE OF state ON tasks FOR EACH ROW
+    WHEN (OLD.state = 'running' AND NEW.state <> 'running' AND NEW.kind IN ('truncateTimeseriesAspect', 'retention'))
+    EXECUTE FUNCTION record_task_end();
+  CREATE FUNCTION fan_out_change_event() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
+    SELECT s.id, NEW.id, 'pending', 0, NEW.created_at FROM webhook_subscriptions s
+     WHERE (s.categories IS NULL OR strpos(s.categories, ',' || NEW.category || ',') > 0)
+       AND (s.entity_types IS NULL OR strpos(s.entity_types, ',' || NEW.entity_type || ',') > 0);
+    RETURN NULL;
+  END $$;
+  CREATE TRIGGER change_event_fan_out AFTER INSERT ON change_events FOR EACH ROW EXECUTE FUNCTION fan_out_change_event();
   `,
 ];
 

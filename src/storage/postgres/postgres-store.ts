@@ -3,6 +3,7 @@ import { composeStore } from '../compose-store.ts';
 import type { Store, StoreHooks } from '../store.ts';
 import { PostgresAspects } from './aspects.ts';
 import { PostgresAuthListener } from './auth-listener.ts';
+import { PostgresChangeEvents } from './change-events.ts';
 import { PostgresDatabase } from './database.ts';
 import { translatePostgresError } from './driver-errors.ts';
 import { PostgresIdentity } from './identity.ts';
@@ -49,6 +50,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
       runs: new PostgresRuns(pool, timeseries, relationships, aspects),
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
+      changeEvents: new PostgresChangeEvents(pool),
     },
     translatePostgresError,
   );

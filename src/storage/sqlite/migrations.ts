@@ -283,6 +283,73 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     (t) => `CREATE TRIGGER ${t.name} AFTER ${t.event} ON ${t.table}${t.when ? ` WHEN ${t.when}` : ''}
   BEGIN UPDATE auth_changes SET changes = changes + 1; END;`,
   ).join('\n  ')}
+  `, // Change events (ports/change-events.ts) as an outbox: triggers record each change of a deprecation and each end of a
+  // truncation or retention task in the transaction that makes it, and fan each event out to the webhook
+  // subscriptions it matches, so an event and its deliveries exist exactly when the change committed.
+  `
+  CREATE TABLE change_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    entity_type TEXT NOT NULL,
+    entity_urn TEXT NOT NULL,
+    category TEXT NOT NULL,
+    source TEXT NOT NULL,
+    before_value TEXT,
+    after_value TEXT NOT NULL,
+    actor TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX change_events_by_time ON change_events (created_at);
+  CREATE TABLE webhook_subscriptions (
+    id TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    sealed_secret TEXT NOT NULL,
+    categories TEXT,
+    entity_types TEXT,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE webhook_deliveries (
+    subscription_id TEXT NOT NULL,
+    event_id INTEGER NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at INTEGER NOT NULL,
+    claimed_by TEXT,
+    claimed_until INTEGER,
+    last_status INTEGER,
+    last_error TEXT,
+    delivered_at INTEGER,
+    PRIMARY KEY (subscription_id, event_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+  CREATE INDEX webhook_deliveries_by_event ON webhook_deliveries (event_id);
+  CREATE TRIGGER change_event_deprecation_inserted AFTER INSERT ON aspects WHEN NEW.aspect = 'deprecation' AND NEW.version = 0
+  BEGIN
+    INSERT INTO change_events (entity_type, entity_urn, category, source, before_value, after_value, actor, created_at)
+    VALUES (NEW.entity_type, NEW.urn, 'DEPRECATION', 'deprecation', NULL, NEW.metadata, NEW.created_by, NEW.created_on);
+  END;
+  CREATE TRIGGER change_event_deprecation_updated AFTER UPDATE OF metadata ON aspects
+  WHEN NEW.aspect = 'deprecation' AND NEW.version = 0 AND OLD.version = 0 AND NEW.metadata <> OLD.metadata
+  BEGIN
+    INSERT INTO change_events (entity_type, entity_urn, category, source, before_value, after_value, actor, created_at)
+    VALUES (NEW.entity_type, NEW.urn, 'DEPRECATION', 'deprecation', OLD.metadata, NEW.metadata, NEW.created_by, NEW.created_on);
+  END;
+  CREATE TRIGGER change_event_task_ended AFTER UPDATE OF state ON tasks
+  WHEN OLD.state = 'running' AND NEW.state <> 'running' AND NEW.kind IN ('truncateTimeseriesAspect', 'retention')
+  BEGIN
+    INSERT INTO change_events (entity_type, entity_urn, category, source, before_value, after_value, actor, created_at)
+    VALUES ('dataProcessInstance', 'urn:li:dataProcessInstance:almanac-' || CASE NEW.kind WHEN 'truncateTimeseriesAspect' THEN 'truncation' ELSE NEW.kind END || '-' || NEW.number, 'RUN', 'task', NULL,
+            json_object('kind', NEW.kind, 'number', NEW.number, 'state', NEW.state, 'params', json(NEW.params),
+                        'progress', json(NEW.progress), 'error', NEW.error, 'startedAt', NEW.started_at),
+            NEW.created_by, COALESCE(NEW.ended_at, NEW.heartbeat_at));
+  END;
+  CREATE TRIGGER change_event_fan_out AFTER INSERT ON change_events
+  BEGIN
+    INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
+    SELECT s.id, NEW.id, 'pending', 0, NEW.created_at FROM webhook_subscriptions s
+     WHERE (s.categories IS NULL OR instr(s.categories, ',' || NEW.category || ',') > 0)
+       AND (s.entity_types IS NULL OR instr(s.entity_types, ',' || NEW.entity_type || ',') > 0);
+  END;
   `,
 ];
 

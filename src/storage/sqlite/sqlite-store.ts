@@ -9,6 +9,7 @@ import { translateSqliteError } from './driver-errors.ts';
 import { SqliteIdentity } from './identity.ts';
 import { SqliteRelationships } from './relationships.ts';
 import { SqliteRetention } from './retention.ts';
+import { SqliteChangeEvents } from './change-events.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';
 import { StatementCache } from './statements.ts';
@@ -53,6 +54,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
       runs: new SqliteRuns(db, sql, timeseries, relationships, aspects),
       schedules: new SqliteSchedules(sql),
       userAccess: new SqliteUserAccess(db, sql),
+      changeEvents: new SqliteChangeEvents(db, sql),
     },
     translateSqliteError,
   );

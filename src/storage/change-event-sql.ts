@@ -1,0 +1,133 @@
+/**
+ * The SQL both adapters share for change events and webhook deliveries (`:name` parameters), and the mapping of
+ * their rows. Lists of filter values are stored delimited (`,a,b,`) so the fan-out trigger matches them by substring.
+ */
+import type {
+  StoredChangeEvent,
+  WebhookDeliveryRecord,
+  WebhookDeliveryState,
+  WebhookSubscriptionRecord,
+  DeliveryOutcome,
+} from './ports/change-events.ts';
+
+export interface ChangeEventRow {
+  id: number;
+  entity_type: string;
+  entity_urn: string;
+  category: string;
+  source: string;
+  before_value: unknown;
+  after_value: unknown;
+  actor: string;
+  created_at: number;
+}
+
+export interface SubscriptionRow {
+  id: string;
+  url: string;
+  sealed_secret: string;
+  categories: string | null;
+  entity_types: string | null;
+  created_by: string;
+  created_at: number;
+}
+
+export interface DeliveryRow {
+  subscription_id: string;
+  event_id: number;
+  state: string;
+  attempts: number;
+  next_attempt_at: number;
+  last_status: number | null;
+  last_error: string | null;
+  delivered_at: number | null;
+  entity_urn: string;
+  category: string;
+}
+
+export const EVENT_COLUMNS = 'e.id, e.entity_type, e.entity_urn, e.category, e.source, e.before_value, e.after_value, e.actor, e.created_at';
+export const SUBSCRIPTION_COLUMNS = 'id, url, sealed_secret, categories, entity_types, created_by, created_at';
+
+export const LIST_EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM change_events e WHERE e.id > :afterId ORDER BY e.id LIMIT :limit`;
+export const INSERT_SUBSCRIPTION_SQL = `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})
+  VALUES (:id, :url, :sealedSecret, :categories, :entityTypes, :createdBy, :createdAt)`;
+export const LIST_SUBSCRIPTIONS_SQL = `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, id`;
+export const DELETE_DELIVERIES_OF_SQL = 'DELETE FROM webhook_deliveries WHERE subscription_id = :id';
+export const DELETE_SUBSCRIPTION_SQL = 'DELETE FROM webhook_subscriptions WHERE id = :id';
+/** Only the claimant records an outcome: a process whose lease ran out and was overtaken changes nothing. */
+export const FINISH_DELIVERY_SQL = `UPDATE webhook_deliveries
+   SET state = :state, attempts = attempts + 1, last_status = :status, last_error = :error,
+       delivered_at = CASE WHEN :state = 'delivered' THEN CAST(:at AS BIGINT) ELSE NULL END, next_attempt_at = :nextAttemptAt,
+       claimed_by = NULL, claimed_until = NULL
+ WHERE subscription_id = :subscriptionId AND event_id = :eventId AND claimed_by = :claimant`;
+const DELIVERY_FILTER = `(CAST(:subscriptionId AS TEXT) IS NULL OR d.subscription_id = :subscriptionId) AND (CAST(:state AS TEXT) IS NULL OR d.state = :state)`;
+export const COUNT_DELIVERIES_SQL = `SELECT COUNT(*) AS n FROM webhook_deliveries d WHERE ${DELIVERY_FILTER}`;
+export const LIST_DELIVERIES_SQL = `SELECT d.subscription_id, d.event_id, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error,
+       d.delivered_at, e.entity_urn, e.category
+  FROM webhook_deliveries d JOIN change_events e ON e.id = d.event_id
+ WHERE ${DELIVERY_FILTER}
+ ORDER BY d.event_id DESC, d.subscription_id LIMIT :count OFFSET :start`;
+export const PRUNE_DELIVERIES_SQL = `DELETE FROM webhook_deliveries WHERE state <> 'pending'
+   AND event_id IN (SELECT id FROM change_events WHERE created_at < :before)`;
+export const PRUNE_EVENTS_SQL = `DELETE FROM change_events WHERE created_at < :before
+   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = change_events.id)`;
+
+const delimited = (values: readonly string[] | null): string | null => (values === null ? null : `,${values.join(',')},`);
+const undelimited = (text: string | null): string[] | null => (text === null ? null : text.split(',').filter((v) => v !== ''));
+
+export const subscriptionParams = (s: WebhookSubscriptionRecord) => ({
+  id: s.id,
+  url: s.url,
+  sealedSecret: s.sealedSecret,
+  categories: delimited(s.categories),
+  entityTypes: delimited(s.entityTypes),
+  createdBy: s.createdBy,
+  createdAt: s.createdAt,
+});
+
+export const finishParams = (subscriptionId: string, eventId: number, claimant: string, o: DeliveryOutcome) => ({
+  subscriptionId,
+  eventId,
+  claimant,
+  state: o.state,
+  status: o.status,
+  error: o.error,
+  at: o.at,
+  nextAttemptAt: o.nextAttemptAt,
+});
+
+export const toSubscription = (r: SubscriptionRow): WebhookSubscriptionRecord => ({
+  id: r.id,
+  url: r.url,
+  sealedSecret: r.sealed_secret,
+  categories: undelimited(r.categories),
+  entityTypes: undelimited(r.entity_types),
+  createdBy: r.created_by,
+  createdAt: Number(r.created_at),
+});
+
+/** `parse` turns a stored JSON value into an object (SQLite stores text; node-postgres parses jsonb itself). */
+export const toChangeEvent = (r: ChangeEventRow, parse: (v: unknown) => Record<string, unknown> | null): StoredChangeEvent => ({
+  id: Number(r.id),
+  entityType: r.entity_type,
+  entityUrn: r.entity_urn,
+  category: r.category,
+  source: r.source === 'task' ? 'task' : 'deprecation',
+  before: parse(r.before_value),
+  after: parse(r.after_value) ?? {},
+  actor: r.actor,
+  createdAt: Number(r.created_at),
+});
+
+export const toDelivery = (r: DeliveryRow): WebhookDeliveryRecord => ({
+  subscriptionId: r.subscription_id,
+  eventId: Number(r.event_id),
+  state: r.state as WebhookDeliveryState,
+  attempts: r.attempts,
+  nextAttemptAt: Number(r.next_attempt_at),
+  lastStatus: r.last_status,
+  lastError: r.last_error,
+  deliveredAt: r.delivered_at === null ? null : Number(r.delivered_at),
+  entityUrn: r.entity_urn,
+  category: r.category,
+});

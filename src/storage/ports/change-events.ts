@@ -1,0 +1,89 @@
+/**
+ * Change events and their webhook deliveries. Events are written by triggers in the transaction of the change they
+ * record (migration 16): every change of a `deprecation` aspect's latest value (source `deprecation`, with the value
+ * before and after) and every end of a truncation or retention task (source `task`, with the task's final state).
+ * Each new event is fanned out, in the same transaction, to the subscriptions whose filters it matches: one pending
+ * delivery per subscription. Deliveries are claimed with a lease, so with several processes each is attempted by one
+ * at a time, and finished by the claimant only.
+ */
+export interface StoredChangeEvent {
+  readonly id: number;
+  readonly entityType: string;
+  readonly entityUrn: string;
+  readonly category: string;
+  readonly source: 'deprecation' | 'task';
+  readonly before: Record<string, unknown> | null;
+  readonly after: Record<string, unknown>;
+  readonly actor: string;
+  readonly createdAt: number;
+}
+
+export interface WebhookSubscriptionRecord {
+  readonly id: string;
+  readonly url: string;
+  /** The signing secret, sealed (tasks/webhooks/webhook-secrets.ts): never stored or returned in the clear. */
+  readonly sealedSecret: string;
+  /** Only events of these categories; null for all. */
+  readonly categories: readonly string[] | null;
+  /** Only events on these entity types; null for all. */
+  readonly entityTypes: readonly string[] | null;
+  readonly createdBy: string;
+  readonly createdAt: number;
+}
+
+export type WebhookDeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveryRecord {
+  readonly subscriptionId: string;
+  readonly eventId: number;
+  readonly state: WebhookDeliveryState;
+  readonly attempts: number;
+  readonly nextAttemptAt: number;
+  readonly lastStatus: number | null;
+  readonly lastError: string | null;
+  readonly deliveredAt: number | null;
+  readonly entityUrn: string;
+  readonly category: string;
+}
+
+/** A delivery claimed for one attempt, with what the attempt needs. */
+export interface ClaimedDelivery {
+  readonly subscription: WebhookSubscriptionRecord;
+  readonly event: StoredChangeEvent;
+  /** Attempts made before this one. */
+  readonly attempts: number;
+}
+
+/** How an attempt ended: delivered, retried at `nextAttemptAt`, or failed for good. */
+export interface DeliveryOutcome {
+  readonly state: WebhookDeliveryState;
+  readonly status: number | null;
+  readonly error: string | null;
+  readonly at: number;
+  readonly nextAttemptAt: number;
+}
+
+export interface ChangeEventPort {
+  /** Events after `afterId`, oldest first. */
+  listChangeEvents(afterId: number, limit: number): Promise<StoredChangeEvent[]>;
+  createWebhookSubscription(subscription: WebhookSubscriptionRecord): Promise<void>;
+  listWebhookSubscriptions(): Promise<WebhookSubscriptionRecord[]>;
+  /** Deletes the subscription and its deliveries; false when there was none. */
+  deleteWebhookSubscription(id: string): Promise<boolean>;
+  /**
+   * Claims up to `limit` pending deliveries due at `now` whose lease (if any) has run out, for `claimant` until
+   * `leaseUntil`; a delivery claimed by one process is not claimed by another before then.
+   */
+  claimWebhookDeliveries(claimant: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's outcome, if the delivery is still claimed by `claimant`; false otherwise. */
+  finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): Promise<boolean>;
+  /** The delivery log, newest event first. */
+  listWebhookDeliveries(filter: {
+    readonly subscriptionId?: string;
+    readonly state?: WebhookDeliveryState;
+    readonly start: number;
+    readonly count: number;
+  }): Promise<{ readonly total: number; readonly deliveries: WebhookDeliveryRecord[] }>;
+  /** Deletes events created before `before` whose deliveries are all finished, with those deliveries; returns how many events. */
+  pruneChangeEvents(before: number): Promise<number>;
+}

@@ -1,0 +1,110 @@
+import type Database from 'better-sqlite3';
+import {
+  COUNT_DELIVERIES_SQL,
+  DELETE_DELIVERIES_OF_SQL,
+  DELETE_SUBSCRIPTION_SQL,
+  EVENT_COLUMNS,
+  FINISH_DELIVERY_SQL,
+  finishParams,
+  INSERT_SUBSCRIPTION_SQL,
+  LIST_DELIVERIES_SQL,
+  LIST_EVENTS_SQL,
+  LIST_SUBSCRIPTIONS_SQL,
+  PRUNE_DELIVERIES_SQL,
+  PRUNE_EVENTS_SQL,
+  subscriptionParams,
+  SUBSCRIPTION_COLUMNS,
+  toChangeEvent,
+  toDelivery,
+  toSubscription,
+  type ChangeEventRow,
+  type DeliveryRow,
+  type SubscriptionRow,
+} from '../change-event-sql.ts';
+import type { PortImpl } from '../compose-store.ts';
+import type { ChangeEventPort, ClaimedDelivery, DeliveryOutcome, StoredChangeEvent, WebhookSubscriptionRecord } from '../ports/change-events.ts';
+import { fromJsonText } from '../json.ts';
+import { bySqliteNames } from './statements.ts';
+
+const parse = (v: unknown) => (typeof v === 'string' ? (fromJsonText(v) as Record<string, unknown> | null) : null);
+
+/** Change events and webhook deliveries on SQLite: one writer, so a claim is one short write transaction. */
+export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
+  private readonly claimTx: Database.Transaction<(claimant: string, now: number, leaseUntil: number, limit: number) => ClaimedDelivery[]>;
+  private readonly deleteTx: Database.Transaction<(id: string) => boolean>;
+  private readonly pruneTx: Database.Transaction<(before: number) => number>;
+
+  constructor(
+    db: Database.Database,
+    private readonly sql: (text: string) => Database.Statement,
+  ) {
+    this.claimTx = db.transaction((claimant, now, leaseUntil, limit) => this.claim(claimant, now, leaseUntil, limit));
+    this.deleteTx = db.transaction((id) => {
+      this.named(DELETE_DELIVERIES_OF_SQL).run({ id });
+      return this.named(DELETE_SUBSCRIPTION_SQL).run({ id }).changes > 0;
+    });
+    this.pruneTx = db.transaction((before) => {
+      this.named(PRUNE_DELIVERIES_SQL).run({ before });
+      return this.named(PRUNE_EVENTS_SQL).run({ before }).changes;
+    });
+  }
+
+  private named(text: string): Database.Statement {
+    return this.sql(bySqliteNames(text));
+  }
+
+  listChangeEvents(afterId: number, limit: number): StoredChangeEvent[] {
+    return (this.named(LIST_EVENTS_SQL).all({ afterId, limit }) as ChangeEventRow[]).map((r) => toChangeEvent(r, parse));
+  }
+
+  createWebhookSubscription(subscription: WebhookSubscriptionRecord): void {
+    this.named(INSERT_SUBSCRIPTION_SQL).run(subscriptionParams(subscription));
+  }
+
+  listWebhookSubscriptions(): WebhookSubscriptionRecord[] {
+    return (this.named(LIST_SUBSCRIPTIONS_SQL).all() as SubscriptionRow[]).map(toSubscription);
+  }
+
+  deleteWebhookSubscription(id: string): boolean {
+    return this.deleteTx.immediate(id);
+  }
+
+  claimWebhookDeliveries(claimant: string, now: number, leaseUntil: number, limit: number): ClaimedDelivery[] {
+    return this.claimTx.immediate(claimant, now, leaseUntil, limit);
+  }
+
+  private claim(claimant: string, now: number, leaseUntil: number, limit: number): ClaimedDelivery[] {
+    const due = this.sql(
+      `SELECT d.subscription_id, d.event_id, d.attempts, ${EVENT_COLUMNS},
+              ${SUBSCRIPTION_COLUMNS.split(', ')
+                .map((c) => `s.${c} AS s_${c}`)
+                .join(', ')}
+         FROM webhook_deliveries d
+         JOIN change_events e ON e.id = d.event_id
+         JOIN webhook_subscriptions s ON s.id = d.subscription_id
+        WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
+        ORDER BY d.next_attempt_at, d.event_id LIMIT ?`,
+    ).all(now, now, limit) as Array<ChangeEventRow & { subscription_id: string; event_id: number; attempts: number } & Record<string, unknown>>;
+    const mark = this.sql('UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE subscription_id = ? AND event_id = ?');
+    return due.map((r) => {
+      mark.run(claimant, leaseUntil, r.subscription_id, r.event_id);
+      const s = Object.fromEntries(SUBSCRIPTION_COLUMNS.split(', ').map((c) => [c, r[`s_${c}`]])) as unknown as SubscriptionRow;
+      return { subscription: toSubscription(s), event: toChangeEvent(r, parse), attempts: r.attempts };
+    });
+  }
+
+  finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): boolean {
+    return this.named(FINISH_DELIVERY_SQL).run(finishParams(subscriptionId, eventId, claimant, outcome)).changes > 0;
+  }
+
+  listWebhookDeliveries(filter: { subscriptionId?: string; state?: string; start: number; count: number }) {
+    const params = { subscriptionId: filter.subscriptionId ?? null, state: filter.state ?? null };
+    const total = (this.named(COUNT_DELIVERIES_SQL).get(params) as { n: number }).n;
+    const rows = this.named(LIST_DELIVERIES_SQL).all({ ...params, start: filter.start, count: filter.count }) as DeliveryRow[];
+    return { total, deliveries: rows.map(toDelivery) };
+  }
+
+  pruneChangeEvents(before: number): number {
+    return this.pruneTx.immediate(before);
+  }
+}

@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import { actorWithRole } from '../support/actors.ts';
+import { backends, type TestDatabase } from '../support/databases.ts';
+import { mcp } from '../support/fixtures.ts';
+import { gql, gqlData } from '../support/graphql.ts';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { createDataset, datasetUrn, DAY, hourly, ingestEvents, startTruncation, T0 } from '../support/truncation.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+const SECRET = 'a webhook secret of some length';
+const CREATE = `mutation($input: CreateWebhookSubscriptionInput!) {
+  createWebhookSubscription(input: $input) { secret subscription { id url categories entityTypes createdBy } } }`;
+const DELIVERIES = `query($id: String, $state: String) { webhookDeliveries(subscriptionId: $id, state: $state, count: 100) {
+  total deliveries { id subscriptionId eventId state attempts lastStatusCode lastError deliveredAt entityUrn category } } }`;
+const BATCH = 'mutation($input: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $input) }';
+
+/** What a receiver checks: the HMAC of `<timestamp>.<body>` under the secret, compared in constant time. */
+function signatureVerifies(secret: string, headers: Record<string, unknown>, body: string): boolean {
+  const expected = Buffer.from(`sha256=${crypto.createHmac('sha256', secret).update(`${headers['x-almanac-timestamp']}.${body}`).digest('hex')}`);
+  const given = Buffer.from(String(headers['x-almanac-signature-256']));
+  return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+}
+
+for (const backend of await backends()) {
+  describe(`change events delivered by webhooks: ${backend.name}`, { skip: backend.skip }, () => {
+    let db: TestDatabase;
+    let server: TestServer;
+    let receiver: WebhookReceiver;
+    let subscription: string;
+
+    before(async () => {
+      db = await backend.create();
+      server = await startTestServer(db, { ALMANAC_RETENTION_SCHEDULE: 'off' });
+    });
+    after(async () => {
+      await server?.close();
+      await receiver?.close();
+      await db?.drop();
+    });
+    beforeEach(async () => {
+      // One subscription per test, to a receiver of its own.
+      if (subscription) await gqlData(server, 'mutation($id: String!) { deleteWebhookSubscription(id: $id) }', { id: subscription });
+      await receiver?.close();
+      receiver = await startWebhookReceiver();
+      const data = await gqlData(server, CREATE, { input: { url: receiver.url, secret: SECRET } });
+      subscription = data.createWebhookSubscription.subscription.id;
+    });
+
+    const deliveries = async (state?: string) =>
+      (await gqlData(server, DELIVERIES, { id: subscription, ...(state ? { state } : {}) })).webhookDeliveries;
+
+    it("sends a batch deprecation of three datasets as three signed events in DataHub's EntityChangeEvent_v1 shape", async () => {
+      const urns = ['a', 'b', 'c'].map((n) => datasetUrn(`hooks.${n}`));
+      for (const urn of urns)
+        await server.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp(urn, 'status', { removed: false }) } });
+      const decommission = Date.UTC(2027, 0, 31);
+      await gqlData(server, BATCH, {
+        input: { resources: urns.map((resourceUrn) => ({ resourceUrn })), deprecated: true, note: 'use hooks.d', decommissionTime: decommission },
+      });
+      const got = await receiver.waitFor(3);
+      assert.deepEqual(got.map((d) => d.json.entityUrn).sort(), [...urns].sort());
+      for (const d of got) {
+        const { auditStamp, ...rest } = d.json;
+        assert.deepEqual(rest, {
+          entityType: 'dataset',
+          entityUrn: d.json.entityUrn,
+          category: 'DEPRECATION',
+          operation: 'MODIFY',
+          parameters: { status: 'DEPRECATED', note: 'use hooks.d', timestamp: String(decommission) },
+          version: 0,
+        });
+        assert.equal(auditStamp.actor, 'urn:li:corpuser:datahub');
+        assert.ok(Math.abs(auditStamp.time - Date.now()) < 60_000);
+        assert.equal(d.headers['content-type'], 'application/json');
+        assert.equal(d.headers['x-almanac-event-type'], 'EntityChangeEvent_v1');
+        assert.ok(signatureVerifies(SECRET, d.headers, d.body), 'the signature verifies with the secret');
+        assert.ok(!signatureVerifies('another secret entirely', d.headers, d.body));
+      }
+      assert.equal(new Set(got.map((d) => d.headers['x-almanac-delivery'])).size, 3);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(receiver.received.length, 3, 'each event once');
+      const log = await deliveries();
+      assert.equal(log.total, 3);
+      assert.deepEqual(
+        log.deliveries.map((d: { state: string; attempts: number; lastStatusCode: number }) => [d.state, d.attempts, d.lastStatusCode]),
+        [
+          ['delivered', 1, 200],
+          ['delivered', 1, 200],
+          ['delivered', 1, 200],
+        ],
+      );
+      assert.deepEqual(log.deliveries.map((d: { id: string }) => d.id).sort(), got.map((d) => d.headers['x-almanac-delivery']).sort());
+      // Undeprecating is DataHub's ACTIVE event; a change of note while deprecated is one too (Almanac's addition).
+      await gqlData(server, BATCH, { input: { resources: [{ resourceUrn: urns[0] }], deprecated: true, note: 'use hooks.e' } });
+      await gqlData(server, BATCH, { input: { resources: [{ resourceUrn: urns[0] }], deprecated: false } });
+      const more = (await receiver.waitFor(5)).slice(3);
+      assert.deepEqual(
+        more.map((d) => d.json.parameters),
+        [{ status: 'DEPRECATED', note: 'use hooks.e' }, { status: 'ACTIVE' }],
+      );
+    });
+
+    it('retries a delivery the receiver refused, and logs it delivered after the second attempt', async () => {
+      receiver.answer([500]);
+      const urn = datasetUrn('hooks.retried');
+      await createDataset(server.request, urn);
+      await gqlData(server, 'mutation($input: UpdateDeprecationInput!) { updateDeprecation(input: $input) }', {
+        input: { urn, deprecated: true, note: 'retry me' },
+      });
+      const [first, second] = await receiver.waitFor(2);
+      assert.deepEqual([first!.status, second!.status], [500, 200]);
+      assert.equal(first!.headers['x-almanac-delivery'], second!.headers['x-almanac-delivery'], 'the same delivery id on each attempt');
+      assert.equal(first!.body, second!.body);
+      const [logged] = (await deliveries()).deliveries;
+      assert.deepEqual([logged.state, logged.attempts, logged.lastStatusCode, logged.lastError, logged.entityUrn], ['delivered', 2, 200, null, urn]);
+    });
+
+    it('sends the end of a truncation task as a RUN event of a process instance', async () => {
+      const urn = datasetUrn('hooks.series');
+      await createDataset(server.request, urn);
+      await ingestEvents(server.request, urn, hourly(3, 4));
+      const task = await startTruncation(server.request, { endTimeMillis: T0 + 2 * DAY });
+      const [d] = await receiver.waitFor(1);
+      assert.equal(d!.json.entityType, 'dataProcessInstance');
+      assert.equal(d!.json.category, 'RUN');
+      assert.equal(d!.json.operation, 'COMPLETED');
+      assert.equal(d!.json.entityUrn, `urn:li:dataProcessInstance:almanac-truncation-${task.split(':')[1]}`);
+      assert.equal(d!.json.parameters.runResult, 'SUCCESS');
+      assert.equal(d!.json.parameters.taskKind, 'truncation');
+      assert.equal(d!.json.parameters.rowsDeleted, 8);
+      assert.equal(d!.json.parameters.aspect, 'datasetProfile');
+    });
+
+    it('never returns a secret after creation, validates targets and filters, and lets only Admins subscribe', async () => {
+      const generated = await gqlData(server, CREATE, { input: { url: receiver.url, categories: ['RUN'], entityTypes: ['dataProcessInstance'] } });
+      assert.match(generated.createWebhookSubscription.secret, /^[A-Za-z0-9_-]{43}$/);
+      const listed = await gql(server, '{ listWebhookSubscriptions { id url categories entityTypes } }');
+      assert.doesNotMatch(listed.text, new RegExp(SECRET));
+      assert.doesNotMatch(listed.text, new RegExp(generated.createWebhookSubscription.secret));
+      assert.deepEqual(
+        listed.json.data.listWebhookSubscriptions.find((s: { id: string }) => s.id === generated.createWebhookSubscription.subscription.id),
+        { id: generated.createWebhookSubscription.subscription.id, url: receiver.url, categories: ['RUN'], entityTypes: ['dataProcessInstance'] },
+      );
+      for (const [input, message] of [
+        [{ url: 'ftp://example.com/hook' }, /^url: must be http or https/],
+        [{ url: 'not a url' }, /^url: not a URL/],
+        [{ url: 'http://169.254.169.254/latest/meta-data' }, /^url: 169\.254\.169\.254 is a link-local/],
+        [{ url: 'http://user:pw@example.com/hook' }, /^url: must not carry credentials/],
+        [{ url: receiver.url, secret: 'short' }, /^secret: a string of 16 to 256 characters/],
+        [{ url: receiver.url, categories: ['TAG'] }, /^categories: unknown value TAG/],
+        [{ url: receiver.url, entityTypes: ['notAType'] }, /^entityTypes: unknown value notAType/],
+      ] as const) {
+        const res = await gql(server, CREATE, { input });
+        assert.match(res.json.errors?.[0]?.message ?? '', message, res.text);
+        assert.equal(res.json.errors[0].extensions.code, 400);
+      }
+      const editor = await actorWithRole(server, 'hook-editor', 'Editor');
+      const refused = await gql(server, CREATE, { input: { url: receiver.url } }, { auth: editor });
+      assert.deepEqual(refused.json.errors?.[0]?.extensions, { code: 403, type: 'UNAUTHORIZED' });
+      assert.equal(
+        (
+          await gqlData(server, 'mutation($id: String!) { deleteWebhookSubscription(id: $id) }', {
+            id: generated.createWebhookSubscription.subscription.id,
+          })
+        ).deleteWebhookSubscription,
+        true,
+      );
+    });
+  });
+}
