@@ -11,6 +11,7 @@ import { deleteCommand } from './delete-command.ts';
 import { deprecationCommands } from './deprecation-commands.ts';
 import { policyCommands } from './policy-commands.ts';
 import { retentionCommands } from './retention-commands.ts';
+import { deprecationsCommand } from './deprecations-command.ts';
 import { timeseriesCommands } from './timeseries-commands.ts';
 
 /** Commander exits by itself unless told not to, and addCommand does not pass that on: tell every command. */
@@ -30,7 +31,8 @@ export async function run(argv: readonly string[]): Promise<void> {
   program.addCommand(userCommands());
   program.addCommand(policyCommands());
   program.addCommand(retentionCommands());
-  for (const cmd of [...catalogCommands(), deleteCommand(), ...timeseriesCommands(), ...deprecationCommands()]) program.addCommand(cmd);
+  for (const cmd of [...catalogCommands(), deleteCommand(), ...timeseriesCommands(), ...deprecationCommands(), deprecationsCommand()])
+    program.addCommand(cmd);
   overrideExits(program);
   try {
     await program.parseAsync(argv as string[]);

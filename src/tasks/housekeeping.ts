@@ -12,7 +12,7 @@ export const SCHEDULED_RUN_MEMORY_MILLIS = 7 * 24 * 60 * 60 * 1000;
  * lazily where it matters; this keeps the tables from growing on a server nobody signs in to.)
  */
 export function housekeepingJob(
-  store: Pick<Store, 'deleteExpiredAccessTokens' | 'pruneSignInFailures' | 'pruneScheduledRuns' | 'pruneTasks'>,
+  store: Pick<Store, 'deleteExpiredAccessTokens' | 'pruneSignInFailures' | 'pruneScheduledRuns' | 'pruneTasks' | 'pruneChangeEvents'>,
   intervalMillis: number,
   taskHistoryMillis: number,
   clock: () => number = Date.now,
@@ -26,6 +26,8 @@ export function housekeepingJob(
       await store.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
       await store.pruneScheduledRuns(now - SCHEDULED_RUN_MEMORY_MILLIS);
       await store.pruneTasks(now - taskHistoryMillis);
+      // Change events go with the task records, once none of their deliveries is pending.
+      await store.pruneChangeEvents(now - taskHistoryMillis);
     },
   };
 }

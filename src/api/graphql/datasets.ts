@@ -1,6 +1,7 @@
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { DEFAULT_TIMESERIES_LIMIT } from '../../catalog/catalog.ts';
 import { deprecationView } from '../../catalog/deprecation.ts';
+import { daysToDecommission, deprecationState } from '../../catalog/deprecation-lifecycle.ts';
 import { badRequest, CatalogError } from '../../catalog/errors.ts';
 import { parseDatasetUrn, parseUrn, schemaFieldUrn, type DatasetKey } from '../../catalog/urn.ts';
 import type { Json } from '../../storage/store.ts';
@@ -8,6 +9,13 @@ import type { DatasetSource } from './entity-refs.ts';
 import type { GraphqlModule } from './schema.ts';
 
 const typeDefs = /* GraphQL */ `
+  "ACTIVE: not deprecated; DEPRECATED: deprecated, its decommission time (if any) not yet passed; OVERDUE: deprecated and past its decommission time (Almanac addition)."
+  enum DeprecationState {
+    ACTIVE
+    DEPRECATED
+    OVERDUE
+  }
+
   extend type Query {
     "A dataset by urn, or null when no such dataset exists. A malformed urn is a BAD_REQUEST error."
     dataset(urn: String!): Dataset
@@ -25,6 +33,10 @@ const typeDefs = /* GraphQL */ `
     properties: DatasetProperties
     "Never null: a dataset that was never deprecated reports deprecated false."
     deprecation: Deprecation
+    "Where the dataset is in its decommission lifecycle (Almanac addition; DataHub's Deprecation is unchanged)."
+    deprecationState: DeprecationState!
+    "Days to the decommission time, rounded up: negative once whole days have passed; null without one (Almanac addition)."
+    daysToDecommission: Int
     "Every stored version of the deprecation, newest first, with who wrote it and when (Almanac addition)."
     deprecationHistory(limit: Int = 100): [DeprecationHistoryEntry!]!
     schemaMetadata: SchemaMetadata
@@ -125,6 +137,8 @@ const ASPECT_OF_FIELD: Readonly<Record<string, string>> = {
   status: 'status',
   properties: 'datasetProperties',
   deprecation: 'deprecation',
+  deprecationState: 'deprecation',
+  daysToDecommission: 'deprecation',
   schemaMetadata: 'schemaMetadata',
 };
 
@@ -232,6 +246,8 @@ export const datasetsModule: GraphqlModule = {
         };
       },
       deprecation: (d: DatasetSource) => deprecationView(d.aspects.get('deprecation')),
+      deprecationState: (d: DatasetSource) => deprecationState(deprecationView(d.aspects.get('deprecation')), Date.now()),
+      daysToDecommission: (d: DatasetSource) => daysToDecommission(deprecationView(d.aspects.get('deprecation')), Date.now()),
       schemaMetadata: (d: DatasetSource) => {
         const s = d.aspects.get('schemaMetadata');
         if (!s) return null;

@@ -145,6 +145,8 @@ const FACETS: ReadonlyArray<readonly [field: string, displayName: string]> = [
   ['glossaryTerms', 'Glossary Term'],
   ['domains', 'Domain'],
   ['deprecated', 'Deprecated'],
+  // Almanac's: ACTIVE, DEPRECATED or OVERDUE (catalog/deprecation-lifecycle.ts).
+  ['deprecationState', 'Deprecation state'],
 ];
 
 /** Facet counts over every match, most frequent value first. */

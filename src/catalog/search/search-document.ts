@@ -1,6 +1,8 @@
 import { DATAHUB_REGISTRY } from '../registry/datahub-registry.ts';
 import { entitySpec, keyAspectValue } from '../registry/index.ts';
 import type { Json } from '../../storage/store.ts';
+import { deprecationView } from '../deprecation.ts';
+import { deprecationState } from '../deprecation-lifecycle.ts';
 
 /**
  * The search document of an entity as DataHub's search index would hold it:
@@ -37,6 +39,18 @@ function searchableFields(entityType: string): ReadonlyMap<string, readonly Fiel
   return fields;
 }
 
+/**
+ * Fields Almanac derives from an aspect beside DataHub's @Searchable ones, computed when the document is built (there
+ * is no index to go stale): the deprecation lifecycle, whose OVERDUE depends on the time of the search.
+ */
+const DERIVED_FIELDS: ReadonlyMap<string, { readonly aspect: string; readonly values: (value: Json | undefined, now: number) => unknown[] }> =
+  new Map([['deprecationState', { aspect: 'deprecation', values: (value, now) => [deprecationState(deprecationView(value), now)] }]]);
+
+const derivedFor = (entityType: string, name: string) => {
+  const derived = DERIVED_FIELDS.get(name);
+  return derived && entitySpec(entityType).aspects.includes(derived.aspect) ? derived : undefined;
+};
+
 /** `platform.keyword` and `platform` are one field here: there are no analyzed subfields. */
 export const baseFieldName = (field: string): string => (field.endsWith('.keyword') ? field.slice(0, -'.keyword'.length) : field);
 
@@ -51,6 +65,10 @@ export function aspectsForFields(entityType: string, fields: Iterable<string> | 
   const wanted = fields === undefined ? [...all.keys()] : [...fields].map(baseFieldName);
   const aspects = new Set<string>();
   for (const name of wanted) for (const f of all.get(name) ?? []) if (f.aspect !== spec.keyAspect) aspects.add(f.aspect);
+  for (const name of fields === undefined ? DERIVED_FIELDS.keys() : wanted) {
+    const derived = derivedFor(spec.name, name);
+    if (derived) aspects.add(derived.aspect);
+  }
   return [...aspects].sort();
 }
 
@@ -86,9 +104,15 @@ export function searchDocument(
   const spec = entitySpec(entityType);
   const all = searchableFields(spec.name);
   const doc = new Map<string, unknown[]>([['urn', [urn]]]);
-  const names = fields === undefined ? [...all.keys()] : [...new Set([...fields].map(baseFieldName))];
+  const names = fields === undefined ? [...all.keys(), ...DERIVED_FIELDS.keys()] : [...new Set([...fields].map(baseFieldName))];
   let key: Json | undefined;
+  const now = Date.now();
   for (const name of names) {
+    const derived = derivedFor(spec.name, name);
+    if (derived) {
+      doc.set(name, derived.values(aspects.get(derived.aspect), now));
+      continue;
+    }
     const values: unknown[] = [];
     for (const path of all.get(name) ?? []) {
       const value = path.aspect === spec.keyAspect ? (key ??= keyAspectValue(spec.name, parts)) : aspects.get(path.aspect);

@@ -1,3 +1,4 @@
+import { DEPRECATION_STATES } from '../deprecation-lifecycle.ts';
 import { badRequest } from '../errors.ts';
 import { baseFieldName, type SearchDocument } from './search-document.ts';
 
@@ -60,6 +61,10 @@ export function checkFilter(filter: SearchFilter): void {
         );
       }
       if (condition !== 'EXISTS' && c.values.length === 0) throw badRequest(`orFilters[${i}].and[${j}] (${c.field}): give at least one value`);
+      const unknownState = c.field === 'deprecationState' ? c.values.find((v) => !(DEPRECATION_STATES as readonly string[]).includes(v)) : undefined;
+      if (unknownState !== undefined) {
+        throw badRequest(`orFilters[${i}].and[${j}] (deprecationState): unknown value ${unknownState}; use ${DEPRECATION_STATES.join(', ')}`);
+      }
     }),
   );
 }

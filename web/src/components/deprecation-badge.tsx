@@ -15,7 +15,10 @@ export function decommissionCountdown(millis: number): string {
   return `decommission passed ${-days} day${days === -1 ? '' : 's'} ago`;
 }
 
-/** The visible "Deprecated" mark with the days to decommission; note and date on hover and for screen readers. */
+/**
+ * The visible "Deprecated" mark, "Overdue" once the decommission date has passed (the server's OVERDUE state), with
+ * the days to decommission; note and date on hover and for screen readers.
+ */
 export function DeprecationBadge({ deprecation, countdown = false }: { deprecation: DeprecationView | null | undefined; countdown?: boolean }) {
   if (!deprecation?.deprecated) return null;
   const details = [
@@ -24,10 +27,12 @@ export function DeprecationBadge({ deprecation, countdown = false }: { deprecati
   ]
     .filter(Boolean)
     .join(' · ');
+  const overdue = deprecation.decommissionTime != null && deprecation.decommissionTime < Date.now();
+  const label = overdue ? 'Overdue' : 'Deprecated';
   return (
     <>
-      <span class="badge badge-deprecated" title={details} aria-label={`Deprecated: ${details}`} tabIndex={0}>
-        Deprecated
+      <span class={`badge badge-deprecated${overdue ? ' badge-overdue' : ''}`} title={details} aria-label={`${label}: ${details}`} tabIndex={0}>
+        {label}
       </span>
       {countdown && deprecation.decommissionTime != null && <span class="countdown">{decommissionCountdown(deprecation.decommissionTime)}</span>}
     </>

@@ -49,6 +49,8 @@ const FACET_SELECTS: ReadonlyArray<readonly [field: string, label: string]> = [
   ['tags', 'Tag'],
   ['glossaryTerms', 'Glossary term'],
   ['domains', 'Domain'],
+  // Almanac's: ACTIVE, DEPRECATED or OVERDUE (past its decommission date).
+  ['deprecationState', 'Deprecation'],
 ];
 
 const PAGE = 25;
