@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
+import { DeprecationImpact } from './catalog/deprecation-impact.ts';
 import { WebhookDeliverer } from './tasks/webhooks/webhook-deliverer.ts';
 import { WebhookSecrets } from './tasks/webhooks/webhook-secrets.ts';
 import { WebhookSubscriptions } from './tasks/webhooks/webhook-subscriptions.ts';
@@ -43,6 +44,7 @@ export interface Services {
   readonly store: Store;
   readonly catalog: Catalog;
   readonly deprecations: Deprecations;
+  readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
   readonly timeline: TimelineService;
   readonly runs: IngestionRuns;
@@ -81,11 +83,13 @@ export async function openServices(config: Config, options: { background?: boole
     const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis);
     const authorizer = new Authorizer(store);
     const webhookSecrets = new WebhookSecrets(tokens.derive('webhook secrets'));
+    const relationships = new RelationshipService(store);
     return {
       store,
       catalog,
       deprecations: new Deprecations(store),
-      relationships: new RelationshipService(store),
+      relationships,
+      impact: new DeprecationImpact(store, relationships),
       timeline: new TimelineService(store),
       runs: new IngestionRuns(store, catalog),
       tokens,

@@ -10,6 +10,7 @@ import type { UserAdmin } from '../auth/user-admin.ts';
 import type { RoleAssignments } from '../auth/role-assignments.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import type { Deprecations } from '../catalog/deprecation.ts';
+import type { DeprecationImpact } from '../catalog/deprecation-impact.ts';
 import type { IngestionRuns } from '../catalog/ingestion-runs.ts';
 import type { RelationshipService } from '../catalog/relationships/relationship-service.ts';
 import type { TimelineService } from '../catalog/timeline/timeline-service.ts';
@@ -25,6 +26,7 @@ export interface AppContext {
   readonly config: Config;
   readonly catalog: Catalog;
   readonly deprecations: Deprecations;
+  readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
   readonly timeline: TimelineService;
   readonly runs: IngestionRuns;

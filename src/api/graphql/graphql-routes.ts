@@ -18,6 +18,7 @@ import { policiesModule } from './policies.ts';
 import { rolesModule } from './roles.ts';
 import { retentionModule } from './retention.ts';
 import { webhooksModule } from './webhooks.ts';
+import { deprecationImpactModule } from './deprecation-impact.ts';
 import { searchModule } from './search.ts';
 import { searchAcrossModule } from './search-across.ts';
 import { usersModule } from './users.ts';
@@ -42,6 +43,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   rolesModule,
   retentionModule,
   webhooksModule,
+  deprecationImpactModule,
   usersModule,
   policiesModule,
   timelineModule,

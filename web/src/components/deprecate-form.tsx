@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../api.ts';
 import { ErrorBox } from './error-box.tsx';
+import { ImpactTable, useImpact } from './impact-list.tsx';
 
 const MUTATION = `mutation batch($input: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $input) }`;
 
@@ -11,6 +12,8 @@ export function DeprecateForm({ urns, onDone, onCancel }: { urns: readonly strin
   const [replacement, setReplacement] = useState('');
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
+  // Shown before the user confirms: who is downstream of what is about to be deprecated.
+  const { impact, error: impactError } = useImpact(urns);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -57,6 +60,14 @@ export function DeprecateForm({ urns, onDone, onCancel }: { urns: readonly strin
           placeholder="urn:li:dataset:(urn:li:dataPlatform:...,...,PROD)"
         />
       </label>
+      <section aria-label="Impact">
+        {impact ? (
+          <ImpactTable impact={impact} caption="Downstream, who will see the deprecation" />
+        ) : (
+          !impactError && <p aria-busy="true">Walking lineage…</p>
+        )}
+        <ErrorBox error={impactError} />
+      </section>
       <ErrorBox error={error} />
       <div class="actions">
         <button type="submit" class="primary" disabled={busy}>

@@ -3,6 +3,7 @@ import { gql } from '../api.ts';
 import { DeprecateForm, undeprecate } from '../components/deprecate-form.tsx';
 import { decommissionCountdown, DeprecationBadge, type DeprecationView } from '../components/deprecation-badge.tsx';
 import { ErrorBox } from '../components/error-box.tsx';
+import { DownstreamSection } from '../components/impact-list.tsx';
 import { LineageSection } from '../components/lineage.tsx';
 import { ProfileChart, type ProfileView } from '../components/profile-chart.tsx';
 import { RefLinks } from '../components/ref-links.tsx';
@@ -24,6 +25,7 @@ const QUERY = `query dataset($urn: String!) {
     schemaMetadata { fields { fieldPath type nativeDataType description tags { tags { tag { ...ref } } } deprecation { deprecated note decommissionTime } } }
     datasetProfiles(limit: 100) { timestampMillis rowCount fieldProfiles { fieldPath nullCount nullProportion } }
     deprecationHistory(limit: 50) { version deprecated note decommissionTime replacement actor time }
+    deprecatedUpstreams(depth: 3) { urn degree state note entity { ...ref } }
   }
 }
 ${REF_FIELDS}`;
@@ -48,6 +50,7 @@ interface DatasetView {
   schemaMetadata: { fields: FieldView[] } | null;
   datasetProfiles: ProfileView[] | null;
   deprecationHistory: HistoryEntry[];
+  deprecatedUpstreams: Array<{ urn: string; degree: number; state: 'DEPRECATED' | 'OVERDUE'; note: string | null; entity: EntityRefView | null }>;
 }
 
 /** One dataset: what it is, who owns it, how it is classified, its schema, profiles, lineage and deprecation. */
@@ -124,6 +127,21 @@ export function DatasetPage({ urn, me }: { urn: string; me: Me | null }) {
           </dl>
         </section>
       )}
+      {dataset.deprecatedUpstreams.length > 0 && (
+        <section class="banner warn" role="alert" aria-label="Deprecated upstream">
+          <strong>It depends on deprecated data.</strong>
+          <ul>
+            {dataset.deprecatedUpstreams.map((u) => (
+              <li>
+                <a href={datasetHref(u.urn)}>{refName(u.entity, u.urn)}</a> is {u.state === 'OVERDUE' ? 'past its decommission date' : 'deprecated'}
+                {u.degree > 1 ? ` (${u.degree} hops upstream)` : ''}
+                {u.note ? `: ${u.note}` : ''}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {dep?.deprecated && <DownstreamSection urn={dataset.urn} />}
       {canDeprecate(me) && (
         <div class="toolbar">
           {dep?.deprecated ? (
