@@ -12,6 +12,7 @@ import { deprecationCommands } from './deprecation-commands.ts';
 import { policyCommands } from './policy-commands.ts';
 import { retentionCommands } from './retention-commands.ts';
 import { deprecationsCommand } from './deprecations-command.ts';
+import { webhookCommands } from './webhook-commands.ts';
 import { timeseriesCommands } from './timeseries-commands.ts';
 
 /** Commander exits by itself unless told not to, and addCommand does not pass that on: tell every command. */
@@ -31,6 +32,7 @@ export async function run(argv: readonly string[]): Promise<void> {
   program.addCommand(userCommands());
   program.addCommand(policyCommands());
   program.addCommand(retentionCommands());
+  program.addCommand(webhookCommands());
   for (const cmd of [...catalogCommands(), deleteCommand(), ...timeseriesCommands(), ...deprecationCommands(), deprecationsCommand()])
     program.addCommand(cmd);
   overrideExits(program);

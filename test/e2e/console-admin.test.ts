@@ -9,6 +9,7 @@ import { createSqliteDatabase, type TestDatabase } from '../support/databases.ts
 import { gql } from '../support/graphql.ts';
 import { ROOT } from '../support/process.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { startWebhookReceiver } from '../support/webhook-receiver.ts';
 
 const PASSWORD = 'correct horse battery';
 const ORDERS = 'urn:li:dataset:(urn:li:dataPlatform:hive,admin.orders,PROD)';
@@ -119,5 +120,33 @@ describe("the console's admin pages in headless Chromium", { skip }, () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.fail('the run did not delete the three old rows');
+  });
+
+  it('lets an Admin add a webhook, shows its secret once, and logs the delivery of a deprecation', async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' }).click();
+      const form = page.getByRole('form', { name: 'Add a webhook' });
+      await form.getByLabel('URL').fill(receiver.url);
+      await form.getByLabel('Deprecation events only').check();
+      await form.getByRole('button', { name: 'Add webhook' }).click();
+      const secret = page.getByRole('status', { name: 'Webhook secret' });
+      await secret.waitFor();
+      assert.match((await secret.locator('code').textContent()) ?? '', /^[A-Za-z0-9_-]{43}$/);
+      await page.locator('table.webhooks tr', { hasText: receiver.url }).waitFor();
+      assert.match((await page.locator('table.webhooks tr', { hasText: receiver.url }).textContent()) ?? '', /DEPRECATION/);
+      await gql(server, DEPRECATE, { input: { urn: OTHER, deprecated: true, note: 'hooked' } });
+      await receiver.waitFor(1);
+      for (let i = 0; i < 50; i++) {
+        await page.reload();
+        await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+        if ((await page.locator('table.webhook-deliveries td.state-delivered').count()) > 0) break;
+      }
+      assert.match((await page.locator('table.webhook-deliveries tbody tr').first().textContent()) ?? '', /DEPRECATION.*admin\.other.*delivered/);
+      // Shown once: the page after a reload lists the subscription, never its secret.
+      assert.equal(await page.getByRole('status', { name: 'Webhook secret' }).count(), 0);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -1,19 +1,20 @@
 import './styles.css';
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { canManagePolicies, canManageRetention, canManageUsers, canViewTimeseries, fetchMe, type Me } from './me.ts';
+import { canManagePolicies, canManageRetention, canManageUsers, canManageWebhooks, canViewTimeseries, fetchMe, type Me } from './me.ts';
 import { DatasetPage } from './pages/dataset.tsx';
 import { DatasetsPage } from './pages/datasets.tsx';
 import { LoginPage } from './pages/login.tsx';
 import { PoliciesPage } from './pages/policies.tsx';
 import { RetentionPage } from './pages/retention.tsx';
+import { WebhooksPage } from './pages/webhooks.tsx';
 import { TimeseriesPage } from './pages/timeseries.tsx';
 import { TokensPage } from './pages/tokens.tsx';
 import { UsersPage } from './pages/users.tsx';
 import { clearToken, getToken } from './session.ts';
 
 /**
- * The hash route: #/datasets[?filters], #/dataset/<urn>, #/timeseries, #/tokens, #/users, #/policies, #/retention, #/login. `visit` counts
+ * The hash route: #/datasets[?filters], #/dataset/<urn>, #/timeseries, #/tokens, #/users, #/policies, #/retention, #/webhooks, #/login. `visit` counts
  * navigations, so following a link to the page already shown (Datasets in the menu) starts it afresh; the list's
  * own address updates (history.replaceState) are no navigation.
  */
@@ -76,6 +77,7 @@ function App() {
   else if (route.startsWith('#/users')) page = me === null ? null : canManageUsers(me) ? <UsersPage /> : <AdminsOnly what="Users" />;
   else if (route.startsWith('#/policies')) page = me === null ? null : canManagePolicies(me) ? <PoliciesPage /> : <AdminsOnly what="Policies" />;
   else if (route.startsWith('#/retention')) page = me === null ? null : canManageRetention(me) ? <RetentionPage /> : <AdminsOnly what="Retention" />;
+  else if (route.startsWith('#/webhooks')) page = me === null ? null : canManageWebhooks(me) ? <WebhooksPage /> : <AdminsOnly what="Webhooks" />;
   else page = <DatasetsPage key={visit} me={me} initial={new URLSearchParams(route.split('?')[1] ?? '')} />;
   return (
     <>
@@ -97,6 +99,7 @@ function App() {
           {canManageUsers(me) && link('#/users', 'Users')}
           {canManagePolicies(me) && link('#/policies', 'Policies')}
           {canManageRetention(me) && link('#/retention', 'Retention')}
+          {canManageWebhooks(me) && link('#/webhooks', 'Webhooks')}
         </nav>
         <span class="who">{me?.username}</span>
         <button onClick={signOut}>Sign out</button>

@@ -32,3 +32,6 @@ export const canViewTimeseries = (me: Me | null): boolean =>
 
 /** The Retention page reads and changes retention policies: APPLY_RETENTION_PRIVILEGE or MANAGE_SYSTEM_OPERATIONS (Admin's). */
 export const canManageRetention = (me: Me | null): boolean => holdsAny(me, ['APPLY_RETENTION_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS']);
+
+/** The Webhooks page manages subscriptions and reads the delivery log: MANAGE_WEBHOOKS_PRIVILEGE (Admin's). */
+export const canManageWebhooks = (me: Me | null): boolean => holdsAny(me, ['MANAGE_WEBHOOKS_PRIVILEGE']);
