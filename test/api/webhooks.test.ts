@@ -133,6 +133,18 @@ for (const backend of await backends()) {
       assert.equal(d!.json.parameters.aspect, 'datasetProfile');
     });
 
+    it('sends the end of a retention run as a RUN event of a process instance', async () => {
+      const res = await server.request('POST', '/api/retention/run', { body: {} });
+      assert.equal(res.status, 202, res.text);
+      const [d] = await receiver.waitFor(1);
+      assert.equal(d!.json.entityType, 'dataProcessInstance');
+      assert.match(d!.json.entityUrn, /^urn:li:dataProcessInstance:almanac-retention-\d+$/);
+      assert.deepEqual(
+        [d!.json.category, d!.json.operation, d!.json.parameters.taskKind, d!.json.parameters.runResult],
+        ['RUN', 'COMPLETED', 'retention', 'SUCCESS'],
+      );
+    });
+
     it('never returns a secret after creation, validates targets and filters, and lets only Admins subscribe', async () => {
       const generated = await gqlData(server, CREATE, { input: { url: receiver.url, categories: ['RUN'], entityTypes: ['dataProcessInstance'] } });
       assert.match(generated.createWebhookSubscription.secret, /^[A-Za-z0-9_-]{43}$/);
