@@ -102,6 +102,27 @@ for (const backend of await backends()) {
       );
     });
 
+    it("sends a dataset field's deprecation as an event of its schemaField", async () => {
+      const urn = datasetUrn('hooks.fields');
+      const schema = {
+        schemaName: 'hooks.fields',
+        platform: 'urn:li:dataPlatform:hive',
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+        fields: [{ fieldPath: 'email', type: { type: { 'com.linkedin.schema.StringType': {} } }, nativeDataType: 'varchar' }],
+      };
+      await server.request('POST', '/aspects?action=ingestProposal', { body: { proposal: mcp(urn, 'schemaMetadata', schema) } });
+      await gqlData(server, BATCH, {
+        input: { resources: [{ resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource: 'email' }], deprecated: true, note: 'PII' },
+      });
+      const [d] = await receiver.waitFor(1);
+      assert.deepEqual(
+        [d!.json.entityType, d!.json.entityUrn, d!.json.category, d!.json.parameters],
+        ['schemaField', `urn:li:schemaField:(${urn},email)`, 'DEPRECATION', { status: 'DEPRECATED', note: 'PII' }],
+      );
+    });
+
     it('retries a delivery the receiver refused, and logs it delivered after the second attempt', async () => {
       receiver.answer([500]);
       const urn = datasetUrn('hooks.retried');
