@@ -1,8 +1,7 @@
 import { badRequest, CatalogError } from './errors.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { parseUrn, schemaFieldUrn, validateUrnForIngest, type Urn } from './urn.ts';
-import { MissingEntities } from '../storage/store-error.ts';
-import type { Json, Store, StoredAspect, WriteOp } from '../storage/store.ts';
+import { MissingEntities, type Json, type Store, type StoredAspect, type WriteOp } from '../storage/store.ts';
 
 const ASPECT = 'deprecation';
 const DEFAULT_RUN_ID = 'no-run-id-provided';

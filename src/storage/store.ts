@@ -30,6 +30,8 @@ export type * from './ports/tasks.ts';
 export type * from './ports/timeseries.ts';
 export type * from './ports/truncation.ts';
 export type * from './ports/user-access.ts';
+/** The write refused for missing required entities: the one error of the port the domain acts on. */
+export { MissingEntities } from './store-error.ts';
 
 export interface Store
   extends

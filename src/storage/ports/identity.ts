@@ -55,7 +55,7 @@ export interface IdentityPort {
    * A mark that moves whenever a change that can alter authentication or a grant basis may have committed, by any
    * process (storage/auth-change-sql.ts lists those changes): what a process read while the mark stays the same is
    * still true. undefined when this process cannot tell now (PostgreSQL with its notification connection down or
-   * silent for longer than the staleness bound): read again.
+   * not answering): read again. On PostgreSQL the mark reflects every change committed before the call.
    */
   authChangeMark(): Promise<number | undefined>;
   /** Assigns one role to every actor, or removes their role when `roleUrn` is null; atomic. */
