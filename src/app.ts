@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Authenticator } from './auth/authenticator.ts';
 import { AccessTokens } from './auth/access-tokens.ts';
+import { AuthStateCache } from './auth/auth-state-cache.ts';
 import { DeprecationImpact } from './catalog/deprecation-impact.ts';
 import { WebhookDeliverer } from './tasks/webhooks/webhook-deliverer.ts';
 import { WebhookSecrets } from './tasks/webhooks/webhook-secrets.ts';
@@ -80,8 +81,10 @@ export async function openServices(config: Config, options: { background?: boole
     const catalog = new Catalog(store);
     await bootstrapAdmin(store, catalog);
     await installDefaultPolicies(store, catalog, Date.now());
-    const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis);
-    const authorizer = new Authorizer(store);
+    // One cache of what authentication and authorization read, so a request reads the auth change mark once.
+    const authState = new AuthStateCache(store);
+    const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis, authState);
+    const authorizer = new Authorizer(store, authState);
     const webhookSecrets = new WebhookSecrets(tokens.derive('webhook secrets'));
     const relationships = new RelationshipService(store);
     return {

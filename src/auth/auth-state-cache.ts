@@ -7,20 +7,28 @@ const MAX_ENTRIES = 10_000;
  * user state, an actor's role and the policies' counter), kept by this process while the store's auth change mark
  * (`authChangeMark`: a counter on SQLite, notifications on PostgreSQL) stays the same. Any change that could alter
  * an answer moves the mark, and the next lookup in every process starts afresh; with no mark to go by, every
- * lookup reads. Only answers that let a request through are kept, so a refusal is always read again.
+ * lookup reads. Only answers that let a request through are kept, so a refusal is always read again. One cache
+ * serves the process (openServices gives it to the TokenService and the Authorizer).
  */
 export class AuthStateCache {
-  private mark: number | undefined;
+  private keptUnder: number | undefined;
   private readonly entries = new Map<string, Promise<unknown>>();
 
   constructor(private readonly store: Pick<Store, 'authChangeMark'>) {}
 
-  async get<T>(key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
-    // Read before the load: a change committed while it runs moves the mark past the one the answer is kept under.
-    const mark = await this.store.authChangeMark();
-    if (mark !== this.mark) {
+  /**
+   * The store's mark now: read once per request (on PostgreSQL it waits for the listening connection's barrier) and
+   * given to every lookup of that request, which the Principal carries from authentication to authorization.
+   */
+  mark(): Promise<number | undefined> {
+    return this.store.authChangeMark();
+  }
+
+  /** `load`'s answer for `key`, kept under `mark` (read before the load: a change committed while it runs moves the mark past it). */
+  async get<T>(mark: number | undefined, key: string, load: () => Promise<T>, keep: (value: T) => boolean = () => true): Promise<T> {
+    if (mark !== this.keptUnder) {
       this.entries.clear();
-      this.mark = mark;
+      this.keptUnder = mark;
     }
     if (mark === undefined) return load();
     const hit = this.entries.get(key) as Promise<T> | undefined;

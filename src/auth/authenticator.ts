@@ -52,7 +52,12 @@ export class Authenticator {
     if (!actorExists) {
       throw unauthenticated(`Failed to validate DataHub token: actor ${verified.actorUrn} does not exist.`);
     }
-    return { actorUrn: verified.actorUrn, kind: 'user', ...(verified.tokenId ? { tokenId: verified.tokenId } : {}) };
+    return {
+      actorUrn: verified.actorUrn,
+      kind: 'user',
+      ...(verified.tokenId ? { tokenId: verified.tokenId } : {}),
+      ...(verified.authMark !== undefined ? { authMark: verified.authMark } : {}),
+    };
   }
 
   private systemClient(credentials: string): Principal {

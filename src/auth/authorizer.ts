@@ -30,15 +30,18 @@ export class Authorizer {
   private readonly policies: PolicyCache;
   private readonly state: AuthStateCache;
 
-  constructor(private readonly store: Store) {
+  constructor(
+    private readonly store: Store,
+    state?: AuthStateCache,
+  ) {
     this.policies = new PolicyCache(store);
-    this.state = new AuthStateCache(store);
+    this.state = state ?? new AuthStateCache(store);
   }
 
   private grants(principal: Principal): RequestGrants {
     let grants = this.perRequest.get(principal);
     if (!grants) {
-      grants = new RequestGrants(this.store, this.policies, this.state, principal.actorUrn);
+      grants = new RequestGrants(this.store, this.policies, this.state, principal);
       this.perRequest.set(principal, grants);
     }
     return grants;

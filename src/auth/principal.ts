@@ -5,6 +5,8 @@ export interface Principal {
   readonly kind: 'user' | 'system';
   /** The stored id of the access token used, when the request carried one. */
   readonly tokenId?: string;
+  /** The store's auth change mark read when the request was authenticated: its authorization lookups reuse it. */
+  readonly authMark?: number;
 }
 
 export const ADMIN_URN = 'urn:li:corpuser:datahub';

@@ -1,6 +1,7 @@
 import { parseUrn } from '../catalog/urn.ts';
 import type { GrantBasis, Json, Store } from '../storage/store.ts';
 import type { AuthStateCache } from './auth-state-cache.ts';
+import type { Principal } from './principal.ts';
 import type { PolicyCache } from './policy-cache.ts';
 import type { Policy } from './policy.ts';
 import type { ActorSpec, ResourceFacts, ResourceSpec } from './policy-engine.ts';
@@ -52,12 +53,20 @@ export class RequestGrants {
     private readonly store: Store,
     private readonly policyCache: PolicyCache,
     private readonly state: AuthStateCache,
-    readonly actorUrn: string,
+    private readonly principal: Pick<Principal, 'actorUrn' | 'authMark'>,
   ) {}
+
+  get actorUrn(): string {
+    return this.principal.actorUrn;
+  }
 
   /** The caller's role and the policies' change counter, read together once, or not at all while the process's copy holds. */
   private grantBasis(): Promise<GrantBasis> {
-    return (this.basis ??= this.state.get(`grants\u0000${this.actorUrn}`, () => this.store.grantBasis(this.actorUrn)));
+    return (this.basis ??= (async () => {
+      // The mark authentication read, when it did: one barrier per request, not one per lookup.
+      const mark = this.principal.authMark ?? (await this.state.mark());
+      return this.state.get(mark, `grants\u0000${this.actorUrn}`, () => this.store.grantBasis(this.actorUrn));
+    })());
   }
 
   roleUrn(): Promise<string | undefined> {

@@ -27,6 +27,8 @@ export interface VerifiedToken {
   readonly type: 'PERSONAL' | 'SESSION';
   /** Whether the actor exists, when the token check read it already (personal tokens). */
   readonly actorExists?: boolean;
+  /** The auth change mark the check read (AuthStateCache.mark), for the rest of the request. */
+  readonly authMark?: number;
 }
 
 /** DataHub refuses inactive actors too ("Actor is not active"); Almanac says which states count. */
@@ -49,9 +51,10 @@ export class TokenService {
     private readonly store: Store,
     private readonly secrets: TokenSecrets,
     readonly sessionTtlMillis: number = DEFAULT_SESSION_TTL_MILLIS,
+    state?: AuthStateCache,
   ) {
     this.key = new TextEncoder().encode(secrets.signingKey);
-    this.state = new AuthStateCache(store);
+    this.state = state ?? new AuthStateCache(store);
   }
 
   /** An HMAC of `purpose` under the signing key: secrets derived from stored nonces, which alone reveal nothing. */
@@ -112,7 +115,9 @@ export class TokenService {
 
   /** A session is live while its user exists, is active (not suspended or soft-deleted), and its epoch is the user's current one: one read at most. */
   private async verifySession(actorUrn: string, epoch: unknown): Promise<VerifiedToken> {
+    const mark = await this.state.mark();
     const state = await this.state.get(
+      mark,
       `session\u0000${actorUrn}`,
       () => this.store.getSessionState(actorUrn),
       (s) => s.exists && !s.inactive,
@@ -120,7 +125,7 @@ export class TokenService {
     if (!state.exists) throw unauthenticated(`Failed to validate DataHub token: actor ${actorUrn} does not exist.`);
     if (state.inactive) throw unauthenticated(inactiveMessage(actorUrn));
     if (epoch !== state.sessionEpoch) throw unauthenticated('Failed to validate DataHub token: the session has ended. Sign in again.');
-    return { actorUrn, tokenId: '', type: 'SESSION', actorExists: true };
+    return { actorUrn, tokenId: '', type: 'SESSION', actorExists: true, ...(mark !== undefined ? { authMark: mark } : {}) };
   }
 
   /**
@@ -167,13 +172,21 @@ export class TokenService {
     }
     if (payload.type === 'SESSION' && payload.version === '1') return this.verifySession(`urn:li:corpuser:${actorId}`, payload.epoch);
     if (payload.type !== 'PERSONAL' || payload.version !== '2') throw unauthenticated('Unable to verify the provided token.');
+    const mark = await this.state.mark();
     const found = await this.state.get(
+      mark,
       `token\u0000${tokenId}`,
       () => this.store.findTokenWithActor(tokenId),
       (f) => f !== undefined && f.actorExists && !f.actorInactive,
     );
     if (!found) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');
     if (found.actorInactive) throw unauthenticated(inactiveMessage(found.token.actorUrn));
-    return { actorUrn: found.token.actorUrn, tokenId, type: 'PERSONAL', actorExists: found.actorExists };
+    return {
+      actorUrn: found.token.actorUrn,
+      tokenId,
+      type: 'PERSONAL',
+      actorExists: found.actorExists,
+      ...(mark !== undefined ? { authMark: mark } : {}),
+    };
   }
 }

@@ -3,6 +3,7 @@
  * their rows. Lists of filter values are stored delimited (`,a,b,`) so the fan-out trigger matches them by substring.
  */
 import type {
+  ClaimedDelivery,
   StoredChangeEvent,
   WebhookDeliveryRecord,
   WebhookDeliveryState,
@@ -47,6 +48,11 @@ export interface DeliveryRow {
 
 export const EVENT_COLUMNS = 'e.id, e.entity_type, e.entity_urn, e.category, e.source, e.before_value, e.after_value, e.actor, e.created_at';
 export const SUBSCRIPTION_COLUMNS = 'id, url, sealed_secret, categories, entity_types, created_by, created_at';
+
+/** A claim's columns: the event's, then the subscription's prefixed `s_`, so one row holds both (claimFromRow). */
+export const CLAIM_COLUMNS = `${EVENT_COLUMNS}, ${SUBSCRIPTION_COLUMNS.split(', ')
+  .map((c) => `s.${c} AS s_${c}`)
+  .join(', ')}`;
 
 export const LIST_EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM change_events e WHERE e.id > :afterId ORDER BY e.id LIMIT :limit`;
 export const INSERT_SUBSCRIPTION_SQL = `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})
@@ -118,6 +124,14 @@ export const toChangeEvent = (r: ChangeEventRow, parse: (v: unknown) => Record<s
   actor: r.actor,
   createdAt: Number(r.created_at),
 });
+
+export type ClaimRow = ChangeEventRow & { subscription_id: string; event_id: number; attempts: number } & Record<string, unknown>;
+
+/** One claimed delivery from a row of CLAIM_COLUMNS and its attempts. */
+export function claimFromRow(row: ClaimRow, parse: (v: unknown) => Record<string, unknown> | null): ClaimedDelivery {
+  const s = Object.fromEntries(SUBSCRIPTION_COLUMNS.split(', ').map((c) => [c, row[`s_${c}`]])) as unknown as SubscriptionRow;
+  return { subscription: toSubscription(s), event: toChangeEvent(row, parse), attempts: row.attempts };
+}
 
 export const toDelivery = (r: DeliveryRow): WebhookDeliveryRecord => ({
   subscriptionId: r.subscription_id,

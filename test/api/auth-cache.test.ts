@@ -15,6 +15,7 @@ for (const backend of await backends()) {
     let server: TestServer;
     let tokenReads = 0;
     let grantReads = 0;
+    let markReads = 0;
 
     before(async () => {
       db = await backend.create();
@@ -24,6 +25,7 @@ for (const backend of await backends()) {
       for (const [name, count] of [
         ['findTokenWithActor', () => tokenReads++],
         ['grantBasis', () => grantReads++],
+        ['authChangeMark', () => markReads++],
       ] as const) {
         const real = store[name]!;
         store[name] = (...args) => {
@@ -51,13 +53,15 @@ for (const backend of await backends()) {
     const update = (auth: string, note: string) =>
       server.request('POST', '/api/graphql', { auth, body: { query: UPDATE, variables: { input: { urn: DATASET, deprecated: true, note } } } });
 
-    it("reads neither a token's record nor its caller's role again while nothing changes", async () => {
+    it("reads neither a token's record nor its caller's role again while nothing changes, and the change mark once a request", async () => {
       const auth = await actorWithRole(server, 'keeper', 'Editor');
       await warm(auth);
       assert.equal((await update(auth, 'first')).json.data?.updateDeprecation, true);
-      const [tokens, grants] = [tokenReads, grantReads];
+      const [tokens, grants, marks] = [tokenReads, grantReads, markReads];
       for (let i = 0; i < 5; i++) assert.equal((await update(auth, `again ${i}`)).json.data?.updateDeprecation, true);
       assert.deepEqual([tokenReads - tokens, grantReads - grants], [0, 0]);
+      // Authentication and authorization share the mark authentication read: one per request.
+      assert.equal(markReads - marks, 5);
     });
 
     it('refuses a token on the next request after another connection deletes it', async () => {

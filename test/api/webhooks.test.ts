@@ -180,6 +180,9 @@ for (const backend of await backends()) {
         [{ url: 'ftp://example.com/hook' }, /^url: must be http or https/],
         [{ url: 'not a url' }, /^url: not a URL/],
         [{ url: 'http://169.254.169.254/latest/meta-data' }, /^url: 169\.254\.169\.254 is a link-local/],
+        // The same address written as a number, and as an IPv4-mapped IPv6 address.
+        [{ url: 'http://2852039166/latest/meta-data' }, /^url: 169\.254\.169\.254 is a link-local/],
+        [{ url: 'http://[::ffff:169.254.169.254]/' }, /^url: ::ffff:a9fe:a9fe is a link-local/],
         [{ url: 'http://user:pw@example.com/hook' }, /^url: must not carry credentials/],
         [{ url: receiver.url, secret: 'short' }, /^secret: a string of 16 to 256 characters/],
         [{ url: receiver.url, categories: ['TAG'] }, /^categories: unknown value TAG/],

@@ -3,7 +3,9 @@ import {
   COUNT_DELIVERIES_SQL,
   DELETE_DELIVERIES_OF_SQL,
   DELETE_SUBSCRIPTION_SQL,
-  EVENT_COLUMNS,
+  CLAIM_COLUMNS,
+  claimFromRow,
+  type ClaimRow,
   FINISH_DELIVERY_SQL,
   finishParams,
   INSERT_SUBSCRIPTION_SQL,
@@ -13,7 +15,6 @@ import {
   PRUNE_DELIVERIES_SQL,
   PRUNE_EVENTS_SQL,
   subscriptionParams,
-  SUBSCRIPTION_COLUMNS,
   toChangeEvent,
   toDelivery,
   toSubscription,
@@ -27,9 +28,6 @@ import { runNamed } from './named-query.ts';
 import { inTransaction } from './transaction.ts';
 
 const parse = (v: unknown) => (v === null || v === undefined ? null : (v as Record<string, unknown>));
-const SUBSCRIPTION_AS = SUBSCRIPTION_COLUMNS.split(', ')
-  .map((c) => `s.${c} AS s_${c}`)
-  .join(', ');
 
 /**
  * Change events and webhook deliveries on PostgreSQL. A claim is one statement: due deliveries are locked with SKIP
@@ -58,7 +56,7 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
   }
 
   async claimWebhookDeliveries(claimant: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]> {
-    const r = await this.pool.query<ChangeEventRow & { subscription_id: string; event_id: number; attempts: number } & Record<string, unknown>>(
+    const r = await this.pool.query<ClaimRow>(
       `WITH due AS (
          SELECT subscription_id, event_id FROM webhook_deliveries
           WHERE state = 'pending' AND next_attempt_at <= $1 AND (claimed_until IS NULL OR claimed_until <= $1)
@@ -67,15 +65,12 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
          UPDATE webhook_deliveries d SET claimed_by = $4, claimed_until = $2
            FROM due WHERE d.subscription_id = due.subscription_id AND d.event_id = due.event_id
          RETURNING d.subscription_id, d.event_id, d.attempts)
-       SELECT c.subscription_id, c.event_id, c.attempts, ${EVENT_COLUMNS}, ${SUBSCRIPTION_AS}
+       SELECT c.subscription_id, c.event_id, c.attempts, ${CLAIM_COLUMNS}
          FROM claimed c JOIN change_events e ON e.id = c.event_id JOIN webhook_subscriptions s ON s.id = c.subscription_id
         ORDER BY c.event_id`,
       [now, leaseUntil, limit, claimant],
     );
-    return r.rows.map((row) => {
-      const s = Object.fromEntries(SUBSCRIPTION_COLUMNS.split(', ').map((c) => [c, row[`s_${c}`]])) as unknown as SubscriptionRow;
-      return { subscription: toSubscription(s), event: toChangeEvent(row, parse), attempts: row.attempts };
-    });
+    return r.rows.map((row) => claimFromRow(row, parse));
   }
 
   async finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): Promise<boolean> {

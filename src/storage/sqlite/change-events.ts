@@ -3,7 +3,9 @@ import {
   COUNT_DELIVERIES_SQL,
   DELETE_DELIVERIES_OF_SQL,
   DELETE_SUBSCRIPTION_SQL,
-  EVENT_COLUMNS,
+  CLAIM_COLUMNS,
+  claimFromRow,
+  type ClaimRow,
   FINISH_DELIVERY_SQL,
   finishParams,
   INSERT_SUBSCRIPTION_SQL,
@@ -13,7 +15,6 @@ import {
   PRUNE_DELIVERIES_SQL,
   PRUNE_EVENTS_SQL,
   subscriptionParams,
-  SUBSCRIPTION_COLUMNS,
   toChangeEvent,
   toDelivery,
   toSubscription,
@@ -75,22 +76,16 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
 
   private claim(claimant: string, now: number, leaseUntil: number, limit: number): ClaimedDelivery[] {
     const due = this.sql(
-      `SELECT d.subscription_id, d.event_id, d.attempts, ${EVENT_COLUMNS},
-              ${SUBSCRIPTION_COLUMNS.split(', ')
-                .map((c) => `s.${c} AS s_${c}`)
-                .join(', ')}
+      `SELECT d.subscription_id, d.event_id, d.attempts, ${CLAIM_COLUMNS}
          FROM webhook_deliveries d
          JOIN change_events e ON e.id = d.event_id
          JOIN webhook_subscriptions s ON s.id = d.subscription_id
         WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
         ORDER BY d.next_attempt_at, d.event_id LIMIT ?`,
-    ).all(now, now, limit) as Array<ChangeEventRow & { subscription_id: string; event_id: number; attempts: number } & Record<string, unknown>>;
+    ).all(now, now, limit) as ClaimRow[];
     const mark = this.sql('UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE subscription_id = ? AND event_id = ?');
-    return due.map((r) => {
-      mark.run(claimant, leaseUntil, r.subscription_id, r.event_id);
-      const s = Object.fromEntries(SUBSCRIPTION_COLUMNS.split(', ').map((c) => [c, r[`s_${c}`]])) as unknown as SubscriptionRow;
-      return { subscription: toSubscription(s), event: toChangeEvent(r, parse), attempts: r.attempts };
-    });
+    for (const r of due) mark.run(claimant, leaseUntil, r.subscription_id, r.event_id);
+    return due.map((r) => claimFromRow(r, parse));
   }
 
   finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): boolean {

@@ -18,10 +18,8 @@ REFUSED.addSubnet('fe80::', 10, 'ipv6');
 REFUSED.addSubnet('ff00::', 8, 'ipv6');
 REFUSED.addAddress('::', 'ipv6');
 
-/** Whether an IP address is one webhooks are never sent to (an IPv4-mapped IPv6 address counts as its IPv4). */
+/** Whether an IP address is one webhooks are never sent to (BlockList checks an IPv4-mapped IPv6 address as its IPv4). */
 export function refusedAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return REFUSED.check(mapped[1]!, 'ipv4');
   const family = net.isIP(address);
   return family === 4 ? REFUSED.check(address, 'ipv4') : family === 6 ? REFUSED.check(address, 'ipv6') : false;
 }
