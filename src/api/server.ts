@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
 import { jsonNestsDeeper, tooDeepMessage } from '../catalog/json-depth.ts';
+import { prototypeKeyAt, prototypeKeyMessage } from '../catalog/untrusted-keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
 import { fromFrameworkError, restliError, sendRestliError } from './errors.ts';
@@ -75,6 +76,8 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     } catch {
       return done(new CatalogError('BAD_REQUEST', 'Request body is not valid JSON'), undefined);
     }
+    const protoKey = prototypeKeyAt(text, parsed);
+    if (protoKey !== undefined) return done(new CatalogError('BAD_REQUEST', prototypeKeyMessage(protoKey)), undefined);
     const bad = unstorableTextAt(text, parsed);
     if (bad !== undefined) {
       return done(
