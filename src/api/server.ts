@@ -13,6 +13,7 @@ import { GMS_ROUTES, ROOT_ROUTES } from './routes.ts';
 import { unstorableTextAt } from './storable-text.ts';
 import { isExpensiveRoute, registerRateLimit } from './rate-limit.ts';
 import { WriteBudget } from './write-budget.ts';
+import { refuseCrossSiteCookieWrite } from './cross-site.ts';
 import { authFailureReason } from './metrics.ts';
 import { noteFailure, RequestLogController } from './request-log.ts';
 
@@ -104,6 +105,7 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
       if (e instanceof CatalogError) context.metrics.authFailures.inc({ reason: authFailureReason(e.message) });
       throw e;
     }
+    if (req.principal.viaCookie) refuseCrossSiteCookieWrite(req, ctx.config.publicUrl);
   });
 
   const limitExpensive = await registerRateLimit(app, ctx.config.rateLimit);
