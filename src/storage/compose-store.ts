@@ -125,6 +125,7 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
     getSessionState: true,
     endSessions: true,
     resetPassword: true,
+    userUrnsIgnoringCase: true,
     getInvite: true,
     putInvite: true,
     getSignInFailures: true,

@@ -32,6 +32,9 @@ export interface UserAccessStore {
   /** Sets the password and ends the user's sessions, in one transaction. */
   resetPassword(userUrn: string, hash: string, now: number): Promise<void>;
 
+  /** Users (entities or password holders) whose urn equals `userUrn` ignoring ASCII case; reads only. */
+  userUrnsIgnoringCase(userUrn: string): Promise<string[]>;
+
   getInvite(roleKey: string): Promise<InviteRecord | undefined>;
   /** Replaces the role's invite (the previous token stops working). */
   putInvite(invite: InviteRecord): Promise<void>;
