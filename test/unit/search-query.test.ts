@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
+import { indexedText, searchWords } from '../../src/catalog/search/search-tokens.ts';
+import { CatalogError } from '../../src/catalog/errors.ts';
+
+describe('search words', () => {
+  it('split on punctuation, camelCase and digit boundaries, folding case and accents', () => {
+    assert.deepEqual(searchWords('sales_orders_2024'), ['sales', 'orders', '2024']);
+    assert.deepEqual(searchWords('SalesOrders'), ['sales', 'orders']);
+    assert.deepEqual(searchWords('HTMLParser v2.db-users'), ['html', 'parser', 'v', '2', 'db', 'users']);
+    assert.deepEqual(searchWords('Café Crème'), ['cafe', 'creme']);
+    assert.equal(indexedText('SalesOrders_x'), 'sales orders salesorders x');
+  });
+});
+
+describe('search query parser', () => {
+  const words = (w: string[], extra: object = {}) => ({ kind: 'words', words: w, prefix: false, text: w.join(' '), ...extra });
+  it('reads terms, phrases, exclusions, OR and parentheses as DataHub does', () => {
+    assert.deepEqual(parseSearchQuery(''), { kind: 'all' });
+    assert.deepEqual(parseSearchQuery('*'), { kind: 'all' });
+    assert.deepEqual(parseSearchQuery('orders'), words(['orders']));
+    const q = parseSearchQuery('sales -test ("daily orders" | weekly)');
+    assert.equal(q.kind, 'and');
+    assert.deepEqual(q.kind === 'and' && q.children[1], { kind: 'not', child: words(['test']) });
+    const or = q.kind === 'and' ? q.children[2] : undefined;
+    assert.equal(or?.kind, 'or');
+    assert.deepEqual(or?.kind === 'or' && or.children[0], { kind: 'words', words: ['daily', 'orders'], prefix: false, text: 'daily orders' });
+    assert.deepEqual(parseSearchQuery('ord*'), { kind: 'words', words: ['ord'], prefix: true, text: 'ord' });
+    assert.deepEqual(parseSearchQuery('a OR b').kind, 'or');
+    assert.deepEqual(parseSearchQuery('sales-orders'), { kind: 'words', words: ['sales', 'orders'], prefix: false, text: 'sales-orders' });
+    const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)';
+    assert.equal(parseSearchQuery(urn).kind, 'words');
+  });
+
+  it('reads /q field queries, wildcards and _exists_', () => {
+    assert.deepEqual(parseSearchQuery('/q name: *mask*'), { kind: 'wildcard', field: 'name', pattern: '*mask*' });
+    assert.deepEqual(parseSearchQuery('/q fieldPaths: latitude'), {
+      kind: 'words',
+      words: ['latitude'],
+      prefix: false,
+      text: 'latitude',
+      field: 'fieldPaths',
+    });
+    assert.deepEqual(parseSearchQuery('/q customProperties: encoding*'), {
+      kind: 'words',
+      words: ['encoding'],
+      prefix: true,
+      text: 'encoding',
+      field: 'customProperties',
+    });
+    assert.deepEqual(parseSearchQuery('/q _exists_:name'), { kind: 'exists', field: 'name' });
+    assert.deepEqual(parseSearchQuery('/q -_exists_:name'), { kind: 'not', child: { kind: 'exists', field: 'name' } });
+    assert.deepEqual(parseSearchQuery('/q platform:hive AND name:users').kind, 'and');
+  });
+
+  it('refuses what it cannot read with a 400 naming the position', () => {
+    for (const [query, at] of [
+      ['(orders', 1],
+      ['orders)', 7],
+      ['"open phrase', 1],
+      ['a |', 3],
+      ['()', 1],
+      ['-', 1],
+      ['/q name:', 4],
+      ['%%%', 1],
+    ] as const) {
+      assert.throws(
+        () => parseSearchQuery(query),
+        (e: unknown) => e instanceof CatalogError && e.code === 'BAD_REQUEST' && e.message.includes(`position ${at}:`),
+        query,
+      );
+    }
+  });
+});
