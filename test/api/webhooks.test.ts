@@ -183,6 +183,16 @@ for (const backend of await backends()) {
         // The same address written as a number, and as an IPv4-mapped IPv6 address.
         [{ url: 'http://2852039166/latest/meta-data' }, /^url: 169\.254\.169\.254 is a link-local/],
         [{ url: 'http://[::ffff:169.254.169.254]/' }, /^url: ::ffff:a9fe:a9fe is a link-local/],
+        // Cloud metadata services outside the link-local ranges: AWS over IPv6, Alibaba.
+        [{ url: 'http://[fd00:ec2::254]/latest/meta-data' }, /^url: fd00:ec2::254 is a cloud metadata address/],
+        [{ url: 'http://100.100.100.200/latest/meta-data' }, /^url: 100\.100\.100\.200 is a cloud metadata address/],
+        // IPv6 forms a translator or tunnel turns back into 169.254.169.254.
+        [{ url: 'http://[64:ff9b::a9fe:a9fe]/' }, /^url: 64:ff9b::a9fe:a9fe is the NAT64 form of 169\.254\.169\.254, a link-local/],
+        [{ url: 'http://[64:ff9b:1::a9fe:a9fe]/' }, /^url: 64:ff9b:1::a9fe:a9fe is the NAT64 form of 169\.254\.169\.254/],
+        [{ url: 'http://[::169.254.169.254]/' }, /^url: ::a9fe:a9fe is the IPv4-compatible form of 169\.254\.169\.254, a link-local/],
+        [{ url: 'http://[2002:a9fe:a9fe::]/' }, /^url: 2002:a9fe:a9fe:: is the 6to4 form of 169\.254\.169\.254, a link-local/],
+        [{ url: 'http://[2001:0:a9fe:a9fe::]/' }, /^url: 2001:0:a9fe:a9fe:: is the Teredo server form of 169\.254\.169\.254/],
+        [{ url: 'http://[64:ff9b::6464:64c8]/' }, /^url: 64:ff9b::6464:64c8 is the NAT64 form of 100\.100\.100\.200, a cloud metadata address/],
         [{ url: 'http://user:pw@example.com/hook' }, /^url: must not carry credentials/],
         [{ url: receiver.url, secret: 'short' }, /^secret: a string of 16 to 256 characters/],
         [{ url: receiver.url, categories: ['TAG'] }, /^categories: unknown value TAG/],
@@ -191,6 +201,22 @@ for (const backend of await backends()) {
         const res = await gql(server, CREATE, { input });
         assert.match(res.json.errors?.[0]?.message ?? '', message, res.text);
         assert.equal(res.json.errors[0].extensions.code, 400);
+      }
+      // Loopback and private targets stay allowed, in every spelling, and so do IPv6 forms of allowed IPv4 addresses.
+      for (const url of [
+        'http://127.0.0.1:9/hook',
+        'http://[::1]:9/hook',
+        'http://10.1.2.3:9/hook',
+        'http://192.168.0.10:9/hook',
+        'http://100.64.0.1:9/hook',
+        'http://[fd00::1]:9/hook',
+        'http://[::ffff:10.1.2.3]:9/hook',
+        'http://[64:ff9b::10.1.2.3]:9/hook',
+      ]) {
+        const made = await gql(server, CREATE, { input: { url } });
+        const id = made.json.data?.createWebhookSubscription?.subscription?.id;
+        assert.ok(id, `${url} is allowed: ${made.text}`);
+        await gqlData(server, 'mutation($id: String!) { deleteWebhookSubscription(id: $id) }', { id });
       }
       const editor = await actorWithRole(server, 'hook-editor', 'Editor');
       const refused = await gql(server, CREATE, { input: { url: receiver.url } }, { auth: editor });
