@@ -166,6 +166,41 @@ for (const backend of await backends()) {
       );
     });
 
+    it('does not send to a refused address a subscription made before the rule refused it', async () => {
+      // As a row written by an older version would be: the URL was valid when it was made.
+      const id = 'legacy-nat64';
+      await server.app.services.store.createWebhookSubscription({
+        id,
+        url: 'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+        sealedSecret: server.app.services.webhookSecrets.seal(SECRET),
+        categories: null,
+        entityTypes: null,
+        createdBy: 'urn:li:corpuser:datahub',
+        createdAt: Date.now(),
+      });
+      try {
+        const urn = datasetUrn('hooks.legacy');
+        await createDataset(server.request, urn);
+        await gqlData(server, 'mutation($input: UpdateDeprecationInput!) { updateDeprecation(input: $input) }', {
+          input: { urn, deprecated: true, note: 'not there' },
+        });
+        let logged: { state: string; attempts: number; lastStatusCode: number | null; lastError: string | null } | undefined;
+        for (const until = Date.now() + 10_000; !logged?.attempts && Date.now() < until; await new Promise((r) => setTimeout(r, 50)))
+          [logged] = (await gqlData(server, DELIVERIES, { id })).webhookDeliveries.deliveries;
+        assert.deepEqual(
+          [logged?.state, logged?.attempts, logged?.lastStatusCode, logged?.lastError],
+          [
+            'pending',
+            1,
+            null,
+            `64:ff9b::a9fe:a9fe is the NAT64 form of 169.254.169.254, a link-local, unspecified, multicast or broadcast address; not sent`,
+          ],
+        );
+      } finally {
+        await gqlData(server, 'mutation($id: String!) { deleteWebhookSubscription(id: $id) }', { id });
+      }
+    });
+
     it('never returns a secret after creation, validates targets and filters, and lets only Admins subscribe', async () => {
       const generated = await gqlData(server, CREATE, { input: { url: receiver.url, categories: ['RUN'], entityTypes: ['dataProcessInstance'] } });
       assert.match(generated.createWebhookSubscription.secret, /^[A-Za-z0-9_-]{43}$/);
