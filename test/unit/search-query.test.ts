@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { indexedText, searchWords } from '../../src/catalog/search/search-tokens.ts';
 import { CatalogError } from '../../src/catalog/errors.ts';
+import { SEARCHABLE_ASPECTS, searchEntries } from '../../src/catalog/search/search-entries.ts';
 
 describe('search words', () => {
   it('split on punctuation, camelCase and digit boundaries, folding case and accents', () => {
@@ -71,5 +72,39 @@ describe('search query parser', () => {
         query,
       );
     }
+  });
+});
+
+describe('search entries from @Searchable annotations', () => {
+  it('an aspect contributes its annotated fields, with boosts, names, has-values flags and key=value properties', () => {
+    const entries = searchEntries('dataset', 'datasetProperties', {
+      name: 'SalesOrders',
+      description: 'Daily orders',
+      customProperties: { encoding: 'utf8' },
+      created: { time: 1000 },
+    });
+    const by = (field: string) => entries.filter((e) => e.field === field);
+    assert.deepEqual(
+      by('name').map((e) => [e.value, e.boost, e.isName, e.autocomplete, e.byDefault]),
+      [['SalesOrders', 10, true, true, true]],
+    );
+    assert.deepEqual(
+      by('hasDescription').map((e) => e.value),
+      ['true'],
+    );
+    assert.deepEqual(
+      by('customProperties').map((e) => e.value),
+      ['encoding=utf8'],
+    );
+    assert.deepEqual(
+      by('createdAt').map((e) => [e.number, e.text]),
+      [[1000, false]],
+    );
+    const key = searchEntries('dataset', 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'db.orders', origin: 'PROD' });
+    assert.deepEqual(key.find((e) => e.field === 'origin')?.byDefault, false);
+    assert.deepEqual(key.find((e) => e.field === 'id')?.isName, true);
+    assert.deepEqual(searchEntries('dataset', 'upstreamLineage', { upstreams: [] }).find((e) => e.field === 'hasUpstreams')?.value, 'false');
+    assert.deepEqual(searchEntries('dataset', 'datasetProfile', { rowCount: 3 }), []);
+    assert.ok(SEARCHABLE_ASPECTS.has('ownership') && SEARCHABLE_ASPECTS.has('dashboardInfo') && !SEARCHABLE_ASPECTS.has('datasetProfile'));
   });
 });
