@@ -1,21 +1,8 @@
 import { badRequest } from '../errors.ts';
+import type { ParsedSearchQuery as SearchQuery } from '../../storage/ports/search-query.ts';
 import { searchWords } from './search-tokens.ts';
 
-/**
- * A parsed search query. DataHub hands a plain query to Elasticsearch's simple_query_string (terms AND by default,
- * `"phrases"`, `-` excludes, `|` or `OR` for either, parentheses, a trailing `*` for a prefix) and a query starting
- * with `/q ` to query_string, which adds `field:value`, `_exists_:field` and `*` wildcards anywhere.
- */
-export type SearchQuery =
-  | { readonly kind: 'all' }
-  /** Every word of `words` in this order, next to each other (one word is the plain case); `prefix`: the last is a prefix. */
-  | { readonly kind: 'words'; readonly words: readonly string[]; readonly prefix: boolean; readonly field?: string; readonly text: string }
-  /** A field's value matching a pattern with `*` anywhere (`/q name: *mask*`): compared to the folded whole value. */
-  | { readonly kind: 'wildcard'; readonly field: string; readonly pattern: string }
-  | { readonly kind: 'exists'; readonly field: string }
-  | { readonly kind: 'and'; readonly children: readonly SearchQuery[] }
-  | { readonly kind: 'or'; readonly children: readonly SearchQuery[] }
-  | { readonly kind: 'not'; readonly child: SearchQuery };
+export type { SearchQuery };
 
 interface Token {
   readonly type: '(' | ')' | 'or' | 'and' | 'not' | 'phrase' | 'word';
