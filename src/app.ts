@@ -67,8 +67,8 @@ export interface Services {
 async function bootstrapAdmin(store: Store, catalog: Catalog): Promise<void> {
   await catalog.ensureUser(ADMIN_URN, ADMIN_URN);
   const marker = crypto.randomUUID();
-  if ((await store.getOrInitSetting('bootstrap.admin_role_granted', () => marker)) === marker) {
-    await store.setRole([ADMIN_URN], 'urn:li:dataHubRole:Admin', ADMIN_URN, Date.now());
+  if ((await store.database.getOrInitSetting('bootstrap.admin_role_granted', () => marker)) === marker) {
+    await store.identity.setRole([ADMIN_URN], 'urn:li:dataHubRole:Admin', ADMIN_URN, Date.now());
   }
 }
 
@@ -77,8 +77,8 @@ export async function openServices(config: Config, options: { background?: boole
   const retentionPolicies = new RetentionPolicies();
   const store = await openStore(config.database, { ...options, retention: retentionPolicies });
   try {
-    await retentionPolicies.load(store);
-    const catalog = new Catalog(store);
+    await retentionPolicies.load(store.retention);
+    const catalog = new Catalog(store, store.backend);
     await bootstrapAdmin(store, catalog);
     await installDefaultPolicies(store, catalog, Date.now());
     // One cache of what authentication and authorization read, so a request reads the auth change mark once.
@@ -107,7 +107,7 @@ export async function openServices(config: Config, options: { background?: boole
       webhookSecrets,
     };
   } catch (e) {
-    await store.close();
+    await store.database.close();
     throw e;
   }
 }
@@ -139,7 +139,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       await services.retentionPolicies.reload();
     } catch (e) {
       await runner.stop();
-      await services.store.close();
+      await services.store.database.close();
       throw e;
     }
   }
@@ -150,7 +150,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   });
   let accepting = true;
   const { store, ...shared } = services;
-  const metrics = new Metrics({ databaseStats: () => store.databaseStats(), truncations: (limit) => operations.truncations(limit) });
+  const metrics = new Metrics({ databaseStats: () => store.database.databaseStats(), truncations: (limit) => operations.truncations(limit) });
   // Periodic jobs, each occurrence run by one process of those sharing the database.
   const scheduler = new Scheduler(store, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
@@ -187,7 +187,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       services.retentionPolicies.stop();
       await runner.stop();
       await server.close();
-      await services.store.close();
+      await services.store.database.close();
     },
   };
 }

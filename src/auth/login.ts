@@ -1,5 +1,5 @@
 import { CatalogError, badRequest, unauthenticated } from '../catalog/errors.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts } from '../storage/store.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { corpUserUrn } from './principal.ts';
 import type { TokenService } from './token-service.ts';
@@ -30,21 +30,21 @@ export interface SignedIn {
  */
 export class LoginService {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'identity' | 'userAccess'>,
     private readonly tokens: TokenService,
     private readonly clock: () => number = Date.now,
   ) {}
 
   /** Whether anyone can sign in with a password yet (a fresh installation has no password at all). */
   anyoneCanSignIn(): Promise<boolean> {
-    return this.store.anyPasswordSet();
+    return this.ports.identity.anyPasswordSet();
   }
 
   async login(username: string, password: string, address: string): Promise<SignedIn> {
     if (username === '' || username.length > 256) throw badRequest("Field 'username' must be a non-empty string of at most 256 characters");
     if (password === '' || password.length > 1024) throw badRequest("Field 'password' must be a non-empty string of at most 1024 characters");
     const now = this.clock();
-    const failures = await this.store.getSignInFailures(username, address);
+    const failures = await this.ports.userAccess.getSignInFailures(username, address);
     if (failures) {
       const wait = failures.lastFailureAt + loginDelayMillis(failures.failures) - now;
       if (wait > 0) {
@@ -54,15 +54,15 @@ export class LoginService {
       }
     }
     const actorUrn = corpUserUrn(username);
-    const stored = await this.store.getPasswordHash(actorUrn);
+    const stored = await this.ports.identity.getPasswordHash(actorUrn);
     const ok = (await verifyPassword(password, stored ?? (await decoyHash()))) && stored !== undefined;
-    const state = ok ? await this.store.getSessionState(actorUrn) : undefined;
+    const state = ok ? await this.ports.userAccess.getSessionState(actorUrn) : undefined;
     if (!state?.exists) {
-      await this.store.recordSignInFailure(username, address, now);
-      await this.store.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
+      await this.ports.userAccess.recordSignInFailure(username, address, now);
+      await this.ports.userAccess.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
       throw unauthenticated(INVALID);
     }
-    await this.store.clearSignInFailures(username, address);
+    await this.ports.userAccess.clearSignInFailures(username, address);
     // Only someone who knows the password learns that the account is inactive.
     if (state.inactive)
       throw unauthenticated(`User ${actorUrn} is not active (suspended or soft-deleted). Please contact your DataHub administrator.`);
@@ -71,7 +71,7 @@ export class LoginService {
 
   /** Ends every session of the user: sessions are stateless, so one cannot end alone. Access tokens are revoked on their own. */
   async endSessions(actorUrn: string): Promise<void> {
-    await this.store.endSessions(actorUrn);
+    await this.ports.userAccess.endSessions(actorUrn);
   }
 
   /** A new session for a user who has just proved who they are (sign-in or sign-up). */

@@ -4,7 +4,7 @@ import { parseUrn } from '../catalog/urn.ts';
 import type { Authorizer } from './authorizer.ts';
 import { Invitations } from './invitations.ts';
 import { ADMIN_URN, type Principal } from './principal.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts } from '../storage/store.ts';
 import type { TokenService } from './token-service.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
@@ -32,13 +32,13 @@ export class UserAdmin {
   readonly invitations: Invitations;
 
   constructor(
-    store: Store,
+    ports: Pick<Parts, 'aspects' | 'identity' | 'userAccess'>,
     private readonly catalog: Catalog,
     tokens: TokenService,
     private readonly authorizer: Authorizer,
     private readonly clock: () => number = Date.now,
   ) {
-    this.invitations = new Invitations(catalog, store, tokens, clock);
+    this.invitations = new Invitations(catalog, ports, tokens, clock);
   }
 
   private requireManage(principal: Principal): Promise<void> {

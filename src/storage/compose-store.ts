@@ -1,7 +1,7 @@
 /**
  * How an adapter becomes a `Store`: it builds one part per capability, each implementing its port with the port's
- * own method names, and `composeStore` binds every port method to the part that implements it, passing each call's
- * failure through the adapter's driver-error table. No adapter writes a forwarding method.
+ * own method names, and `composeStore` wraps each part once, passing each call's failure through the adapter's
+ * driver-error table. No adapter writes a forwarding method.
  */
 import type { Store } from './store.ts';
 import type { AspectPort } from './ports/aspects.ts';
@@ -26,7 +26,7 @@ export type PortImpl<P> = {
 };
 
 /** One part per capability. */
-export interface StoreParts {
+export interface PartImpls {
   readonly database: PortImpl<DatabasePort>;
   readonly aspects: PortImpl<AspectPort>;
   readonly relationships: PortImpl<RelationshipPort>;
@@ -44,7 +44,7 @@ export interface StoreParts {
 type MethodTable<P> = Readonly<Record<keyof P, true>>;
 
 /** Every method of every port, by part. The compiler keeps each table exact: a method missing or extra is an error. */
-const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } = {
+const METHODS: { readonly [K in keyof PartImpls]: MethodTable<PartImpls[K]> } = {
   database: { migrate: true, close: true, getOrInitSetting: true, databaseStats: true },
   aspects: {
     write: true,
@@ -135,19 +135,19 @@ const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } 
 };
 
 /**
- * The store: each port method calls its part's method of the same name, and a failure leaves it through `translate`
- * (the adapter's driver-error table: conflicts and lost connections become StoreErrors). Calls between parts inside
- * an adapter go straight to each other, so nothing is translated twice.
+ * The store: each part of the adapter wrapped once; each port method calls the part's method of the same name, and a
+ * failure leaves it through `translate` (the adapter's driver-error table: conflicts and lost connections become
+ * StoreErrors). Calls between parts inside an adapter go straight to each other, so nothing is translated twice.
  */
-export function composeStore(backend: Store['backend'], parts: StoreParts, translate: (e: unknown) => unknown): Store {
+export function composeStore(backend: Store['backend'], parts: PartImpls, translate: (e: unknown) => unknown): Store {
   const store: Record<string, unknown> = { backend };
-  for (const [capability, table] of Object.entries(METHODS) as Array<[keyof StoreParts, MethodTable<unknown>]>) {
+  for (const [capability, table] of Object.entries(METHODS) as Array<[keyof PartImpls, MethodTable<unknown>]>) {
     const part = parts[capability] as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const wrapped: Record<string, unknown> = {};
     for (const name of Object.keys(table)) {
       const method = part[name];
       if (typeof method !== 'function') throw new Error(`${backend} adapter: ${capability}.${name} is not implemented`);
-      if (Object.hasOwn(store, name)) throw new Error(`${backend} adapter: ${name} is declared by two ports`);
-      store[name] = async (...args: unknown[]) => {
+      wrapped[name] = async (...args: unknown[]) => {
         try {
           return await method.apply(part, args);
         } catch (e) {
@@ -155,6 +155,7 @@ export function composeStore(backend: Store['backend'], parts: StoreParts, trans
         }
       };
     }
+    store[capability] = Object.freeze(wrapped);
   }
-  return store as unknown as Store;
+  return Object.freeze(store) as unknown as Store;
 }

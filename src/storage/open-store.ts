@@ -25,9 +25,9 @@ export async function openStore(config: DatabaseConfig, options: OpenStoreOption
       ? openSqliteStore(config.path, hooks, { backgroundCheckpoints: options.background ?? false })
       : openPostgresStore(config.url, hooks);
   try {
-    await store.migrate();
+    await store.database.migrate();
   } catch (e) {
-    await store.close().catch(() => undefined);
+    await store.database.close().catch(() => undefined);
     throw e;
   }
   return store;

@@ -1,7 +1,7 @@
 /**
  * The storage port: types only. The catalog, auth and task code see nothing else of the database. Each capability
  * has a port of its own in ports/ (aspects, relationships, timeseries, truncation, tasks, identity, runs, retention, change events); `Store`
- * composes them, and each adapter (sqlite/, postgres/) implements it and passes the one conformance suite in
+ * holds one part per port, and each adapter (sqlite/, postgres/) builds them and passes the one conformance suite in
  * test/conformance.
  */
 import type { AspectPort } from './ports/aspects.ts';
@@ -33,28 +33,28 @@ export type * from './ports/user-access.ts';
 /** The write refused for missing required entities: the one error of the port the domain acts on. */
 export { MissingEntities } from './store-error.ts';
 
-export interface Store
-  extends
-    DatabasePort,
-    AspectPort,
-    RelationshipPort,
-    TimeseriesPort,
-    TruncationPort,
-    TaskPort,
-    IdentityPort,
-    RunPort,
-    RetentionPort,
-    SchedulePort,
-    UserAccessStore,
-    ChangeEventPort {
+/**
+ * The ports, one part per capability. A service names the ports it uses in its constructor; only the composition root
+ * (src/app.ts), the storage code and the conformance suite hold all of them.
+ */
+export interface Parts {
+  readonly database: DatabasePort;
+  readonly aspects: AspectPort;
+  readonly relationships: RelationshipPort;
+  readonly timeseries: TimeseriesPort;
+  readonly truncation: TruncationPort;
+  readonly tasks: TaskPort;
+  readonly identity: IdentityPort;
+  readonly runs: RunPort;
+  readonly retention: RetentionPort;
+  readonly schedules: SchedulePort;
+  readonly userAccess: UserAccessStore;
+  readonly changeEvents: ChangeEventPort;
+}
+
+/** An opened database: its parts, and which engine answers them. */
+export interface Store extends Parts {
   readonly backend: 'sqlite' | 'postgres';
-
-  /** Applies pending migrations; safe to call from several processes at once. */
-  migrate(): Promise<void>;
-  close(): Promise<void>;
-
-  /** Returns the stored value, storing `init()` first if there is none (first writer wins). */
-  getOrInitSetting(key: string, init: () => string): Promise<string>;
 }
 
 /** What an adapter is given when it opens, from the layers above: what it indexes beside values, and retention on write. */

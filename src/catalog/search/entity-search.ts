@@ -1,7 +1,7 @@
 import { badRequest } from '../errors.ts';
 import { entitySpec } from '../registry/index.ts';
 import { parseUrn } from '../urn.ts';
-import type { Json, Store } from '../../storage/store.ts';
+import type { Json, Parts } from '../../storage/store.ts';
 import { aspectsForFields, baseFieldName, searchDocument, type SearchDocument } from './search-document.ts';
 import {
   checkFilter,
@@ -71,7 +71,7 @@ function decode(scrollId: string): Cursor {
  * of them per call.
  */
 export class EntitySearch {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly ports: Pick<Parts, 'aspects'>) {}
 
   /** One scroll page: `count` hits after the scroll id's position. */
   async scroll(req: EntitySearchRequest, scrollId: string | undefined, count: number): Promise<SearchPage> {
@@ -158,8 +158,8 @@ export class EntitySearch {
       const aspects = needsDocument ? aspectsForFields(entityType, fields) : [];
       let afterUrn = i === t ? after : undefined;
       for (;;) {
-        const urns = await this.store.listEntityUrns({ entityType, afterUrn, limit: BATCH, ...(removed === undefined ? {} : { removed }) });
-        const stored = needsDocument ? await this.store.getEntities(urns, aspects) : undefined;
+        const urns = await this.ports.aspects.listEntityUrns({ entityType, afterUrn, limit: BATCH, ...(removed === undefined ? {} : { removed }) });
+        const stored = needsDocument ? await this.ports.aspects.getEntities(urns, aspects) : undefined;
         for (const urn of urns) {
           if (!stored) {
             yield { urn, entityType };

@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Logger } from 'pino';
 import { toEntityChangeEvent } from '../../catalog/events/entity-change-event.ts';
-import type { ClaimedDelivery, DeliveryOutcome, Store } from '../../storage/store.ts';
+import type { ClaimedDelivery, DeliveryOutcome, Parts } from '../../storage/store.ts';
 import { guardedLookup } from './webhook-target.ts';
 import type { WebhookSecrets } from './webhook-secrets.ts';
 import { DELIVERY_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signDelivery, TIMESTAMP_HEADER } from './webhook-signature.ts';
@@ -38,7 +38,7 @@ export class WebhookDeliverer {
   private readonly o: Required<DelivererOptions>;
 
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'changeEvents'>,
     private readonly secrets: WebhookSecrets,
     private readonly log: Logger,
     options: DelivererOptions,
@@ -72,7 +72,7 @@ export class WebhookDeliverer {
   /** One round: every due delivery claimed now is attempted. */
   async tick(): Promise<void> {
     const now = Date.now();
-    const claimed = await this.store.claimWebhookDeliveries(this.o.claimant, now, now + this.o.leaseMillis, this.o.batch);
+    const claimed = await this.ports.changeEvents.claimWebhookDeliveries(this.o.claimant, now, now + this.o.leaseMillis, this.o.batch);
     await Promise.all(claimed.map((c) => this.deliver(c)));
   }
 
@@ -106,7 +106,7 @@ export class WebhookDeliverer {
           : { state: 'pending', status, error, at, nextAttemptAt: at + Math.min(MAX_RETRY_MILLIS, this.o.firstRetryMillis * 2 ** (attempts - 1)) };
     // The URL may carry a token in its query; the log names the subscription, never the URL or the secret.
     if (error !== null) this.log.info({ subscription: c.subscription.id, event: c.event.id, attempts, status, error }, 'webhook delivery failed');
-    await this.store.finishWebhookDelivery(c.subscription.id, c.event.id, this.o.claimant, outcome);
+    await this.ports.changeEvents.finishWebhookDelivery(c.subscription.id, c.event.id, this.o.claimant, outcome);
   }
 
   /** One POST; resolves with the status code once the response has been read (its body is discarded). */
