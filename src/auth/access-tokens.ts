@@ -1,5 +1,5 @@
 import { badRequest, forbidden, notFound } from '../catalog/errors.ts';
-import type { AccessTokenPage, AccessTokenRecord, Parts } from '../storage/store.ts';
+import type { AccessTokenPage, AccessTokenRecord, Parts, ReadParts } from '../storage/store.ts';
 import { UNAUTHORIZED_MESSAGE, type Authorizer } from './authorizer.ts';
 import type { TokenDuration } from './durations.ts';
 import type { Principal } from './principal.ts';
@@ -39,7 +39,7 @@ export interface TokenLimits {
  */
 export class AccessTokens {
   constructor(
-    private readonly ports: Pick<Parts, 'aspects' | 'identity'>,
+    private readonly ports: Pick<Parts, 'identity'> & Pick<ReadParts, 'aspects'>,
     private readonly tokens: TokenService,
     private readonly authorizer: Authorizer,
     private readonly limits: TokenLimits,

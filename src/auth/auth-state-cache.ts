@@ -1,4 +1,4 @@
-import type { Parts } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 
 const MAX_ENTRIES = 10_000;
 
@@ -14,7 +14,7 @@ export class AuthStateCache {
   private keptUnder: number | undefined;
   private readonly entries = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly ports: Pick<Parts, 'identity'>) {}
+  constructor(private readonly ports: Pick<ReadParts, 'identity'>) {}
 
   /**
    * The store's mark now: read once per request (on PostgreSQL it waits for the listening connection's barrier) and

@@ -1,5 +1,5 @@
 import { unauthenticated } from '../catalog/errors.ts';
-import type { Parts } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 import { ADMIN_URN, corpUserUrn, type Principal } from './principal.ts';
 import { safeEqual } from './secrets.ts';
 import { ACTOR_COOKIE, SESSION_COOKIE, readCookie } from './session-cookies.ts';
@@ -21,7 +21,7 @@ export class Authenticator {
   constructor(
     private readonly options: AuthenticatorOptions,
     private readonly tokens: TokenService,
-    private readonly ports: Pick<Parts, 'aspects'>,
+    private readonly ports: Pick<ReadParts, 'aspects'>,
   ) {}
 
   async authenticate(header: string | undefined, cookieHeader?: string): Promise<Principal> {

@@ -1,5 +1,5 @@
 import { CatalogError } from '../catalog/errors.ts';
-import type { Parts } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 import { OPERATIONS, refusalMessage, type Operation } from './operations.ts';
 import type { PolicyInfo } from './policy.ts';
 import { AuthStateCache } from './auth-state-cache.ts';
@@ -31,7 +31,7 @@ export class Authorizer {
   private readonly state: AuthStateCache;
 
   constructor(
-    private readonly ports: Pick<Parts, 'aspects' | 'identity'>,
+    private readonly ports: Pick<ReadParts, 'aspects' | 'identity'>,
     state?: AuthStateCache,
   ) {
     this.policies = new PolicyCache(ports);

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { badRequest, conflict } from '../catalog/errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { parseUrn } from '../catalog/urn.ts';
-import type { Parts } from '../storage/store.ts';
+import type { Parts, ReadParts } from '../storage/store.ts';
 import { hashPassword } from './passwords.ts';
 import { ADMIN_URN, corpUserUrn } from './principal.ts';
 import { ROLES, isRoleUrn, type RoleUrn } from './roles.ts';
@@ -34,7 +34,7 @@ export interface SignUpInput {
 export class Invitations {
   constructor(
     private readonly catalog: Catalog,
-    private readonly ports: Pick<Parts, 'aspects' | 'identity' | 'userAccess'>,
+    private readonly ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'aspects'>,
     private readonly tokens: TokenService,
     private readonly clock: () => number = Date.now,
   ) {}

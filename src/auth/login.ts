@@ -1,5 +1,5 @@
 import { CatalogError, badRequest, unauthenticated } from '../catalog/errors.ts';
-import type { Parts } from '../storage/store.ts';
+import type { Parts, ReadParts } from '../storage/store.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { corpUserUrn } from './principal.ts';
 import type { TokenService } from './token-service.ts';
@@ -30,7 +30,7 @@ export interface SignedIn {
  */
 export class LoginService {
   constructor(
-    private readonly ports: Pick<Parts, 'identity' | 'userAccess'>,
+    private readonly ports: Pick<Parts, 'userAccess'> & Pick<ReadParts, 'identity'>,
     private readonly tokens: TokenService,
     private readonly clock: () => number = Date.now,
   ) {}

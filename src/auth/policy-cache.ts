@@ -1,4 +1,4 @@
-import type { Parts } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 import type { Policy } from './policy.ts';
 import { loadPolicies } from './policy-reads.ts';
 
@@ -11,7 +11,7 @@ import { loadPolicies } from './policy-reads.ts';
 export class PolicyCache {
   private cached?: { readonly changes: number; readonly policies: Promise<Policy[]> };
 
-  constructor(private readonly ports: Pick<Parts, 'aspects'>) {}
+  constructor(private readonly ports: Pick<ReadParts, 'aspects'>) {}
 
   /** The policies as of a counter read before this call: a change committed while they load leaves them stale under it, and the next counter differs. */
   policiesAt(changes: number): Promise<Policy[]> {

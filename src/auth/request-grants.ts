@@ -1,5 +1,5 @@
 import { parseUrn } from '../catalog/urn.ts';
-import type { GrantBasis, Json, Parts } from '../storage/store.ts';
+import type { GrantBasis, Json, ReadParts } from '../storage/store.ts';
 import type { AuthStateCache } from './auth-state-cache.ts';
 import type { Principal } from './principal.ts';
 import type { PolicyCache } from './policy-cache.ts';
@@ -50,7 +50,7 @@ export class RequestGrants {
   private readonly facts = new Map<string, Promise<ResourceFacts>>();
 
   constructor(
-    private readonly ports: Pick<Parts, 'aspects' | 'identity'>,
+    private readonly ports: Pick<ReadParts, 'aspects' | 'identity'>,
     private readonly policyCache: PolicyCache,
     private readonly state: AuthStateCache,
     private readonly principal: Pick<Principal, 'actorUrn' | 'authMark'>,

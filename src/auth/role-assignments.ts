@@ -1,6 +1,6 @@
 import { badRequest } from '../catalog/errors.ts';
 import { parseUrn } from '../catalog/urn.ts';
-import type { Parts } from '../storage/store.ts';
+import type { Parts, ReadParts } from '../storage/store.ts';
 import { isRoleUrn } from './roles.ts';
 
 export const MAX_ROLE_ACTORS = 1000;
@@ -8,7 +8,7 @@ export const MAX_ROLE_ACTORS = 1000;
 /** Who holds which of DataHub's three roles: read on every authorization, changed by batchAssignRole. */
 export class RoleAssignments {
   constructor(
-    private readonly ports: Pick<Parts, 'aspects' | 'identity'>,
+    private readonly ports: Pick<Parts, 'identity'> & Pick<ReadParts, 'aspects'>,
     private readonly clock: () => number = Date.now,
   ) {}
 

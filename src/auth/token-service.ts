@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { unauthenticated } from '../catalog/errors.ts';
-import type { AccessTokenRecord, Parts } from '../storage/store.ts';
+import type { AccessTokenRecord, Parts, ReadParts } from '../storage/store.ts';
 import { TOKEN_DURATIONS, type TokenDuration } from './durations.ts';
 import { AuthStateCache } from './auth-state-cache.ts';
 import type { TokenSecrets } from './secrets.ts';
@@ -48,7 +48,7 @@ export class TokenService {
   private readonly state: AuthStateCache;
 
   constructor(
-    private readonly ports: Pick<Parts, 'identity' | 'userAccess'>,
+    private readonly ports: Pick<Parts, 'identity'> & Pick<ReadParts, 'userAccess'>,
     private readonly secrets: TokenSecrets,
     readonly sessionTtlMillis: number = DEFAULT_SESSION_TTL_MILLIS,
     state?: AuthStateCache,

@@ -4,7 +4,7 @@ import { parseUrn } from '../catalog/urn.ts';
 import type { Authorizer } from './authorizer.ts';
 import { Invitations } from './invitations.ts';
 import { ADMIN_URN, type Principal } from './principal.ts';
-import type { Parts } from '../storage/store.ts';
+import type { Parts, ReadParts } from '../storage/store.ts';
 import type { TokenService } from './token-service.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
@@ -32,7 +32,7 @@ export class UserAdmin {
   readonly invitations: Invitations;
 
   constructor(
-    ports: Pick<Parts, 'aspects' | 'identity' | 'userAccess'>,
+    ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'aspects'>,
     private readonly catalog: Catalog,
     tokens: TokenService,
     private readonly authorizer: Authorizer,

@@ -3,7 +3,7 @@ import { deprecationState, type DeprecationState } from './deprecation-lifecycle
 import { badRequest } from './errors.ts';
 import { parseUrn } from './urn.ts';
 import type { RelationshipService } from './relationships/relationship-service.ts';
-import type { Parts } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 
 /** How far an impact walk may go: each hop is one indexed read of the whole frontier. */
 export const MAX_IMPACT_DEPTH = 5;
@@ -52,7 +52,7 @@ function checkDepth(depth: number): void {
  */
 export class DeprecationImpact {
   constructor(
-    private readonly ports: Pick<Parts, 'aspects'>,
+    private readonly ports: Pick<ReadParts, 'aspects'>,
     private readonly relationships: RelationshipService,
     private readonly clock: () => number = Date.now,
   ) {}

@@ -2,7 +2,7 @@ import { DEFAULT_RUN_ID, SYSTEM_ACTOR, type Catalog } from './catalog.ts';
 import { isIdentityUrn } from './deletion.ts';
 import { badRequest } from './errors.ts';
 import { entitySpec, findAspectSpec, validateAspect } from './registry/index.ts';
-import type { Json, RunAspect, RunSummary, Parts } from '../storage/store.ts';
+import type { Json, RunAspect, RunSummary, Parts, ReadParts } from '../storage/store.ts';
 
 /** DataHub answers a rollback with the first 100 of the run's rows. */
 const ROW_SUMMARY_LIMIT = 100;
@@ -66,7 +66,7 @@ const summary = (runId: string, row: RunAspect): AspectRowSummary => ({
  */
 export class IngestionRuns {
   constructor(
-    private readonly ports: Pick<Parts, 'aspects' | 'runs'>,
+    private readonly ports: Pick<Parts, 'runs'> & Pick<ReadParts, 'aspects'>,
     private readonly catalog: Catalog,
     private readonly clock: () => number = Date.now,
   ) {}

@@ -4,19 +4,19 @@
  * holds one part per port, and each adapter (sqlite/, postgres/) builds them and passes the one conformance suite in
  * test/conformance.
  */
-import type { AspectPort } from './ports/aspects.ts';
-import type { ChangeEventPort } from './ports/change-events.ts';
-import type { DatabasePort } from './ports/database.ts';
-import type { IdentityPort } from './ports/identity.ts';
-import type { RelationshipPort } from './ports/relationships.ts';
-import type { RetentionPort, VersionRetention } from './ports/retention.ts';
+import type { AspectPort, AspectReads, AspectWrites } from './ports/aspects.ts';
+import type { ChangeEventPort, ChangeEventReads, ChangeEventWrites } from './ports/change-events.ts';
+import type { DatabasePort, DatabaseReads, DatabaseWrites } from './ports/database.ts';
+import type { IdentityPort, IdentityReads, IdentityWrites } from './ports/identity.ts';
+import type { RelationshipPort, RelationshipReads, RelationshipWrites } from './ports/relationships.ts';
+import type { RetentionPort, RetentionReads, RetentionWrites, VersionRetention } from './ports/retention.ts';
 import type { AspectIndexer } from './ports/relationships.ts';
-import type { RunPort } from './ports/runs.ts';
-import type { SchedulePort } from './ports/schedules.ts';
-import type { TaskPort } from './ports/tasks.ts';
-import type { TimeseriesPort } from './ports/timeseries.ts';
-import type { TruncationPort } from './ports/truncation.ts';
-import type { UserAccessStore } from './ports/user-access.ts';
+import type { RunPort, RunReads, RunWrites } from './ports/runs.ts';
+import type { SchedulePort, ScheduleReads, ScheduleWrites } from './ports/schedules.ts';
+import type { TaskPort, TaskReads, TaskWrites } from './ports/tasks.ts';
+import type { TimeseriesPort, TimeseriesReads, TimeseriesWrites } from './ports/timeseries.ts';
+import type { TruncationPort, TruncationReads, TruncationWrites } from './ports/truncation.ts';
+import type { UserAccessStore, UserAccessReads, UserAccessWrites } from './ports/user-access.ts';
 
 export type * from './ports/aspects.ts';
 export type * from './ports/change-events.ts';
@@ -50,6 +50,41 @@ export interface Parts {
   readonly schedules: SchedulePort;
   readonly userAccess: UserAccessStore;
   readonly changeEvents: ChangeEventPort;
+}
+
+/**
+ * What each part only reads (each port's `XReads`): a service that only reads names these, as
+ * `Pick<ReadParts, 'aspects'>`, and may be answered from a read replica (see `routeReads` in compose-store.ts).
+ */
+export interface ReadParts {
+  readonly database: DatabaseReads;
+  readonly aspects: AspectReads;
+  readonly relationships: RelationshipReads;
+  readonly timeseries: TimeseriesReads;
+  readonly truncation: TruncationReads;
+  readonly tasks: TaskReads;
+  readonly identity: IdentityReads;
+  readonly runs: RunReads;
+  readonly retention: RetentionReads;
+  readonly schedules: ScheduleReads;
+  readonly userAccess: UserAccessReads;
+  readonly changeEvents: ChangeEventReads;
+}
+
+/** What each part changes (each port's `XWrites`): always the primary database. */
+export interface WriteParts {
+  readonly database: DatabaseWrites;
+  readonly aspects: AspectWrites;
+  readonly relationships: RelationshipWrites;
+  readonly timeseries: TimeseriesWrites;
+  readonly truncation: TruncationWrites;
+  readonly tasks: TaskWrites;
+  readonly identity: IdentityWrites;
+  readonly runs: RunWrites;
+  readonly retention: RetentionWrites;
+  readonly schedules: ScheduleWrites;
+  readonly userAccess: UserAccessWrites;
+  readonly changeEvents: ChangeEventWrites;
 }
 
 /** An opened database: its parts, and which engine answers them. */

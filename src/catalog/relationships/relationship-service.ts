@@ -6,8 +6,8 @@ import type {
   RelationshipField,
   RelationshipKey,
   RelationshipMatch,
-  Parts,
   StoredRelationship,
+  ReadParts,
 } from '../../storage/store.ts';
 import { graphFilterClause } from './graph-filter.ts';
 import { destinationIsUpstream, lineageEdges, lineageTriplets, type LineageDirection, type LineageEdgeInfo } from './lineage-registry.ts';
@@ -141,7 +141,7 @@ const generic = (r: StoredRelationship): GenericRelationship => ({
  * v3 relationship and lineage scrolls.
  */
 export class RelationshipService {
-  constructor(private readonly ports: Pick<Parts, 'relationships'>) {}
+  constructor(private readonly ports: Pick<ReadParts, 'relationships'>) {}
 
   /** One hop from `urn` along edges of `types` (every type when empty), a page at a time. */
   async relatedEntities(q: {

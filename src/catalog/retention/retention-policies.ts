@@ -1,4 +1,4 @@
-import type { RetentionPolicyRecord, Parts, VersionRetention, VersionRule } from '../../storage/store.ts';
+import type { ReadParts, RetentionPolicyRecord, VersionRetention, VersionRule } from '../../storage/store.ts';
 import { governingPolicy, policyKey, versionRuleOf } from './retention-policy.ts';
 
 /**
@@ -11,10 +11,10 @@ export class RetentionPolicies implements VersionRetention {
   private byKey = new Map<string, RetentionPolicyRecord>();
   private rules = new Map<string, VersionRule | null>();
   private timer: NodeJS.Timeout | undefined;
-  private retention: Parts['retention'] | undefined;
+  private retention: ReadParts['retention'] | undefined;
 
   /** Reads the policies from the store; until then no policy applies. */
-  async load(retention: Parts['retention']): Promise<void> {
+  async load(retention: ReadParts['retention']): Promise<void> {
     this.retention = retention;
     this.replace(await retention.listRetentionPolicies());
   }

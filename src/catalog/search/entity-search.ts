@@ -1,7 +1,7 @@
 import { badRequest } from '../errors.ts';
 import { entitySpec } from '../registry/index.ts';
 import { parseUrn } from '../urn.ts';
-import type { Json, Parts } from '../../storage/store.ts';
+import type { Json, ReadParts } from '../../storage/store.ts';
 import { aspectsForFields, baseFieldName, searchDocument, type SearchDocument } from './search-document.ts';
 import {
   checkFilter,
@@ -71,7 +71,7 @@ function decode(scrollId: string): Cursor {
  * of them per call.
  */
 export class EntitySearch {
-  constructor(private readonly ports: Pick<Parts, 'aspects'>) {}
+  constructor(private readonly ports: Pick<ReadParts, 'aspects'>) {}
 
   /** One scroll page: `count` hits after the scroll id's position. */
   async scroll(req: EntitySearchRequest, scrollId: string | undefined, count: number): Promise<SearchPage> {

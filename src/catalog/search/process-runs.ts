@@ -1,4 +1,4 @@
-import type { Parts } from '../../storage/store.ts';
+import type { ReadParts } from '../../storage/store.ts';
 import type { EntitySearch } from './entity-search.ts';
 
 /** The page of runs and how many there are. */
@@ -16,7 +16,7 @@ export interface ProcessRuns {
  */
 export async function processRuns(
   search: EntitySearch,
-  { timeseries }: Pick<Parts, 'timeseries'>,
+  { timeseries }: Pick<ReadParts, 'timeseries'>,
   templateUrn: string,
   start: number,
   count: number,

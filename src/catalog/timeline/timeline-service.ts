@@ -1,4 +1,4 @@
-import type { Parts, StoredAspect } from '../../storage/store.ts';
+import type { StoredAspect, ReadParts } from '../../storage/store.ts';
 import { entitySpec } from '../registry/index.ts';
 import { parseUrn } from '../urn.ts';
 import type { AspectDiffer } from './categories.ts';
@@ -41,7 +41,7 @@ interface Step {
  */
 export class TimelineService {
   constructor(
-    private readonly ports: Pick<Parts, 'aspects'>,
+    private readonly ports: Pick<ReadParts, 'aspects'>,
     private readonly clock: () => number = Date.now,
   ) {}
 

@@ -101,10 +101,8 @@ export interface AspectMentionQuery {
   readonly limit: number;
 }
 
-/** Versioned aspects: one transaction per batch of writes, latest-value and history reads, listings and deletes. */
-export interface AspectPort {
-  /** Applies the batch in one transaction; one outcome per aspect op, in order (timeseries ops report none). */
-  write(batch: WriteBatch): Promise<AspectWriteOutcome[]>;
+/** What AspectPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface AspectReads {
   getAspect(urn: string, aspect: string, version?: number): Promise<StoredAspect | undefined>;
   /** Latest versions of the entity's aspects, all of them when `aspects` is omitted. */
   getLatestAspects(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
@@ -128,6 +126,12 @@ export interface AspectPort {
    * entity (deleteReferences). No index serves it: the pages together read the aspects table once.
    */
   findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]>;
+}
+
+/** What AspectPort changes: always the primary database. */
+export interface AspectWrites {
+  /** Applies the batch in one transaction; one outcome per aspect op, in order (timeseries ops report none). */
+  write(batch: WriteBatch): Promise<AspectWriteOutcome[]>;
   /**
    * Deletes the entity, all versions of all its aspects, its timeseries rows and every relationship that touches
    * it; with `revokeIdentity` (a user or group), in the same transaction its access tokens, role and password too.
@@ -136,3 +140,6 @@ export interface AspectPort {
   /** Deletes every version of one aspect of the entity (never its key aspect) and what it indexed; returns the rows removed. */
   deleteAspect(urn: string, aspect: string): Promise<number>;
 }
+
+/** Versioned aspects: one transaction per batch of writes, latest-value and history reads, listings and deletes. */
+export interface AspectPort extends AspectReads, AspectWrites {}

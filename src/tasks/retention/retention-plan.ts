@@ -1,7 +1,7 @@
 import { timeseriesAspectPairs } from '../../catalog/registry/index.ts';
 import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
 import { versionRuleOf } from '../../catalog/retention/retention-policy.ts';
-import type { RetentionPolicyRecord, Parts, VersionRule } from '../../storage/store.ts';
+import type { RetentionPolicyRecord, Parts, VersionRule, ReadParts } from '../../storage/store.ts';
 
 export interface PolicyRef {
   readonly entity: string;
@@ -67,7 +67,7 @@ export interface VersionPlanItem {
 }
 
 export async function planVersions(
-  { retention }: Pick<Parts, 'retention'>,
+  { retention }: Pick<ReadParts, 'retention'>,
   policies: RetentionPolicies,
   scope: PolicyRef | null = null,
 ): Promise<VersionPlanItem[]> {
