@@ -31,6 +31,8 @@ export interface Config {
   readonly metricsEnabled: boolean;
   /** Sign-in sessions: how long one lasts, and whether its cookies are marked Secure. */
   readonly sessions: { readonly ttlMillis: number; readonly cookieSecure: boolean };
+  /** The address users reach Almanac at (ALMANAC_PUBLIC_URL), when set: its origin is the console's own. */
+  readonly publicUrl: URL | undefined;
   /** Bounds on personal access tokens. */
   readonly tokens: { readonly maxPerUser: number; readonly maxNameLength: number; readonly maxDescriptionLength: number };
   /** Per-principal budget of expensive operations (search, lineage, truncation, costly GraphQL). */
@@ -190,6 +192,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ttlMillis: int('AUTH_SESSION_TTL_HOURS', 24, 1, 24 * 365) * 60 * 60 * 1000,
     cookieSecure: bool('AUTH_COOKIE_SECURE', false),
   };
+  let publicUrl: URL | undefined;
+  if (env.ALMANAC_PUBLIC_URL) {
+    try {
+      publicUrl = new URL(env.ALMANAC_PUBLIC_URL);
+      if (publicUrl.protocol !== 'http:' && publicUrl.protocol !== 'https:') throw new Error('scheme');
+    } catch {
+      problems.push(`ALMANAC_PUBLIC_URL: must be an http:// or https:// address, got "${env.ALMANAC_PUBLIC_URL}"`);
+      publicUrl = undefined;
+    }
+  }
   const tokens = {
     maxPerUser: int('ALMANAC_MAX_TOKENS_PER_USER', 100, 1, 1_000_000),
     maxNameLength: int('ALMANAC_TOKEN_NAME_MAX_LENGTH', 256, 1, 100_000),
@@ -233,7 +245,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphql: Object.freeze(graphql),
     metricsAuth: bool('ALMANAC_METRICS_AUTH', false),
     metricsEnabled: bool('ALMANAC_METRICS', true),
-    sessions: Object.freeze(sessions),
+    sessions: Object.freeze({ ...sessions, cookieSecure: sessions.cookieSecure || publicUrl?.protocol === 'https:' }),
+    publicUrl,
     tokens: Object.freeze(tokens),
     rateLimit: Object.freeze(rateLimit),
     maxWritesPerRequest,

@@ -3,6 +3,7 @@ import type { SignedIn } from '../auth/login.ts';
 import { clearedSessionCookies, sessionCookies } from '../auth/session-cookies.ts';
 import { badRequest } from '../catalog/errors.ts';
 import type { AppContext } from './context.ts';
+import { refuseCrossSiteSignIn } from './cross-site.ts';
 
 type Body = Record<string, unknown> | undefined;
 
@@ -25,20 +26,24 @@ const stringField = (body: Body, name: string, required: boolean): string | unde
 export const loginRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
-    const startSession = (reply: FastifyReply, session: SignedIn) => {
+    // Secure whenever the browser reached us over TLS, or ALMANAC_PUBLIC_URL / AUTH_COOKIE_SECURE say it does.
+    const secure = (req: FastifyRequest) => ctx.config.sessions.cookieSecure || req.protocol === 'https';
+    const startSession = (req: FastifyRequest, reply: FastifyReply, session: SignedIn) => {
       const maxAgeSeconds = Math.floor(ctx.tokens.sessionTtlMillis / 1000);
-      reply.header('Set-Cookie', sessionCookies(session.token, session.actorUrn, { maxAgeSeconds, secure: ctx.config.sessions.cookieSecure }));
+      reply.header('Set-Cookie', sessionCookies(session.token, session.actorUrn, { maxAgeSeconds, secure: secure(req) }));
       return { accessToken: session.token, actorUrn: session.actorUrn, expiresAt: session.expiresAt, type: 'SESSION' };
     };
 
     app.post('/logIn', { config: { public: true } }, async (req, reply) => {
+      refuseCrossSiteSignIn(req, ctx.config.publicUrl);
       const body = req.body as Body;
       const username = stringField(body, 'username', true)!;
       const password = stringField(body, 'password', true)!;
-      return startSession(reply, await ctx.login.login(username, password, req.ip));
+      return startSession(req, reply, await ctx.login.login(username, password, req.ip));
     });
 
     app.post('/signUp', { config: { public: true } }, async (req, reply) => {
+      refuseCrossSiteSignIn(req, ctx.config.publicUrl);
       const body = req.body as Body;
       const urn = await ctx.users.invitations.signUp({
         fullName: stringField(body, 'fullName', true)!,
@@ -47,7 +52,7 @@ export const loginRoutes =
         password: stringField(body, 'password', true)!,
         inviteToken: stringField(body, 'inviteToken', true)!,
       });
-      return startSession(reply, await ctx.login.session(urn));
+      return startSession(req, reply, await ctx.login.session(urn));
     });
 
     // Public, as DataHub's: signing out with an ended or missing session still clears the cookies.
@@ -56,7 +61,7 @@ export const loginRoutes =
       if (principal && principal.kind === 'user' && principal.tokenId === undefined && ctx.config.authEnabled) {
         await ctx.login.endSessions(principal.actorUrn);
       }
-      reply.header('Set-Cookie', clearedSessionCookies(ctx.config.sessions.cookieSecure));
+      reply.header('Set-Cookie', clearedSessionCookies(secure(req)));
       // DataHub's GET redirects the browser to its login page; the console signs in at its root.
       if (req.method === 'GET') return reply.redirect('/', 303);
       return reply.code(204).send();

@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { CatalogError } from '../catalog/errors.ts';
 import { jsonNestsDeeper, tooDeepMessage } from '../catalog/json-depth.ts';
+import { prototypeKeyAt, prototypeKeyMessage } from '../catalog/untrusted-keys.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { AppContext } from './context.ts';
 import { fromFrameworkError, restliError, sendRestliError } from './errors.ts';
@@ -12,6 +13,7 @@ import { GMS_ROUTES, ROOT_ROUTES } from './routes.ts';
 import { unstorableTextAt } from './storable-text.ts';
 import { isExpensiveRoute, registerRateLimit } from './rate-limit.ts';
 import { WriteBudget } from './write-budget.ts';
+import { refuseCrossSiteCookieWrite } from './cross-site.ts';
 import { authFailureReason } from './metrics.ts';
 import { noteFailure, RequestLogController } from './request-log.ts';
 
@@ -75,6 +77,8 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     } catch {
       return done(new CatalogError('BAD_REQUEST', 'Request body is not valid JSON'), undefined);
     }
+    const protoKey = prototypeKeyAt(text, parsed);
+    if (protoKey !== undefined) return done(new CatalogError('BAD_REQUEST', prototypeKeyMessage(protoKey)), undefined);
     const bad = unstorableTextAt(text, parsed);
     if (bad !== undefined) {
       return done(
@@ -101,6 +105,7 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
       if (e instanceof CatalogError) context.metrics.authFailures.inc({ reason: authFailureReason(e.message) });
       throw e;
     }
+    if (req.principal.viaCookie) refuseCrossSiteCookieWrite(req, ctx.config.publicUrl);
   });
 
   const limitExpensive = await registerRateLimit(app, ctx.config.rateLimit);

@@ -43,7 +43,7 @@ export class Authenticator {
   private async sessionCookie(token: string, actor: string | undefined): Promise<Principal> {
     const principal = await this.bearer(token);
     if (principal.tokenId !== undefined || actor !== principal.actorUrn) throw unauthenticated('Invalid session cookie. Sign in again.');
-    return principal;
+    return { ...principal, viaCookie: true };
   }
 
   private async bearer(credentials: string): Promise<Principal> {

@@ -34,7 +34,7 @@ export interface SignUpInput {
 export class Invitations {
   constructor(
     private readonly catalog: Catalog,
-    private readonly ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'aspects'>,
+    private readonly ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'relationships'>,
     private readonly tokens: TokenService,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -63,6 +63,16 @@ export class Invitations {
     throw badRequest("Field 'inviteToken': the invite token is not valid (it may have been regenerated)");
   }
 
+  /**
+   * Whether metadata already points at this identity (an ownership, a group's member list: any relationship into it).
+   * The address is not verified, so whoever signs up with it must not inherit what was given to its owner.
+   */
+  private async namedInMetadata(urn: string): Promise<boolean> {
+    const spellings = [...new Set([urn, urn.toLowerCase()])];
+    const found = await this.ports.relationships.scanRelationships({ where: [[{ destination: spellings }]], includeSoftDeleted: true, limit: 1 });
+    return found.length > 0;
+  }
+
   /** Creates the user `urn:li:corpuser:<email>` as DataHub's sign-up does; answers its urn. */
   async signUp(input: SignUpInput): Promise<string> {
     if (input.fullName.trim() === '') throw badRequest("Field 'fullName': Full name must not be empty.");
@@ -76,8 +86,15 @@ export class Invitations {
     const role = await this.redeem(input.inviteToken);
     const urn = corpUserUrn(input.email);
     parseUrn(urn);
-    if (urn === ADMIN_URN || (await this.ports.aspects.existing([urn])).has(urn))
+    // EVE@example.com and eve@example.com are one person: a user of either spelling exists already.
+    if (urn.toLowerCase() === ADMIN_URN || (await this.ports.userAccess.userUrnsIgnoringCase(urn)).length > 0) {
       throw conflict('This user already exists! Cannot create a new user.');
+    }
+    if (await this.namedInMetadata(urn)) {
+      throw conflict(
+        `Cannot sign up as ${input.email}: that identity is already named in the catalog's metadata (an owner or a group member), and signing up would take over what it was given. Ask an Admin to create the user.`,
+      );
+    }
     const now = this.clock();
     const aspect = (aspectName: string, value: Record<string, unknown>) => ({
       entityType: 'corpuser',

@@ -44,7 +44,9 @@ export class LoginService {
     if (username === '' || username.length > 256) throw badRequest("Field 'username' must be a non-empty string of at most 256 characters");
     if (password === '' || password.length > 1024) throw badRequest("Field 'password' must be a non-empty string of at most 1024 characters");
     const now = this.clock();
-    const failures = await this.ports.userAccess.getSignInFailures(username, address);
+    // Failures are counted per name ignoring case, as names are compared: EVE and eve share one throttle.
+    const throttleKey = username.toLowerCase();
+    const failures = await this.ports.userAccess.getSignInFailures(throttleKey, address);
     if (failures) {
       const wait = failures.lastFailureAt + loginDelayMillis(failures.failures) - now;
       if (wait > 0) {
@@ -53,16 +55,24 @@ export class LoginService {
         });
       }
     }
-    const actorUrn = corpUserUrn(username);
-    const stored = await this.ports.identity.getPasswordHash(actorUrn);
+    let actorUrn = corpUserUrn(username);
+    let stored = await this.ports.identity.getPasswordHash(actorUrn);
+    if (stored === undefined) {
+      // Names are compared ignoring case: EVE@example.com signs in as eve@example.com when that is the only such user.
+      const matches = await this.ports.userAccess.userUrnsIgnoringCase(actorUrn);
+      if (matches.length === 1) {
+        actorUrn = matches[0]!;
+        stored = await this.ports.identity.getPasswordHash(actorUrn);
+      }
+    }
     const ok = (await verifyPassword(password, stored ?? (await decoyHash()))) && stored !== undefined;
     const state = ok ? await this.ports.userAccess.getSessionState(actorUrn) : undefined;
     if (!state?.exists) {
-      await this.ports.userAccess.recordSignInFailure(username, address, now);
+      await this.ports.userAccess.recordSignInFailure(throttleKey, address, now);
       await this.ports.userAccess.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
       throw unauthenticated(INVALID);
     }
-    await this.ports.userAccess.clearSignInFailures(username, address);
+    await this.ports.userAccess.clearSignInFailures(throttleKey, address);
     // Only someone who knows the password learns that the account is inactive.
     if (state.inactive)
       throw unauthenticated(`User ${actorUrn} is not active (suspended or soft-deleted). Please contact your DataHub administrator.`);

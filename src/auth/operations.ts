@@ -10,6 +10,9 @@ export interface RefusalSubject {
   readonly urn: string;
 }
 
+/** DataHub's refusal of a write to an entity (AuthUtil). */
+const MODIFY_ENTITY = (s: RefusalSubject): string => `User ${s.actor} is unauthorized to modify entity: ${s.urn}`;
+
 export interface OperationRule {
   /** Any one of these allows the operation. */
   readonly anyOf: readonly Privilege[];
@@ -86,6 +89,13 @@ export const OPERATIONS = {
     on: 'platform',
     message: (s) => `User ${s.actor} is unauthorized to modify entity: ${s.urn}`,
   },
+  /** Writing the other aspects that carry authority (auth/authority-aspects.ts): each needs DataHub's privilege for it. */
+  writeAccessTokenRecord: { anyOf: ['MANAGE_ACCESS_TOKENS'], on: 'platform', message: MODIFY_ENTITY },
+  writeSecret: { anyOf: ['MANAGE_SECRETS'], on: 'platform', message: MODIFY_ENTITY },
+  writeIngestionSource: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: MODIFY_ENTITY },
+  writeGlobalSettings: { anyOf: ['MANAGE_GLOBAL_SETTINGS'], on: 'platform', message: MODIFY_ENTITY },
+  writeRetentionConfig: { anyOf: ['APPLY_RETENTION_PRIVILEGE'], on: 'platform', message: MODIFY_ENTITY },
+  writeSystemState: { anyOf: ['MANAGE_SYSTEM_OPERATIONS'], on: 'platform', message: MODIFY_ENTITY },
   manageUsers: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   manageAccessTokens: { anyOf: ['MANAGE_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   generatePersonalAccessToken: { anyOf: ['GENERATE_PERSONAL_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },

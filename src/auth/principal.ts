@@ -5,6 +5,8 @@ export interface Principal {
   readonly kind: 'user' | 'system';
   /** The stored id of the access token used, when the request carried one. */
   readonly tokenId?: string;
+  /** Set when the request was authenticated by the session cookie, which a browser sends with any request. */
+  readonly viaCookie?: true;
   /** The store's auth change mark read when the request was authenticated: its authorization lookups reuse it. */
   readonly authMark?: number;
 }

@@ -12,6 +12,8 @@ export const PRIVILEGES = [
   'MANAGE_POLICIES',
   'MANAGE_USERS_AND_GROUPS',
   'MANAGE_INGESTION',
+  'MANAGE_SECRETS',
+  'MANAGE_GLOBAL_SETTINGS',
   'APPLY_RETENTION_PRIVILEGE',
   /** Almanac's: webhook subscriptions send change events to URLs of the subscriber's choosing (Admin only by default). */
   'MANAGE_WEBHOOKS_PRIVILEGE',

@@ -32,7 +32,7 @@ export class UserAdmin {
   readonly invitations: Invitations;
 
   constructor(
-    ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'aspects'>,
+    ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'relationships'>,
     private readonly catalog: Catalog,
     tokens: TokenService,
     private readonly authorizer: Authorizer,

@@ -1,5 +1,6 @@
 import { badRequest } from './errors.ts';
 import { jsonNestsDeeper, tooDeepMessage } from './json-depth.ts';
+import { parseClientJson } from './untrusted-keys.ts';
 import type { Json } from '../storage/store.ts';
 
 /** A MetadataChangeProposal after its wire form has been checked. */
@@ -57,11 +58,7 @@ export function parseProposal(raw: unknown, path: string): Proposal {
   let value: unknown = aspect.value;
   if (typeof value === 'string') {
     if (jsonNestsDeeper(value)) throw badRequest(tooDeepMessage(`Parameter '${path}.aspect.value'`));
-    try {
-      value = JSON.parse(value);
-    } catch {
-      throw badRequest(`Parameter '${path}.aspect.value' is not valid JSON`);
-    }
+    value = parseClientJson(value, `${path}.aspect.value`, `Parameter '${path}.aspect.value' is not valid JSON`);
   } else if (!isObject(value) && !(changeType === 'PATCH' && Array.isArray(value))) {
     throw badRequest(`Parameter '${path}.aspect.value' must be the aspect serialized as a JSON string`);
   }
@@ -74,11 +71,7 @@ function parseSystemMetadata(raw: unknown, path: string): Json | null {
   let sm = raw;
   if (typeof sm === 'string') {
     if (jsonNestsDeeper(sm)) throw badRequest(tooDeepMessage(`Parameter '${path}.systemMetadata'`));
-    try {
-      sm = JSON.parse(sm);
-    } catch {
-      throw badRequest(`Parameter '${path}.systemMetadata' is a string but not valid JSON`);
-    }
+    sm = parseClientJson(sm, `${path}.systemMetadata`, `Parameter '${path}.systemMetadata' is a string but not valid JSON`);
   }
   if (sm !== undefined && sm !== null && !isObject(sm)) throw badRequest(`Parameter '${path}.systemMetadata' must be an object`);
   return (sm as Json | undefined) ?? null;

@@ -127,6 +127,7 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
   schedules: { listScheduledRuns: 'read', claimScheduledRun: 'write', finishScheduledRun: 'write', pruneScheduledRuns: 'write' },
   userAccess: {
     getSessionState: 'read',
+    userUrnsIgnoringCase: 'read',
     getInvite: 'read',
     getSignInFailures: 'read',
     endSessions: 'write',

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backends } from '../support/databases.ts';
 import { ingest, mcp } from '../support/graphql.ts';
+import { patchMcp } from '../support/fixtures.ts';
 import { useServer } from '../support/lifecycle.ts';
 import type { HttpResult, TestServer } from '../support/server.ts';
 
@@ -9,16 +10,6 @@ let seq = 0;
 const datasetUrn = () => `urn:li:dataset:(urn:li:dataPlatform:hive,patch.t${++seq},PROD)`;
 const enc = encodeURIComponent;
 const US = '\u241f';
-
-/** A PATCH MCP exactly as acryl-datahub 1.7's patch builders send it: the patch serialized into aspect.value. */
-const patchMcp = (urn: string, aspectName: string, patch: unknown) => ({
-  entityType: 'dataset',
-  entityUrn: urn,
-  changeType: 'PATCH',
-  aspectName,
-  aspect: { value: JSON.stringify(patch), contentType: 'application/json-patch+json' },
-  systemMetadata: { lastObserved: 1795463012387, runId: 'no-run-id-provided', properties: { clientId: 'acryl-datahub', clientVersion: '1.7.0.17' } },
-});
 
 const TAG_KEYS = { tags: [`attribution${US}source`, 'tag'] };
 const addTag = (urn: string, tag: string) =>

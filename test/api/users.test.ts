@@ -83,6 +83,47 @@ for (const backend of await backends()) {
       assert.equal(noRole.me.role, null);
     });
 
+    it('compares e-mail addresses ignoring case: EVE@ and eve@ are one user, for sign-up and sign-in', async () => {
+      const token = (await gqlData(server, CREATE_INVITE, { roleUrn: null })).createInviteToken.inviteToken;
+      const eve = { fullName: 'Eve', email: 'eve@example.com', password: 'eve password', inviteToken: token };
+      assert.equal((await signUp(eve)).status, 200);
+      const again = await signUp({ ...eve, email: 'EVE@example.com' });
+      assert.equal(again.status, 409, again.text);
+      assert.match(again.json.message, /already exists/);
+      assert.equal((await server.request('POST', '/entities?action=exists', { body: { urn: 'urn:li:corpuser:EVE@example.com' } })).json.value, false);
+      const login = await server.request('POST', '/logIn', { auth: null, body: { username: 'Eve@Example.com', password: 'eve password' } });
+      assert.equal(login.status, 200, login.text);
+      assert.equal(login.json.actorUrn, 'urn:li:corpuser:eve@example.com');
+      const admin = await signUp({ ...eve, email: 'DataHub' });
+      assert.equal(admin.status, 400, 'not an e-mail address');
+    });
+
+    it('refuses to sign up as an identity the metadata already names (an owner, a group member), unless an Admin creates it', async () => {
+      const token = (await gqlData(server, CREATE_INVITE, { roleUrn: null })).createInviteToken.inviteToken;
+      const dataset = 'urn:li:dataset:(urn:li:dataPlatform:hive,signup.owned,PROD)';
+      await ingest(
+        server,
+        mcp(dataset, 'ownership', {
+          owners: [{ owner: 'urn:li:corpuser:owner@example.com', type: 'DATAOWNER' }],
+          lastModified: { time: 1, actor: 'urn:li:corpuser:datahub' },
+        }),
+        mcp(
+          'urn:li:corpGroup:finance',
+          'corpGroupInfo',
+          { admins: [], members: ['urn:li:corpuser:member@example.com'], groups: [], email: 'f@example.com' },
+          'corpGroup',
+        ),
+      );
+      for (const email of ['owner@example.com', 'Owner@Example.com', 'member@example.com']) {
+        const res = await signUp({ fullName: 'Mallory', email, password: 'mallory password', inviteToken: token });
+        assert.equal(res.status, 409, `${email}: ${res.text}`);
+        assert.match(res.json.message, new RegExp(`Cannot sign up as ${email}: that identity is already named in the catalog's metadata`));
+        assert.equal((await server.request('POST', '/entities?action=exists', { body: { urn: `urn:li:corpuser:${email}` } })).json.value, false);
+      }
+      // Unnamed addresses still sign up.
+      assert.equal((await signUp({ fullName: 'Nia', email: 'nia@example.com', password: 'nia password', inviteToken: token })).status, 200);
+    });
+
     it('lets only user managers handle invitations and statuses, and never the built-in administrator', async () => {
       await gqlError(server, CREATE_INVITE, { roleUrn: null }, UNAUTHORIZED, { auth: editor });
       await gqlError(server, GET_INVITE, { roleUrn: null }, UNAUTHORIZED, { auth: editor });

@@ -6,7 +6,7 @@ import { parseUrn } from '../../catalog/urn.ts';
 import type { Json, StoredAspect } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { acceptQuery, type QuerySpec } from '../query-params.ts';
-import { requireAccessAspectWrites, requireDelete, requireEdit } from '../guards.ts';
+import { requireAuthorityWrites, requireDelete, requireEdit, requireIngest } from '../guards.ts';
 import { openapiDocument } from './document.ts';
 
 /** Writes are synchronous either way; `createIfNotExists=true` (create-only) is not supported, so it is refused. */
@@ -58,7 +58,7 @@ export const openapiRoutes =
       });
       req.writes.take(proposals.length, 'body');
       await requireEdit(ctx, req.principal, urns);
-      await requireAccessAspectWrites(ctx, req.principal, proposals);
+      await requireAuthorityWrites(ctx, req.principal, proposals);
       await ctx.catalog.ingest(proposals, req.principal.actorUrn);
       return Promise.all([...new Set(urns)].map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
     };
@@ -90,8 +90,7 @@ export const openapiRoutes =
       const spec = entitySpec(req.params.entityType);
       const proposal = toProposal(spec.name, req.params.urn, req.params.aspect, req.body, 'body');
       req.writes.take(1, 'body');
-      await requireEdit(ctx, req.principal, [req.params.urn]);
-      await requireAccessAspectWrites(ctx, req.principal, [proposal]);
+      await requireIngest(ctx, req.principal, [proposal]);
       const existed = await ctx.catalog.exists(req.params.urn);
       await ctx.catalog.ingest([proposal], req.principal.actorUrn);
       return reply

@@ -4,7 +4,7 @@ import { DEFAULT_TIMESERIES_LIMIT } from '../../catalog/catalog.ts';
 import { parseProposal } from '../../catalog/proposals.ts';
 import { aspectClassOf } from '../../catalog/snapshot.ts';
 import type { AppContext } from '../context.ts';
-import { requireAccessAspectWrites, requireEdit } from '../guards.ts';
+import { requireIngest } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, requireParam, stringParam, unknownAction } from './params.ts';
 
 /** DataHub's EnvelopedAspect: the aspect JSON as a string, as the emitter reads it. */
@@ -33,8 +33,7 @@ export const aspectsRoutes =
           acceptOnly(body, req.query, 'ingestProposal', ['proposal', 'async']);
           const proposal = parseProposal(requireParam(body, 'proposal'), 'proposal');
           req.writes.take(1, 'proposal');
-          await requireEdit(ctx, req.principal, [proposal.urn]);
-          await requireAccessAspectWrites(ctx, req.principal, [proposal]);
+          await requireIngest(ctx, req.principal, [proposal]);
           await ctx.catalog.ingest([proposal], req.principal.actorUrn);
           ctx.metrics.ingested.inc({ route: 'ingestProposal' });
           return { value: 'success' };
@@ -45,12 +44,7 @@ export const aspectsRoutes =
           if (!Array.isArray(list)) throw badRequest("Parameter 'proposals' must be an array");
           req.writes.take(list.length, 'proposals');
           const proposals = list.map((p, i) => parseProposal(p, `proposals[${i}]`));
-          await requireEdit(
-            ctx,
-            req.principal,
-            proposals.map((p) => p.urn),
-          );
-          await requireAccessAspectWrites(ctx, req.principal, proposals);
+          await requireIngest(ctx, req.principal, proposals);
           await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `proposals[${i}]`);
           ctx.metrics.ingested.inc({ route: 'ingestProposalBatch' }, proposals.length);
           return { value: 'success' };

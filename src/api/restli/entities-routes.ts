@@ -6,7 +6,7 @@ import type { Json } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { aspectList } from './aspect-list.ts';
 import { applyRetentionAction } from './apply-retention.ts';
-import { requireAccessAspectWrites, requireDelete, requireEdit } from '../guards.ts';
+import { requireDelete, requireIngest } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
 
 /** listUrns pages: DataHub leaves count unbounded; Almanac caps it. */
@@ -23,7 +23,6 @@ export const entitiesRoutes =
         case 'ingest': {
           acceptOnly(body, req.query, 'ingest', ['entity', 'systemMetadata']);
           const snapshot = parseSnapshot(requireParam(body, 'entity'));
-          await requireEdit(ctx, req.principal, [snapshot.urn]);
           req.writes.take(snapshot.aspects.length, 'entity.aspects');
           const systemMetadata = (body.systemMetadata as Json | undefined) ?? null;
           const proposals: Proposal[] = snapshot.aspects.map((a) => ({
@@ -34,7 +33,7 @@ export const entitiesRoutes =
             value: a.value,
             systemMetadata,
           }));
-          await requireAccessAspectWrites(ctx, req.principal, proposals);
+          await requireIngest(ctx, req.principal, proposals);
           await ctx.catalog.ingest(proposals, req.principal.actorUrn, (i) => `entity.aspects[${i}]`);
           return reply.code(200).send({});
         }
@@ -48,7 +47,7 @@ export const entitiesRoutes =
             startTimeMillis: intParam(body, 'startTimeMillis'),
             endTimeMillis: intParam(body, 'endTimeMillis'),
           };
-          await requireDelete(ctx, req.principal, request.urn);
+          await requireDelete(ctx, req.principal, request.urn, request.aspectName);
           return { value: await ctx.catalog.delete(request) };
         }
         case 'listUrns': {

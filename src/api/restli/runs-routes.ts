@@ -45,7 +45,7 @@ export const runsRoutes =
           const hardDelete = safe !== undefined ? !safe : (boolParam(body, 'hardDelete') ?? false);
           await ctx.authorizer.require(req.principal, 'rollbackRun');
           const plan = await runs.plan(runId, hardDelete);
-          await requireRollbackDeletes(ctx, req.principal, [...plan.entities.keys()], plan.created);
+          await requireRollbackDeletes(ctx, req.principal, [...plan.entities.keys()], plan.created, plan.rows);
           if (dryRun) return { value: runs.dryRun(plan) };
           const value = await runs.rollback(plan);
           req.log.info(

@@ -1,6 +1,7 @@
 import { badRequest } from '../errors.ts';
 import type { Json } from '../../storage/store.ts';
-import { arraysToMaps, mapsToArrays } from './array-keys.ts';
+import { arraysToMaps, mapsToArrays, UNIT_SEPARATOR } from './array-keys.ts';
+import { assertPlainKey } from '../untrusted-keys.ts';
 import { applyJsonPatch, type PatchOp } from './json-patch.ts';
 import { PATCH_TEMPLATES, type ArrayField } from './templates.ts';
 
@@ -43,6 +44,10 @@ export function parsePatch(aspectName: string, value: unknown, where: string): A
   const keys = value.arrayPrimaryKeys ?? {};
   if (!isObj(keys) || !Object.values(keys).every((k) => Array.isArray(k) && k.every((s) => typeof s === 'string'))) {
     throw badRequest(`${where}.arrayPrimaryKeys must map array fields to lists of key field names`);
+  }
+  for (const [field, names] of Object.entries(keys as Record<string, string[]>)) {
+    assertPlainKey(field, `${where}.arrayPrimaryKeys`);
+    for (const name of names) for (const part of name.split(UNIT_SEPARATOR)) assertPlainKey(part, `${where}.arrayPrimaryKeys.${field}`);
   }
   const generic = Object.keys(keys).length > 0 || value.forceGenericPatch === true;
   if (!generic && !PATCH_TEMPLATES.has(aspectName)) {

@@ -8,14 +8,14 @@ function at(node: Obj, path: readonly string[]): { parent: Obj; key: string } | 
   let cur: unknown = node;
   for (const p of path.slice(0, -1)) {
     if (!isObj(cur)) return undefined;
-    cur = cur[p];
+    cur = Object.hasOwn(cur, p) ? cur[p] : undefined;
   }
   return isObj(cur) ? { parent: cur, key: path[path.length - 1]! } : undefined;
 }
 
 const keyValue = (element: unknown, key: string): string => {
   let cur: unknown = element;
-  for (const p of key.split(UNIT_SEPARATOR)) cur = isObj(cur) ? cur[p] : undefined;
+  for (const p of key.split(UNIT_SEPARATOR)) cur = isObj(cur) && Object.hasOwn(cur, p) ? cur[p] : undefined;
   return cur === undefined || cur === null ? '' : String(cur);
 };
 
@@ -29,7 +29,9 @@ export function arraysToMaps(node: Obj, fields: readonly ArrayField[]): void {
     const slot = at(node, f.path);
     const arr = slot?.parent[slot.key];
     if (!slot || !Array.isArray(arr)) continue;
-    const map: Obj = {};
+    // Keys are values from the client's elements (a tag urn, a field path): a map without a prototype keeps a value
+    // like `__proto__` an ordinary key.
+    const map: Obj = Object.create(null) as Obj;
     for (const element of arr) {
       if (isObj(element) && f.nested) arraysToMaps(element, f.nested);
       if (f.keys.length === 0) {
@@ -40,7 +42,7 @@ export function arraysToMaps(node: Obj, fields: readonly ArrayField[]): void {
       f.keys.forEach((k, i) => {
         const kv = keyValue(element, k);
         if (i === f.keys.length - 1) cur[kv] = element;
-        else cur = (isObj(cur[kv]) ? cur[kv] : (cur[kv] = {})) as Obj;
+        else cur = (isObj(cur[kv]) ? cur[kv] : (cur[kv] = Object.create(null))) as Obj;
       });
     }
     slot.parent[slot.key] = map;

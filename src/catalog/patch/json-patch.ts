@@ -1,4 +1,5 @@
 import { badRequest } from '../errors.ts';
+import { assertPlainKey } from '../untrusted-keys.ts';
 
 /** One RFC 6902 operation as DataHub's clients send it. */
 export interface PatchOp {
@@ -11,18 +12,26 @@ export interface PatchOp {
 type Container = Record<string, unknown> | unknown[];
 const isContainer = (v: unknown): v is Container => typeof v === 'object' && v !== null;
 
-/** A JSON pointer's components, `~1` and `~0` decoded; `""` is the whole document. */
+/**
+ * A JSON pointer's components, `~1` and `~0` decoded; `""` is the whole document. A component naming a prototype
+ * (`__proto__`, `constructor`, `prototype`) is refused: no path a client writes may walk out of the document.
+ */
 export function pointer(path: string): string[] {
   if (path === '') return [];
   if (!path.startsWith('/')) throw badRequest(`JSON Patch path must start with '/', got ${JSON.stringify(path)}`);
-  return path
+  const parts = path
     .slice(1)
     .split('/')
     .map((c) => c.replace(/~1/g, '/').replace(/~0/g, '~'));
+  for (const c of parts) assertPlainKey(c, `JSON Patch path ${JSON.stringify(path)}`);
+  return parts;
 }
 
+/** Own properties only: what an object inherits is never part of the document. */
+const own = (parent: Record<string, unknown>, key: string): unknown => (Object.hasOwn(parent, key) ? parent[key] : undefined);
+
 function child(parent: Container, key: string): unknown {
-  return Array.isArray(parent) ? parent[arrayIndex(parent, key, false)] : parent[key];
+  return Array.isArray(parent) ? parent[arrayIndex(parent, key, false)] : own(parent, key);
 }
 
 function arrayIndex(arr: unknown[], key: string, forInsert: boolean): number {
@@ -44,8 +53,9 @@ function populate(doc: Container, parts: readonly string[], withLeaf: boolean): 
   const upTo = withLeaf ? parts.length : parts.length - 1;
   for (let i = 0; i < upTo; i++) {
     if (!isContainer(cur) || Array.isArray(cur)) return;
-    if (cur[parts[i]!] === undefined || cur[parts[i]!] === null) cur[parts[i]!] = {};
-    cur = cur[parts[i]!];
+    const key = parts[i]!;
+    if (own(cur, key) === undefined || cur[key] === null) cur[key] = {};
+    cur = cur[key];
   }
 }
 
@@ -68,7 +78,7 @@ function add(doc: Container, parts: readonly string[], value: unknown, path: str
 function remove(doc: Container, parts: readonly string[], path: string): unknown {
   const [parent, key] = parentOf(doc, parts, path);
   if (Array.isArray(parent)) return parent.splice(arrayIndex(parent, key, false), 1)[0];
-  if (!(key in parent)) throw badRequest(`JSON Patch path ${path} does not exist`);
+  if (!Object.hasOwn(parent, key)) throw badRequest(`JSON Patch path ${path} does not exist`);
   const old = parent[key];
   delete parent[key];
   return old;

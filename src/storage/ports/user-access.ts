@@ -28,6 +28,8 @@ export interface SignInFailures {
 /** What UserAccessStore only reads: a composition root may answer these from another handle (a read replica). */
 export interface UserAccessReads {
   getSessionState(userUrn: string): Promise<SessionState>;
+  /** Users (entities or password holders) whose urn equals `userUrn` ignoring ASCII case; reads only. */
+  userUrnsIgnoringCase(userUrn: string): Promise<string[]>;
   getInvite(roleKey: string): Promise<InviteRecord | undefined>;
   getSignInFailures(username: string, address: string): Promise<SignInFailures | undefined>;
 }

@@ -39,6 +39,17 @@ export class PostgresUserAccess implements UserAccessStore {
     );
   }
 
+  async userUrnsIgnoringCase(userUrn: string): Promise<string[]> {
+    const r = await this.pool.query<{ urn: string }>(
+      named(
+        `SELECT urn FROM entities WHERE entity_type = 'corpuser' AND lower(urn) = lower($1)
+         UNION SELECT user_urn FROM user_credentials WHERE lower(user_urn) = lower($1) LIMIT 10`,
+        [userUrn],
+      ),
+    );
+    return r.rows.map((row) => row.urn);
+  }
+
   async getInvite(roleKey: string): Promise<InviteRecord | undefined> {
     const r = await this.pool.query<{ role_key: string; nonce: string; created_at: number; created_by: string }>(
       'SELECT role_key, nonce, created_at, created_by FROM invite_tokens WHERE role_key = $1',

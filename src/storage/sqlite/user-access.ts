@@ -40,6 +40,14 @@ export class SqliteUserAccess implements UserAccessStore {
     this.resetPasswordTx.immediate(userUrn, hash, now);
   }
 
+  async userUrnsIgnoringCase(userUrn: string): Promise<string[]> {
+    const rows = this.sql(
+      `SELECT urn FROM entities WHERE entity_type = 'corpuser' AND lower(urn) = lower(@urn)
+       UNION SELECT user_urn FROM user_credentials WHERE lower(user_urn) = lower(@urn) LIMIT 10`,
+    ).all({ urn: userUrn }) as { urn: string }[];
+    return rows.map((r) => r.urn);
+  }
+
   async getInvite(roleKey: string): Promise<InviteRecord | undefined> {
     const row = this.sql('SELECT role_key, nonce, created_at, created_by FROM invite_tokens WHERE role_key = ?').get(roleKey) as
       { role_key: string; nonce: string; created_at: number; created_by: string } | undefined;
