@@ -18,6 +18,7 @@ import { TokenService } from './auth/token-service.ts';
 import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
+import { EntitySearch } from './catalog/search/entity-search.ts';
 import { Deprecations } from './catalog/deprecation.ts';
 import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
@@ -48,6 +49,8 @@ export interface Services {
   /** The parts services are built from: writes to the primary, each part's reads from the handle `openServices` chose. */
   readonly ports: Parts;
   readonly catalog: Catalog;
+  /** Entity search through the search part; the catalog, users, policies and the search routes share it. */
+  readonly search: EntitySearch;
   readonly deprecations: Deprecations;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
@@ -94,6 +97,7 @@ function chooseReads(store: Store): Parts {
     schedules: store,
     userAccess: store,
     changeEvents: store,
+    search: store,
   });
 }
 
@@ -104,7 +108,8 @@ export async function openServices(config: Config, options: { background?: boole
   try {
     const ports = chooseReads(store);
     await retentionPolicies.load(ports.retention);
-    const catalog = new Catalog(ports, store.backend);
+    const search = new EntitySearch(ports);
+    const catalog = new Catalog(ports, search, store.backend);
     await bootstrapAdmin(ports, catalog);
     await installDefaultPolicies(ports, catalog, Date.now());
     // One cache of what authentication and authorization read, so a request reads the auth change mark once.
@@ -117,6 +122,7 @@ export async function openServices(config: Config, options: { background?: boole
       store,
       ports,
       catalog,
+      search,
       deprecations: new Deprecations(ports),
       relationships,
       impact: new DeprecationImpact(ports, relationships),
@@ -127,8 +133,8 @@ export async function openServices(config: Config, options: { background?: boole
       roles: new RoleAssignments(ports),
       accessTokens: new AccessTokens(ports, tokens, authorizer, config.tokens),
       login: new LoginService(ports, tokens),
-      users: new UserAdmin(ports, catalog, tokens, authorizer),
-      policies: new PolicyService(catalog, authorizer),
+      users: new UserAdmin(ports, catalog, search, tokens, authorizer),
+      policies: new PolicyService(catalog, search, authorizer),
       retentionPolicies,
       webhooks: new WebhookSubscriptions(ports, webhookSecrets),
       webhookSecrets,

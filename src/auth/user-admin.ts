@@ -1,5 +1,6 @@
 import { badRequest, forbidden, notFound } from '../catalog/errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { EntitySearch } from '../catalog/search/entity-search.ts';
 import { parseUrn } from '../catalog/urn.ts';
 import type { Authorizer } from './authorizer.ts';
 import { Invitations } from './invitations.ts';
@@ -34,6 +35,7 @@ export class UserAdmin {
   constructor(
     ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'relationships'>,
     private readonly catalog: Catalog,
+    private readonly search: EntitySearch,
     tokens: TokenService,
     private readonly authorizer: Authorizer,
     private readonly clock: () => number = Date.now,
@@ -58,7 +60,7 @@ export class UserAdmin {
     if (!Number.isInteger(count) || count < 0 || count > MAX_USER_PAGE)
       throw badRequest(`Field 'count' must be an integer from 0 to ${MAX_USER_PAGE}`);
     const query = input.query?.trim() || undefined;
-    const page = await this.catalog.search.page({ entityTypes: ['corpuser'], query, filter: [], includeSoftDeleted: false, sort: [] }, start, count);
+    const page = await this.search.page({ entityTypes: ['corpuser'], query, filter: [], includeSoftDeleted: false, sort: [] }, start, count);
     return { start, count: page.hits.length, total: await page.total(), urns: page.hits.map((h) => h.urn) };
   }
 

@@ -1,23 +1,14 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
-import { EntitySearch } from './search/entity-search.ts';
+import type { EntitySearch } from './search/entity-search.ts';
 import { deleteReferences, type DeleteReferencesResult } from './references.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
 import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
-import type {
-  AspectWriteOutcome,
-  DatasetSearchPage,
-  DatasetSearchQuery,
-  Json,
-  StoredAspect,
-  Parts,
-  TimeseriesEvent,
-  WriteOp,
-} from '../storage/store.ts';
+import type { AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 import { processRuns, type ProcessRuns } from './search/process-runs.ts';
 
 /** The run id clients send when a proposal belongs to no ingestion run. */
@@ -77,26 +68,17 @@ function at(path: string | undefined, e: unknown): unknown {
  * REST, OpenAPI and GraphQL all call these, so validation is written once.
  */
 export class Catalog {
-  /** Search and scroll over entities (DataHub's searchAcrossEntities, scrollAcrossEntities, filtered listings). */
-  readonly search: EntitySearch;
-
   constructor(
     private readonly ports: Pick<Parts, 'aspects' | 'timeseries'>,
+    private readonly search: EntitySearch,
     /** Which adapter holds the catalog (`/config` reports it). */
     readonly backend: 'sqlite' | 'postgres',
     private readonly clock: () => number = Date.now,
-  ) {
-    this.search = new EntitySearch(ports);
-  }
+  ) {}
 
   /** Latest versions of the named aspects of many entities in one round trip; only urns that exist have an entry. */
   getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
     return this.ports.aspects.getEntities(urns, aspects);
-  }
-
-  /** A page of datasets by name and facets, with facet counts (the console's and `search`'s listing). */
-  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
-    return this.ports.aspects.searchDatasets(query);
   }
 
   /** DataHub's `runs` of a data job or flow (see search/process-runs.ts). */

@@ -12,6 +12,7 @@ import type { RelationshipPort } from './ports/relationships.ts';
 import type { RetentionPort } from './ports/retention.ts';
 import type { RunPort } from './ports/runs.ts';
 import type { SchedulePort } from './ports/schedules.ts';
+import type { SearchPort } from './ports/search.ts';
 import type { TaskPort } from './ports/tasks.ts';
 import type { TimeseriesPort } from './ports/timeseries.ts';
 import type { TruncationPort } from './ports/truncation.ts';
@@ -39,6 +40,7 @@ export interface PartImpls {
   readonly schedules: PortImpl<SchedulePort>;
   readonly userAccess: PortImpl<UserAccessStore>;
   readonly changeEvents: PortImpl<ChangeEventPort>;
+  readonly search: PortImpl<SearchPort>;
 }
 
 /** Each method of a port and whether it only reads. */
@@ -56,7 +58,6 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     getAspectHistory: 'read',
     existing: 'read',
     getEntities: 'read',
-    searchDatasets: 'read',
     listEntityUrns: 'read',
     findAspectsMentioning: 'read',
     write: 'write',
@@ -137,6 +138,7 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     clearSignInFailures: 'write',
     pruneSignInFailures: 'write',
   },
+  search: { search: 'read', count: 'read', facets: 'read', searchDatasets: 'read' },
 };
 
 /**

@@ -16,6 +16,7 @@ import type { SchedulePort, ScheduleReads, ScheduleWrites } from './ports/schedu
 import type { TaskPort, TaskReads, TaskWrites } from './ports/tasks.ts';
 import type { TimeseriesPort, TimeseriesReads, TimeseriesWrites } from './ports/timeseries.ts';
 import type { TruncationPort, TruncationReads, TruncationWrites } from './ports/truncation.ts';
+import type { SearchDocuments, SearchPort, SearchReads, SearchWrites } from './ports/search.ts';
 import type { UserAccessStore, UserAccessReads, UserAccessWrites } from './ports/user-access.ts';
 
 export type * from './ports/aspects.ts';
@@ -26,6 +27,7 @@ export type * from './ports/relationships.ts';
 export type * from './ports/retention.ts';
 export type * from './ports/runs.ts';
 export type * from './ports/schedules.ts';
+export type * from './ports/search.ts';
 export type * from './ports/tasks.ts';
 export type * from './ports/timeseries.ts';
 export type * from './ports/truncation.ts';
@@ -50,6 +52,7 @@ export interface Parts {
   readonly schedules: SchedulePort;
   readonly userAccess: UserAccessStore;
   readonly changeEvents: ChangeEventPort;
+  readonly search: SearchPort;
 }
 
 /**
@@ -69,6 +72,7 @@ export interface ReadParts {
   readonly schedules: ScheduleReads;
   readonly userAccess: UserAccessReads;
   readonly changeEvents: ChangeEventReads;
+  readonly search: SearchReads;
 }
 
 /** What each part changes (each port's `XWrites`): always the primary database. */
@@ -85,6 +89,7 @@ export interface WriteParts {
   readonly schedules: ScheduleWrites;
   readonly userAccess: UserAccessWrites;
   readonly changeEvents: ChangeEventWrites;
+  readonly search: SearchWrites;
 }
 
 /** An opened database: its parts, and which engine answers them. */
@@ -96,6 +101,8 @@ export interface Store extends Parts {
 export interface StoreHooks {
   readonly indexer: AspectIndexer;
   readonly retention: VersionRetention;
+  /** How an entity becomes a search document, for the search part. */
+  readonly documents: SearchDocuments;
 }
 
 /** No versioned retention: every version is kept. */

@@ -61,23 +61,6 @@ export interface WriteBatch {
 }
 
 /** A page of datasets matching a name search and facet filters, with facet counts. */
-export interface DatasetSearchQuery {
-  /** Case-insensitive substring of the urn (platform and name); undefined matches all. */
-  readonly text?: string;
-  readonly platform?: string;
-  readonly deprecated?: boolean;
-  readonly start: number;
-  readonly count: number;
-}
-
-export interface DatasetSearchPage {
-  readonly total: number;
-  readonly urns: readonly string[];
-  /** Counts over the text match alone, so a filter's other choices stay visible. */
-  readonly platformCounts: ReadonlyArray<{ readonly value: string; readonly count: number }>;
-  readonly deprecatedCounts: ReadonlyArray<{ readonly value: 'true' | 'false'; readonly count: number }>;
-}
-
 /** One page of one entity type's urns, in urn order after `afterUrn` (keyset paging). */
 export interface EntityUrnQuery {
   /** The registry name, as stored (dataset, corpuser, dataProcessInstance, ...). */
@@ -115,7 +98,6 @@ export interface AspectReads {
    * Every urn that exists has an entry (possibly empty); urns that do not exist have none.
    */
   getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>>;
-  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
   /**
    * Urns of one entity type, in urn order, from an index: the type's range of the entities index, or for
    * soft-deleted ones a partial index over removed status aspects, so finding them never reads the others.
