@@ -39,7 +39,7 @@ async function seedCatalog(store: Store, datasets: number): Promise<void> {
       ops.push(op('datasetProperties', { name: `table_${i}`, description: `Benchmark table ${i}` }));
       if (i % 4 === 0) ops.push(op('deprecation', { deprecated: true, decommissionTime: now + i, note: 'Use the new table', actor: ADMIN }));
     }
-    await store.write({ ops, actor: ADMIN, now });
+    await store.aspects.write({ ops, actor: ADMIN, now });
   };
   // A few batches at a time: PostgreSQL overlaps them on its pool, SQLite runs them one after another anyway.
   for (let i = 0; i < batches.length; i += 4) await Promise.all(batches.slice(i, i + 4).map(writeBatch));

@@ -42,7 +42,7 @@ async function seed(store: Store, datasets: number, fanIn: number): Promise<numb
       const value = { upstreams: ups.map((u) => ({ dataset: urn(u), type: 'TRANSFORMED', auditStamp: { time: 0, actor: ACTOR } })) };
       ops.push({ kind: 'aspect', entityType: 'dataset', urn: urn(i), aspect: 'upstreamLineage', value, systemMetadata: null });
     }
-    await store.write({ ops, actor: ACTOR, now: Date.now() });
+    await store.aspects.write({ ops, actor: ACTOR, now: Date.now() });
   }
   return edges;
 }
@@ -169,11 +169,13 @@ export default async function relationshipsBench(args: string[]): Promise<void> 
       const picks = Array.from({ length: samples }, () => urn(Math.floor(random() * datasets)));
 
       for (const direction of ['OUTGOING', 'INCOMING'] as const) {
-        const almanac = await latencies(picks, (u) => store.relatedEntities({ urn: u, direction, types: [TYPE], start: 0, count: 200 }));
+        const almanac = await latencies(picks, (u) =>
+          store.relationships.relatedEntities({ urn: u, direction, types: [TYPE], start: 0, count: 200 }),
+        );
         const ceiling = await latencies(picks, (u) => raw!.hop(u, direction));
         rows.push([
           db.name,
-          `one hop ${direction} (store.relatedEntities, page of 200 + total)`,
+          `one hop ${direction} (store.relationships.relatedEntities, page of 200 + total)`,
           fmt(edges),
           ms(almanac),
           ms(ceiling),
@@ -209,18 +211,18 @@ export default async function relationshipsBench(args: string[]): Promise<void> 
         ms(rawWalks),
         `${fmt((percentile(rawWalks, 50) / percentile(impacts, 50)) * 100, 1)}%`,
       ]);
-      console.log(`(${db.name}: ${fmt(datasets)} datasets and ${fmt(edges)} edges loaded through store.write in ${fmt(loadSeconds, 1)} s)`);
-      await store.close();
+      console.log(`(${db.name}: ${fmt(datasets)} datasets and ${fmt(edges)} edges loaded through store.aspects.write in ${fmt(loadSeconds, 1)} s)`);
+      await store.database.close();
       await raw.unmigrate();
       const t0 = performance.now();
-      await (await openStore(db.config)).close();
+      await (await openStore(db.config)).database.close();
       const backfill = (performance.now() - t0) / 1000;
       console.log(
         `(${db.name}: migration ${RELATIONSHIPS_MIGRATION} indexed the ${fmt(datasets)} stored aspects, ${fmt(edges)} edges, on open in ${fmt(backfill, 2)} s)`,
       );
     } finally {
       await raw?.close();
-      await store.close().catch(() => undefined);
+      await store.database.close().catch(() => undefined);
       await db.drop();
     }
   }

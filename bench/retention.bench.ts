@@ -38,7 +38,7 @@ async function load(store: Store, shape: Shape): Promise<void> {
       const event = { timestampMillis: ts, eventGranularity: { unit: 'DAY', multiple: 1 }, rowCount: j, columnCount: 12 };
       ops.push({ kind: 'timeseries', ...PROFILE, urn, timestampMillis: ts, docId: `d${j}`, event, systemMetadata: null });
     }
-    await store.write({ ops, actor: 'urn:li:corpuser:bench', now: END });
+    await store.aspects.write({ ops, actor: 'urn:li:corpuser:bench', now: END });
   }
 }
 
@@ -46,7 +46,7 @@ async function loaded(backend: { create: () => Promise<TestDatabase> }, shape: S
   const db = await backend.create();
   const store = await openStore(db.config);
   const { seconds } = await timed(() => load(store, shape));
-  await store.close();
+  await store.database.close();
   return { db, seconds };
 }
 

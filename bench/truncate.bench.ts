@@ -44,7 +44,7 @@ async function load(store: Store, index: typeof PROFILE | typeof USAGE, shape: S
           : { timestampMillis: ts, eventGranularity: { unit: 'DAY', multiple: 1 }, uniqueUserCount: j % 17, totalSqlQueries: j % 101 };
       ops.push({ kind: 'timeseries', ...index, urn, timestampMillis: ts, docId: timeseriesDocId(urn, event), event, systemMetadata: sm });
     }
-    await store.write({ ops, actor: 'urn:li:corpuser:bench', now: T0 });
+    await store.aspects.write({ ops, actor: 'urn:li:corpuser:bench', now: T0 });
   }
 }
 
@@ -279,7 +279,7 @@ export default async function truncateBench(args: string[]): Promise<void> {
       const store = await openStore(base.config);
       const loaded = await timed(() => load(store, PROFILE, shape));
       await load(store, USAGE, { rows: usageRows, days: shape.days });
-      await store.close();
+      await store.database.close();
       template = backend.name === 'sqlite' ? await sqliteTemplate(base) : await postgresTemplate(base);
 
       let dryRunMs = NaN;
@@ -295,7 +295,7 @@ export default async function truncateBench(args: string[]): Promise<void> {
       printTable(
         ['measure', 'value'],
         [
-          ['load (store.write, 5,000-row batches)', `${fmt(shape.rows / loaded.seconds)} rows/s (${fmt(loaded.seconds, 1)} s)`],
+          ['load (store.aspects.write, 5,000-row batches)', `${fmt(shape.rows / loaded.seconds)} rows/s (${fmt(loaded.seconds, 1)} s)`],
           ['dry run at 50%, p50 of 20 over HTTP (after 20 warm-up)', `${fmt(dryRunMs, 2)} ms`],
         ],
       );

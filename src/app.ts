@@ -18,6 +18,7 @@ import { TokenService } from './auth/token-service.ts';
 import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
+import { EntitySearch } from './catalog/search/entity-search.ts';
 import { Deprecations } from './catalog/deprecation.ts';
 import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
@@ -35,15 +36,21 @@ import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
 import { openStore } from './storage/open-store.ts';
-import type { Store } from './storage/store.ts';
+import { routeReads } from './storage/compose-store.ts';
+import type { Parts, Store } from './storage/store.ts';
 
 /** How soon a retention policy changed by another process applies to this one's writes. */
 export const RETENTION_REFRESH_MILLIS = 5_000;
 
 /** The services every entry point shares, built once here: the CLI's bootstrap commands use them, the server adds its own. */
 export interface Services {
+  /** The opened database: closed last; its `backend` is what `/config` and the start-up line report. */
   readonly store: Store;
+  /** The parts services are built from: writes to the primary, each part's reads from the handle `openServices` chose. */
+  readonly ports: Parts;
   readonly catalog: Catalog;
+  /** Entity search through the search part; the catalog, users, policies and the search routes share it. */
+  readonly search: EntitySearch;
   readonly deprecations: Deprecations;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
@@ -64,12 +71,34 @@ export interface Services {
 }
 
 /** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
-async function bootstrapAdmin(store: Store, catalog: Catalog): Promise<void> {
+async function bootstrapAdmin({ database, identity }: Pick<Parts, 'database' | 'identity'>, catalog: Catalog): Promise<void> {
   await catalog.ensureUser(ADMIN_URN, ADMIN_URN);
   const marker = crypto.randomUUID();
-  if ((await store.getOrInitSetting('bootstrap.admin_role_granted', () => marker)) === marker) {
-    await store.setRole([ADMIN_URN], 'urn:li:dataHubRole:Admin', ADMIN_URN, Date.now());
+  if ((await database.getOrInitSetting('bootstrap.admin_role_granted', () => marker)) === marker) {
+    await identity.setRole([ADMIN_URN], 'urn:li:dataHubRole:Admin', ADMIN_URN, Date.now());
   }
+}
+
+/**
+ * Which database handle answers each part's reads; writes always go to `store`. Every part reads from the primary
+ * today: a read replica is one more `openStore` and its name on the lines of the parts it may serve.
+ */
+function chooseReads(store: Store): Parts {
+  return routeReads(store, {
+    database: store,
+    aspects: store,
+    relationships: store,
+    timeseries: store,
+    truncation: store,
+    tasks: store,
+    identity: store,
+    runs: store,
+    retention: store,
+    schedules: store,
+    userAccess: store,
+    changeEvents: store,
+    search: store,
+  });
 }
 
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
@@ -77,37 +106,41 @@ export async function openServices(config: Config, options: { background?: boole
   const retentionPolicies = new RetentionPolicies();
   const store = await openStore(config.database, { ...options, retention: retentionPolicies });
   try {
-    await retentionPolicies.load(store);
-    const catalog = new Catalog(store);
-    await bootstrapAdmin(store, catalog);
-    await installDefaultPolicies(store, catalog, Date.now());
+    const ports = chooseReads(store);
+    await retentionPolicies.load(ports.retention);
+    const search = new EntitySearch(ports);
+    const catalog = new Catalog(ports, search, store.backend);
+    await bootstrapAdmin(ports, catalog);
+    await installDefaultPolicies(ports, catalog, Date.now());
     // One cache of what authentication and authorization read, so a request reads the auth change mark once.
-    const authState = new AuthStateCache(store);
-    const tokens = new TokenService(store, await loadTokenSecrets(config, store), config.sessions.ttlMillis, authState);
-    const authorizer = new Authorizer(store, authState);
+    const authState = new AuthStateCache(ports);
+    const tokens = new TokenService(ports, await loadTokenSecrets(config, ports), config.sessions.ttlMillis, authState);
+    const authorizer = new Authorizer(ports, authState);
     const webhookSecrets = new WebhookSecrets(tokens.derive('webhook secrets'));
-    const relationships = new RelationshipService(store);
+    const relationships = new RelationshipService(ports);
     return {
       store,
+      ports,
       catalog,
-      deprecations: new Deprecations(store),
+      search,
+      deprecations: new Deprecations(ports),
       relationships,
-      impact: new DeprecationImpact(store, relationships),
-      timeline: new TimelineService(store),
-      runs: new IngestionRuns(store, catalog),
+      impact: new DeprecationImpact(ports, relationships),
+      timeline: new TimelineService(ports),
+      runs: new IngestionRuns(ports, catalog),
       tokens,
       authorizer,
-      roles: new RoleAssignments(store),
-      accessTokens: new AccessTokens(store, tokens, authorizer, config.tokens),
-      login: new LoginService(store, tokens),
-      users: new UserAdmin(store, catalog, tokens, authorizer),
-      policies: new PolicyService(catalog, authorizer),
+      roles: new RoleAssignments(ports),
+      accessTokens: new AccessTokens(ports, tokens, authorizer, config.tokens),
+      login: new LoginService(ports, tokens),
+      users: new UserAdmin(ports, catalog, search, tokens, authorizer),
+      policies: new PolicyService(catalog, search, authorizer),
       retentionPolicies,
-      webhooks: new WebhookSubscriptions(store, webhookSecrets),
+      webhooks: new WebhookSubscriptions(ports, webhookSecrets),
       webhookSecrets,
     };
   } catch (e) {
-    await store.close();
+    await store.database.close();
     throw e;
   }
 }
@@ -125,42 +158,42 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const authenticator = new Authenticator(
     { enabled: config.authEnabled, systemClientId: config.systemClientId, systemClientSecret: config.systemClientSecret },
     services.tokens,
-    services.store,
+    services.ports,
   );
   if (!config.authEnabled) logger.warn('METADATA_SERVICE_AUTH_ENABLED=false: every request acts as urn:li:corpuser:datahub');
   // Marks tasks left running by a crashed process failed before serving requests.
-  const runner = new TaskRunner(services.store, logger.child({ component: 'tasks' }));
+  const runner = new TaskRunner(services.ports, logger.child({ component: 'tasks' }));
   await runner.start();
-  const operations = new TimeseriesOperations(services.store, runner, logger.child({ component: 'tasks' }));
+  const operations = new TimeseriesOperations(services.ports, runner, logger.child({ component: 'tasks' }));
   const retentionLog = logger.child({ component: 'retention' });
   if (config.retention.file) {
     try {
-      await seedRetentionPolicies(services.store, config.retention.file, retentionLog, Date.now());
+      await seedRetentionPolicies(services.ports, config.retention.file, retentionLog, Date.now());
       await services.retentionPolicies.reload();
     } catch (e) {
       await runner.stop();
-      await services.store.close();
+      await services.store.database.close();
       throw e;
     }
   }
   // Another process's policy change applies to this one's writes within this bound (docs/architecture.md).
   services.retentionPolicies.startRefreshing(RETENTION_REFRESH_MILLIS, (err) => retentionLog.warn({ err }, 'could not reload retention policies'));
-  const retention = new RetentionService(services.store, services.retentionPolicies, operations, runner, retentionLog, {
+  const retention = new RetentionService(services.ports, services.retentionPolicies, operations, runner, retentionLog, {
     maxDeletePercent: config.retention.maxDeletePercent,
   });
   let accepting = true;
-  const { store, ...shared } = services;
-  const metrics = new Metrics({ databaseStats: () => store.databaseStats(), truncations: (limit) => operations.truncations(limit) });
+  const { store: _store, ports, ...shared } = services;
+  const metrics = new Metrics({ databaseStats: () => ports.database.databaseStats(), truncations: (limit) => operations.truncations(limit) });
   // Periodic jobs, each occurrence run by one process of those sharing the database.
-  const scheduler = new Scheduler(store, runner.nodeId, logger.child({ component: 'scheduler' }), {
+  const scheduler = new Scheduler(ports, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
   });
-  scheduler.register(housekeepingJob(store, config.housekeepingIntervalMillis, config.taskHistoryMillis));
+  scheduler.register(housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis));
   if (config.retention.scheduleOffsetMillis !== null) scheduler.register(retentionJob(retention, config.retention.scheduleOffsetMillis));
   scheduler.start();
   // Every process may deliver: deliveries are claimed, so each goes out from one of them.
   const deliverer = config.webhookDelivery
-    ? new WebhookDeliverer(store, services.webhookSecrets, logger.child({ component: 'webhooks' }), { claimant: runner.nodeId })
+    ? new WebhookDeliverer(ports, services.webhookSecrets, logger.child({ component: 'webhooks' }), { claimant: runner.nodeId })
     : undefined;
   deliverer?.start();
   const server = await buildServer(
@@ -187,7 +220,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       services.retentionPolicies.stop();
       await runner.stop();
       await server.close();
-      await services.store.close();
+      await services.store.database.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { TokenService } from '../auth/token-service.ts';
 import type { UserAdmin } from '../auth/user-admin.ts';
 import type { RoleAssignments } from '../auth/role-assignments.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { EntitySearch } from '../catalog/search/entity-search.ts';
 import type { Deprecations } from '../catalog/deprecation.ts';
 import type { DeprecationImpact } from '../catalog/deprecation-impact.ts';
 import type { IngestionRuns } from '../catalog/ingestion-runs.ts';
@@ -25,6 +26,7 @@ import type { Metrics } from './metrics.ts';
 export interface AppContext {
   readonly config: Config;
   readonly catalog: Catalog;
+  readonly search: EntitySearch;
   readonly deprecations: Deprecations;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;

@@ -1,5 +1,5 @@
 import { badRequest, forbidden, notFound } from '../catalog/errors.ts';
-import type { AccessTokenPage, AccessTokenRecord, Store } from '../storage/store.ts';
+import type { AccessTokenPage, AccessTokenRecord, Parts, ReadParts } from '../storage/store.ts';
 import { UNAUTHORIZED_MESSAGE, type Authorizer } from './authorizer.ts';
 import type { TokenDuration } from './durations.ts';
 import type { Principal } from './principal.ts';
@@ -39,7 +39,7 @@ export interface TokenLimits {
  */
 export class AccessTokens {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'identity'> & Pick<ReadParts, 'aspects'>,
     private readonly tokens: TokenService,
     private readonly authorizer: Authorizer,
     private readonly limits: TokenLimits,
@@ -59,13 +59,13 @@ export class AccessTokens {
     if ((input.description?.length ?? 0) > this.limits.maxDescriptionLength) {
       throw badRequest(`Field 'description' must be at most ${this.limits.maxDescriptionLength} characters`);
     }
-    if (!(await this.store.existing([input.actorUrn])).has(input.actorUrn)) {
+    if (!(await this.ports.aspects.existing([input.actorUrn])).has(input.actorUrn)) {
       throw badRequest(`Failed to create access token: actor ${input.actorUrn} does not exist`);
     }
     const now = this.clock();
-    await this.store.deleteExpiredAccessTokens(now);
+    await this.ports.identity.deleteExpiredAccessTokens(now);
     // Counted before the insert, so concurrent creations may pass the limit by their number; it bounds growth, not exactly.
-    const held = (await this.store.listAccessTokens({ actorUrn: input.actorUrn }, 0, 0)).total;
+    const held = (await this.ports.identity.listAccessTokens({ actorUrn: input.actorUrn }, 0, 0)).total;
     if (held >= this.limits.maxPerUser) {
       throw badRequest(
         `Failed to create access token: ${input.actorUrn} already has ${held} tokens, the limit (ALMANAC_MAX_TOKENS_PER_USER) is ${this.limits.maxPerUser}; revoke one first`,
@@ -81,16 +81,16 @@ export class AccessTokens {
     }
     const manager = await this.canManage(principal);
     if (!manager && input.ownerUrn !== undefined && input.ownerUrn !== principal.actorUrn) throw forbidden(UNAUTHORIZED_MESSAGE);
-    await this.store.deleteExpiredAccessTokens(this.clock());
+    await this.ports.identity.deleteExpiredAccessTokens(this.clock());
     const { start, count, ...filter } = input;
-    return this.store.listAccessTokens({ ...filter, ownerUrn: manager ? input.ownerUrn : principal.actorUrn }, start, count);
+    return this.ports.identity.listAccessTokens({ ...filter, ownerUrn: manager ? input.ownerUrn : principal.actorUrn }, start, count);
   }
 
   async revoke(principal: Principal, tokenId: string): Promise<true> {
-    const record = await this.store.getAccessToken(tokenId);
+    const record = await this.ports.identity.getAccessToken(tokenId);
     if (!record) throw notFound('Access token no longer exists');
     if (record.ownerUrn !== principal.actorUrn && !(await this.canManage(principal))) throw forbidden(UNAUTHORIZED_MESSAGE);
-    await this.store.deleteAccessToken(tokenId);
+    await this.ports.identity.deleteAccessToken(tokenId);
     return true;
   }
 }

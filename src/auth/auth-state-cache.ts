@@ -1,4 +1,4 @@
-import type { Store } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 
 const MAX_ENTRIES = 10_000;
 
@@ -14,14 +14,14 @@ export class AuthStateCache {
   private keptUnder: number | undefined;
   private readonly entries = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly store: Pick<Store, 'authChangeMark'>) {}
+  constructor(private readonly ports: Pick<ReadParts, 'identity'>) {}
 
   /**
    * The store's mark now: read once per request (on PostgreSQL it waits for the listening connection's barrier) and
    * given to every lookup of that request, which the Principal carries from authentication to authorization.
    */
   mark(): Promise<number | undefined> {
-    return this.store.authChangeMark();
+    return this.ports.identity.authChangeMark();
   }
 
   /** `load`'s answer for `key`, kept under `mark` (read before the load: a change committed while it runs moves the mark past it). */

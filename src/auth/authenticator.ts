@@ -1,5 +1,5 @@
 import { unauthenticated } from '../catalog/errors.ts';
-import type { Store } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 import { ADMIN_URN, corpUserUrn, type Principal } from './principal.ts';
 import { safeEqual } from './secrets.ts';
 import { ACTOR_COOKIE, SESSION_COOKIE, readCookie } from './session-cookies.ts';
@@ -21,7 +21,7 @@ export class Authenticator {
   constructor(
     private readonly options: AuthenticatorOptions,
     private readonly tokens: TokenService,
-    private readonly store: Store,
+    private readonly ports: Pick<ReadParts, 'aspects'>,
   ) {}
 
   async authenticate(header: string | undefined, cookieHeader?: string): Promise<Principal> {
@@ -48,7 +48,7 @@ export class Authenticator {
 
   private async bearer(credentials: string): Promise<Principal> {
     const verified = await this.tokens.verify(credentials);
-    const actorExists = verified.actorExists ?? (await this.store.existing([verified.actorUrn])).has(verified.actorUrn);
+    const actorExists = verified.actorExists ?? (await this.ports.aspects.existing([verified.actorUrn])).has(verified.actorUrn);
     if (!actorExists) {
       throw unauthenticated(`Failed to validate DataHub token: actor ${verified.actorUrn} does not exist.`);
     }

@@ -1,5 +1,5 @@
 import { CatalogError } from '../catalog/errors.ts';
-import type { Store } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 import { OPERATIONS, refusalMessage, type Operation } from './operations.ts';
 import type { PolicyInfo } from './policy.ts';
 import { AuthStateCache } from './auth-state-cache.ts';
@@ -31,17 +31,17 @@ export class Authorizer {
   private readonly state: AuthStateCache;
 
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<ReadParts, 'aspects' | 'identity'>,
     state?: AuthStateCache,
   ) {
-    this.policies = new PolicyCache(store);
-    this.state = state ?? new AuthStateCache(store);
+    this.policies = new PolicyCache(ports);
+    this.state = state ?? new AuthStateCache(ports);
   }
 
   private grants(principal: Principal): RequestGrants {
     let grants = this.perRequest.get(principal);
     if (!grants) {
-      grants = new RequestGrants(this.store, this.policies, this.state, principal);
+      grants = new RequestGrants(this.ports, this.policies, this.state, principal);
       this.perRequest.set(principal, grants);
     }
     return grants;

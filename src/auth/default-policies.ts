@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Catalog } from '../catalog/catalog.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts } from '../storage/store.ts';
 import { POLICY_ASPECT, POLICY_ENTITY, POLICY_URN_PREFIX, type ActorFilter, type PolicyInfo } from './policy.ts';
 import { ADMIN_URN } from './principal.ts';
 import { METADATA_PRIVILEGES, PRIVILEGES, type Privilege } from './privileges.ts';
@@ -78,9 +78,9 @@ export const defaultPolicyInfo = (p: DefaultPolicy, now: number): PolicyInfo => 
  * Installs the default policies once per database, on its first start: a default
  * an administrator later changes or deletes stays as they left it.
  */
-export async function installDefaultPolicies(store: Store, catalog: Catalog, now: number): Promise<void> {
+export async function installDefaultPolicies({ database }: Pick<Parts, 'database'>, catalog: Catalog, now: number): Promise<void> {
   const marker = crypto.randomUUID();
-  if ((await store.getOrInitSetting('bootstrap.default_policies_installed', () => marker)) !== marker) return;
+  if ((await database.getOrInitSetting('bootstrap.default_policies_installed', () => marker)) !== marker) return;
   await catalog.ingest(
     DEFAULT_POLICIES.map((p) => ({
       entityType: POLICY_ENTITY,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { badRequest, conflict } from '../catalog/errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
 import { parseUrn } from '../catalog/urn.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts, ReadParts } from '../storage/store.ts';
 import { hashPassword } from './passwords.ts';
 import { ADMIN_URN, corpUserUrn } from './principal.ts';
 import { ROLES, isRoleUrn, type RoleUrn } from './roles.ts';
@@ -34,7 +34,7 @@ export interface SignUpInput {
 export class Invitations {
   constructor(
     private readonly catalog: Catalog,
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'relationships'>,
     private readonly tokens: TokenService,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -47,17 +47,17 @@ export class Invitations {
   async token(roleUrn: string | null | undefined, regenerate: boolean, actor: string): Promise<string> {
     const roleKey = roleUrn ?? NO_ROLE;
     if (roleKey !== NO_ROLE && !isRoleUrn(roleKey)) throw badRequest(`Field 'roleUrn': role ${roleKey} does not exist`);
-    const current = regenerate ? undefined : await this.store.getInvite(roleKey);
+    const current = regenerate ? undefined : await this.ports.userAccess.getInvite(roleKey);
     if (current) return this.tokenOf(roleKey, current.nonce);
     const nonce = crypto.randomBytes(16).toString('base64url');
-    await this.store.putInvite({ roleKey, nonce, createdAt: this.clock(), createdBy: actor });
+    await this.ports.userAccess.putInvite({ roleKey, nonce, createdAt: this.clock(), createdBy: actor });
     return this.tokenOf(roleKey, nonce);
   }
 
   /** The role an invite token grants (null for none); throws when the token is not a current one. */
   private async redeem(token: string): Promise<RoleUrn | null> {
     for (const roleKey of ROLE_KEYS) {
-      const invite = await this.store.getInvite(roleKey);
+      const invite = await this.ports.userAccess.getInvite(roleKey);
       if (invite && safeEqual(token, this.tokenOf(roleKey, invite.nonce))) return roleKey === NO_ROLE ? null : (roleKey as RoleUrn);
     }
     throw badRequest("Field 'inviteToken': the invite token is not valid (it may have been regenerated)");
@@ -69,7 +69,7 @@ export class Invitations {
    */
   private async namedInMetadata(urn: string): Promise<boolean> {
     const spellings = [...new Set([urn, urn.toLowerCase()])];
-    const found = await this.store.scanRelationships({ where: [[{ destination: spellings }]], includeSoftDeleted: true, limit: 1 });
+    const found = await this.ports.relationships.scanRelationships({ where: [[{ destination: spellings }]], includeSoftDeleted: true, limit: 1 });
     return found.length > 0;
   }
 
@@ -87,7 +87,7 @@ export class Invitations {
     const urn = corpUserUrn(input.email);
     parseUrn(urn);
     // EVE@example.com and eve@example.com are one person: a user of either spelling exists already.
-    if (urn.toLowerCase() === ADMIN_URN || (await this.store.userUrnsIgnoringCase(urn)).length > 0) {
+    if (urn.toLowerCase() === ADMIN_URN || (await this.ports.userAccess.userUrnsIgnoringCase(urn)).length > 0) {
       throw conflict('This user already exists! Cannot create a new user.');
     }
     if (await this.namedInMetadata(urn)) {
@@ -112,12 +112,12 @@ export class Invitations {
       ...(input.title ? { title: input.title } : {}),
     };
     // The password first: until the user entity exists it signs no one in, and the entity appears whole in one batch.
-    await this.store.resetPassword(urn, await hashPassword(input.password), now);
+    await this.ports.userAccess.resetPassword(urn, await hashPassword(input.password), now);
     await this.catalog.ingest(
       [aspect('corpUserInfo', info), aspect('corpUserStatus', { status: 'ACTIVE', lastModified: { time: now, actor: urn } })],
       urn,
     );
-    if (role) await this.store.setRole([urn], role, urn, now);
+    if (role) await this.ports.identity.setRole([urn], role, urn, now);
     return urn;
   }
 }

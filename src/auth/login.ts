@@ -1,5 +1,5 @@
 import { CatalogError, badRequest, unauthenticated } from '../catalog/errors.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts, ReadParts } from '../storage/store.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { corpUserUrn } from './principal.ts';
 import type { TokenService } from './token-service.ts';
@@ -30,14 +30,14 @@ export interface SignedIn {
  */
 export class LoginService {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'userAccess'> & Pick<ReadParts, 'identity'>,
     private readonly tokens: TokenService,
     private readonly clock: () => number = Date.now,
   ) {}
 
   /** Whether anyone can sign in with a password yet (a fresh installation has no password at all). */
   anyoneCanSignIn(): Promise<boolean> {
-    return this.store.anyPasswordSet();
+    return this.ports.identity.anyPasswordSet();
   }
 
   async login(username: string, password: string, address: string): Promise<SignedIn> {
@@ -46,7 +46,7 @@ export class LoginService {
     const now = this.clock();
     // Failures are counted per name ignoring case, as names are compared: EVE and eve share one throttle.
     const throttleKey = username.toLowerCase();
-    const failures = await this.store.getSignInFailures(throttleKey, address);
+    const failures = await this.ports.userAccess.getSignInFailures(throttleKey, address);
     if (failures) {
       const wait = failures.lastFailureAt + loginDelayMillis(failures.failures) - now;
       if (wait > 0) {
@@ -56,23 +56,23 @@ export class LoginService {
       }
     }
     let actorUrn = corpUserUrn(username);
-    let stored = await this.store.getPasswordHash(actorUrn);
+    let stored = await this.ports.identity.getPasswordHash(actorUrn);
     if (stored === undefined) {
       // Names are compared ignoring case: EVE@example.com signs in as eve@example.com when that is the only such user.
-      const matches = await this.store.userUrnsIgnoringCase(actorUrn);
+      const matches = await this.ports.userAccess.userUrnsIgnoringCase(actorUrn);
       if (matches.length === 1) {
         actorUrn = matches[0]!;
-        stored = await this.store.getPasswordHash(actorUrn);
+        stored = await this.ports.identity.getPasswordHash(actorUrn);
       }
     }
     const ok = (await verifyPassword(password, stored ?? (await decoyHash()))) && stored !== undefined;
-    const state = ok ? await this.store.getSessionState(actorUrn) : undefined;
+    const state = ok ? await this.ports.userAccess.getSessionState(actorUrn) : undefined;
     if (!state?.exists) {
-      await this.store.recordSignInFailure(throttleKey, address, now);
-      await this.store.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
+      await this.ports.userAccess.recordSignInFailure(throttleKey, address, now);
+      await this.ports.userAccess.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
       throw unauthenticated(INVALID);
     }
-    await this.store.clearSignInFailures(throttleKey, address);
+    await this.ports.userAccess.clearSignInFailures(throttleKey, address);
     // Only someone who knows the password learns that the account is inactive.
     if (state.inactive)
       throw unauthenticated(`User ${actorUrn} is not active (suspended or soft-deleted). Please contact your DataHub administrator.`);
@@ -81,7 +81,7 @@ export class LoginService {
 
   /** Ends every session of the user: sessions are stateless, so one cannot end alone. Access tokens are revoked on their own. */
   async endSessions(actorUrn: string): Promise<void> {
-    await this.store.endSessions(actorUrn);
+    await this.ports.userAccess.endSessions(actorUrn);
   }
 
   /** A new session for a user who has just proved who they are (sign-in or sign-up). */

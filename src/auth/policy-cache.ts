@@ -1,4 +1,4 @@
-import type { Store } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 import type { Policy } from './policy.ts';
 import { loadPolicies } from './policy-reads.ts';
 
@@ -11,13 +11,13 @@ import { loadPolicies } from './policy-reads.ts';
 export class PolicyCache {
   private cached?: { readonly changes: number; readonly policies: Promise<Policy[]> };
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly ports: Pick<ReadParts, 'aspects'>) {}
 
   /** The policies as of a counter read before this call: a change committed while they load leaves them stale under it, and the next counter differs. */
   policiesAt(changes: number): Promise<Policy[]> {
     const hit = this.cached;
     if (hit && hit.changes === changes) return hit.policies;
-    const policies = loadPolicies(this.store);
+    const policies = loadPolicies(this.ports);
     this.cached = { changes, policies };
     policies.catch(() => {
       if (this.cached?.policies === policies) this.cached = undefined;

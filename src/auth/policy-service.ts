@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { EntitySearch } from '../catalog/search/entity-search.ts';
 import { badRequest } from '../catalog/errors.ts';
 import { fullTextQuery, type SearchFilter } from '../catalog/search/search-filter.ts';
 import { parseUrn } from '../catalog/urn.ts';
@@ -42,6 +43,7 @@ function policyUrn(urn: string): string {
 export class PolicyService {
   constructor(
     private readonly catalog: Catalog,
+    private readonly search: EntitySearch,
     private readonly authorizer: Authorizer,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -53,7 +55,7 @@ export class PolicyService {
     if (!Number.isInteger(start) || start < 0) throw badRequest('input.start must be a non-negative integer');
     if (!Number.isInteger(count) || count < 0 || count > MAX_POLICY_PAGE)
       throw badRequest(`input.count must be an integer from 0 to ${MAX_POLICY_PAGE}`);
-    const page = await this.catalog.search.page(
+    const page = await this.search.page(
       {
         entityTypes: [POLICY_ENTITY],
         query: fullTextQuery(q.query),

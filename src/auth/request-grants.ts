@@ -1,5 +1,5 @@
 import { parseUrn } from '../catalog/urn.ts';
-import type { GrantBasis, Json, Store } from '../storage/store.ts';
+import type { GrantBasis, Json, ReadParts } from '../storage/store.ts';
 import type { AuthStateCache } from './auth-state-cache.ts';
 import type { Principal } from './principal.ts';
 import type { PolicyCache } from './policy-cache.ts';
@@ -50,7 +50,7 @@ export class RequestGrants {
   private readonly facts = new Map<string, Promise<ResourceFacts>>();
 
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<ReadParts, 'aspects' | 'identity'>,
     private readonly policyCache: PolicyCache,
     private readonly state: AuthStateCache,
     private readonly principal: Pick<Principal, 'actorUrn' | 'authMark'>,
@@ -65,7 +65,7 @@ export class RequestGrants {
     return (this.basis ??= (async () => {
       // The mark authentication read, when it did: one barrier per request, not one per lookup.
       const mark = this.principal.authMark ?? (await this.state.mark());
-      return this.state.get(mark, `grants\u0000${this.actorUrn}`, () => this.store.grantBasis(this.actorUrn));
+      return this.state.get(mark, `grants\u0000${this.actorUrn}`, () => this.ports.identity.grantBasis(this.actorUrn));
     })());
   }
 
@@ -79,7 +79,7 @@ export class RequestGrants {
 
   /** DataHub reads a user's groups from both membership aspects (external and native). */
   private groups(): Promise<ReadonlySet<string>> {
-    return (this.groupSet ??= this.store
+    return (this.groupSet ??= this.ports.aspects
       .getLatestAspects(this.actorUrn, ['groupMembership', 'nativeGroupMembership'])
       .then((aspects) => new Set(aspects.flatMap((a) => [...urnsAt(a.value, 'groups'), ...urnsAt(a.value, 'nativeGroups')]))));
   }
@@ -92,7 +92,7 @@ export class RequestGrants {
     const load = () => {
       let facts = this.facts.get(urn);
       if (!facts) {
-        facts = this.store
+        facts = this.ports.aspects
           .getLatestAspects(urn, ['ownership', 'globalTags', 'domains', 'container'])
           .then((found) => factsOf(new Map(found.map((a) => [a.aspect, a.value]))));
         this.facts.set(urn, facts);

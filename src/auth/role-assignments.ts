@@ -1,6 +1,6 @@
 import { badRequest } from '../catalog/errors.ts';
 import { parseUrn } from '../catalog/urn.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts, ReadParts } from '../storage/store.ts';
 import { isRoleUrn } from './roles.ts';
 
 export const MAX_ROLE_ACTORS = 1000;
@@ -8,12 +8,12 @@ export const MAX_ROLE_ACTORS = 1000;
 /** Who holds which of DataHub's three roles: read on every authorization, changed by batchAssignRole. */
 export class RoleAssignments {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'identity'> & Pick<ReadParts, 'aspects'>,
     private readonly clock: () => number = Date.now,
   ) {}
 
   roleOf(actorUrn: string): Promise<string | undefined> {
-    return this.store.getRole(actorUrn);
+    return this.ports.identity.getRole(actorUrn);
   }
 
   /** Assigns one role to existing users, or removes theirs when `roleUrn` is null: all or nothing. */
@@ -23,9 +23,9 @@ export class RoleAssignments {
     actors.forEach((a, i) => {
       if (parseUrn(a).entityType !== 'corpuser') throw badRequest(`actors[${i}]: ${a} is not a corpuser urn`);
     });
-    const found = await this.store.existing(actors);
+    const found = await this.ports.aspects.existing(actors);
     const missing = actors.find((a) => !found.has(a));
     if (missing) throw badRequest(`Failed to assign role: user ${missing} does not exist`);
-    await this.store.setRole(actors, roleUrn, assignedBy, this.clock());
+    await this.ports.identity.setRole(actors, roleUrn, assignedBy, this.clock());
   }
 }

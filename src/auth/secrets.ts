@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Config } from '../config.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts } from '../storage/store.ts';
 
 export interface TokenSecrets {
   readonly signingKey: string;
@@ -12,11 +12,11 @@ export interface TokenSecrets {
  * generated once and kept in the database so tokens survive restarts and every
  * process sharing the database agrees. There is no built-in default.
  */
-export async function loadTokenSecrets(config: Config, store: Store): Promise<TokenSecrets> {
+export async function loadTokenSecrets(config: Config, { database }: Pick<Parts, 'database'>): Promise<TokenSecrets> {
   const generate = () => crypto.randomBytes(32).toString('base64url');
   return {
-    signingKey: config.tokenSigningKey ?? (await store.getOrInitSetting('token_service.signing_key', generate)),
-    salt: config.tokenSalt ?? (await store.getOrInitSetting('token_service.salt', generate)),
+    signingKey: config.tokenSigningKey ?? (await database.getOrInitSetting('token_service.signing_key', generate)),
+    salt: config.tokenSalt ?? (await database.getOrInitSetting('token_service.salt', generate)),
   };
 }
 

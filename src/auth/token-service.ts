@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { SignJWT, errors as joseErrors, jwtVerify } from 'jose';
 import { unauthenticated } from '../catalog/errors.ts';
-import type { AccessTokenRecord, Store } from '../storage/store.ts';
+import type { AccessTokenRecord, Parts, ReadParts } from '../storage/store.ts';
 import { TOKEN_DURATIONS, type TokenDuration } from './durations.ts';
 import { AuthStateCache } from './auth-state-cache.ts';
 import type { TokenSecrets } from './secrets.ts';
@@ -48,13 +48,13 @@ export class TokenService {
   private readonly state: AuthStateCache;
 
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'identity'> & Pick<ReadParts, 'userAccess'>,
     private readonly secrets: TokenSecrets,
     readonly sessionTtlMillis: number = DEFAULT_SESSION_TTL_MILLIS,
     state?: AuthStateCache,
   ) {
     this.key = new TextEncoder().encode(secrets.signingKey);
-    this.state = state ?? new AuthStateCache(store);
+    this.state = state ?? new AuthStateCache(ports);
   }
 
   /** An HMAC of `purpose` under the signing key: secrets derived from stored nonces, which alone reveal nothing. */
@@ -89,7 +89,7 @@ export class TokenService {
       createdAt: now,
       expiresAt: ttl === null ? null : now + ttl,
     };
-    await this.store.insertAccessToken(record);
+    await this.ports.identity.insertAccessToken(record);
     return { token, record };
   }
 
@@ -101,7 +101,7 @@ export class TokenService {
   async mintSession(actorUrn: string, now = Date.now()): Promise<{ token: string; expiresAt: number }> {
     const actorId = actorIdOf(actorUrn);
     const expiresAt = now + this.sessionTtlMillis;
-    const { sessionEpoch } = await this.store.getSessionState(actorUrn);
+    const { sessionEpoch } = await this.ports.userAccess.getSessionState(actorUrn);
     const token = await new SignJWT({ actorType: 'USER', actorId, type: 'SESSION', version: '1', epoch: sessionEpoch })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(actorId)
@@ -119,7 +119,7 @@ export class TokenService {
     const state = await this.state.get(
       mark,
       `session\u0000${actorUrn}`,
-      () => this.store.getSessionState(actorUrn),
+      () => this.ports.userAccess.getSessionState(actorUrn),
       (s) => s.exists && !s.inactive,
     );
     if (!state.exists) throw unauthenticated(`Failed to validate DataHub token: actor ${actorUrn} does not exist.`);
@@ -161,7 +161,7 @@ export class TokenService {
     } catch (e) {
       if (e instanceof joseErrors.JWTExpired) {
         // DataHub deletes an expired token when it is presented.
-        await this.store.deleteAccessToken(tokenId).catch(() => undefined);
+        await this.ports.identity.deleteAccessToken(tokenId).catch(() => undefined);
         throw unauthenticated('Failed to validate DataHub token. Token has expired.');
       }
       throw unauthenticated('Unable to verify the provided token.');
@@ -176,7 +176,7 @@ export class TokenService {
     const found = await this.state.get(
       mark,
       `token\u0000${tokenId}`,
-      () => this.store.findTokenWithActor(tokenId),
+      () => this.ports.identity.findTokenWithActor(tokenId),
       (f) => f !== undefined && f.actorExists && !f.actorInactive,
     );
     if (!found) throw unauthenticated('Failed to validate DataHub token: Token has been revoked');

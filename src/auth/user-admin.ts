@@ -1,10 +1,11 @@
 import { badRequest, forbidden, notFound } from '../catalog/errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
+import type { EntitySearch } from '../catalog/search/entity-search.ts';
 import { parseUrn } from '../catalog/urn.ts';
 import type { Authorizer } from './authorizer.ts';
 import { Invitations } from './invitations.ts';
 import { ADMIN_URN, type Principal } from './principal.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts, ReadParts } from '../storage/store.ts';
 import type { TokenService } from './token-service.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
@@ -32,13 +33,14 @@ export class UserAdmin {
   readonly invitations: Invitations;
 
   constructor(
-    store: Store,
+    ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'relationships'>,
     private readonly catalog: Catalog,
+    private readonly search: EntitySearch,
     tokens: TokenService,
     private readonly authorizer: Authorizer,
     private readonly clock: () => number = Date.now,
   ) {
-    this.invitations = new Invitations(catalog, store, tokens, clock);
+    this.invitations = new Invitations(catalog, ports, tokens, clock);
   }
 
   private requireManage(principal: Principal): Promise<void> {
@@ -58,7 +60,7 @@ export class UserAdmin {
     if (!Number.isInteger(count) || count < 0 || count > MAX_USER_PAGE)
       throw badRequest(`Field 'count' must be an integer from 0 to ${MAX_USER_PAGE}`);
     const query = input.query?.trim() || undefined;
-    const page = await this.catalog.search.page({ entityTypes: ['corpuser'], query, filter: [], includeSoftDeleted: false, sort: [] }, start, count);
+    const page = await this.search.page({ entityTypes: ['corpuser'], query, filter: [], includeSoftDeleted: false, sort: [] }, start, count);
     return { start, count: page.hits.length, total: await page.total(), urns: page.hits.map((h) => h.urn) };
   }
 

@@ -1,6 +1,6 @@
 import { badRequest } from '../catalog/errors.ts';
 import type { Catalog } from '../catalog/catalog.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts } from '../storage/store.ts';
 import { hashPassword } from './passwords.ts';
 import { corpUserUrn } from './principal.ts';
 import type { RoleUrn } from './roles.ts';
@@ -18,7 +18,7 @@ export function checkPassword(password: string): void {
 
 /** Creates (or updates) a local user with a password and an optional role, as `almanac user create` does; a reset password ends the user's sessions. */
 export async function createLocalUser(
-  { store, catalog }: { readonly store: Store; readonly catalog: Catalog },
+  { identity, userAccess, catalog }: Pick<Parts, 'identity' | 'userAccess'> & { readonly catalog: Catalog },
   input: { username: string; password: string; role?: RoleUrn; actor: string },
 ): Promise<string> {
   if (!/^[A-Za-z0-9._@-]{1,128}$/.test(input.username)) {
@@ -28,7 +28,7 @@ export async function createLocalUser(
   const urn = corpUserUrn(input.username);
   const now = Date.now();
   await catalog.ensureUser(urn, input.actor);
-  await store.resetPassword(urn, await hashPassword(input.password), now);
-  if (input.role) await store.setRole([urn], input.role, input.actor, now);
+  await userAccess.resetPassword(urn, await hashPassword(input.password), now);
+  if (input.role) await identity.setRole([urn], input.role, input.actor, now);
   return urn;
 }

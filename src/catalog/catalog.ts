@@ -1,23 +1,14 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
-import { EntitySearch } from './search/entity-search.ts';
+import type { EntitySearch } from './search/entity-search.ts';
 import { deleteReferences, type DeleteReferencesResult } from './references.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
 import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
-import type {
-  AspectWriteOutcome,
-  DatasetSearchPage,
-  DatasetSearchQuery,
-  Json,
-  StoredAspect,
-  Store,
-  TimeseriesEvent,
-  WriteOp,
-} from '../storage/store.ts';
+import type { AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 import { processRuns, type ProcessRuns } from './search/process-runs.ts';
 
 /** The run id clients send when a proposal belongs to no ingestion run. */
@@ -77,34 +68,22 @@ function at(path: string | undefined, e: unknown): unknown {
  * REST, OpenAPI and GraphQL all call these, so validation is written once.
  */
 export class Catalog {
-  /** Search and scroll over entities (DataHub's searchAcrossEntities, scrollAcrossEntities, filtered listings). */
-  readonly search: EntitySearch;
-
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'aspects' | 'timeseries'>,
+    private readonly search: EntitySearch,
+    /** Which adapter holds the catalog (`/config` reports it). */
+    readonly backend: 'sqlite' | 'postgres',
     private readonly clock: () => number = Date.now,
-  ) {
-    this.search = new EntitySearch(store);
-  }
-
-  /** Which adapter holds the catalog (`/config` reports it). */
-  get backend(): Store['backend'] {
-    return this.store.backend;
-  }
+  ) {}
 
   /** Latest versions of the named aspects of many entities in one round trip; only urns that exist have an entry. */
   getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
-    return this.store.getEntities(urns, aspects);
-  }
-
-  /** A page of datasets by name and facets, with facet counts (the console's and `search`'s listing). */
-  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
-    return this.store.searchDatasets(query);
+    return this.ports.aspects.getEntities(urns, aspects);
   }
 
   /** DataHub's `runs` of a data job or flow (see search/process-runs.ts). */
   processRuns(templateUrn: string, start: number, count: number): Promise<ProcessRuns> {
-    return processRuns(this.search, this.store, templateUrn, start, count);
+    return processRuns(this.search, this.ports, templateUrn, start, count);
   }
 
   /**
@@ -124,7 +103,7 @@ export class Catalog {
       }
     });
     checkDaysTouched(ops);
-    return this.store.write({ ops, actor, now });
+    return this.ports.aspects.write({ ops, actor, now });
   }
 
   private toWriteOps(p: Proposal, now: number, keyed: Set<string>, path?: string): WriteOp[] {
@@ -174,7 +153,7 @@ export class Catalog {
 
   async exists(urn: string): Promise<boolean> {
     parseUrn(urn);
-    return (await this.store.existing([urn])).has(urn);
+    return (await this.ports.aspects.existing([urn])).has(urn);
   }
 
   /**
@@ -186,7 +165,7 @@ export class Catalog {
     const parsed = parseUrn(urn);
     const spec = entitySpec(parsed.entityType);
     const wanted = aspects && [...new Set([spec.keyAspect, ...aspects])];
-    const stored = await this.store.getLatestAspects(urn, wanted);
+    const stored = await this.ports.aspects.getLatestAspects(urn, wanted);
     if (stored.some((a) => a.aspect === spec.keyAspect)) return { urn, entityType: spec.name, aspects: stored };
     const key: StoredAspect = {
       urn,
@@ -205,18 +184,18 @@ export class Catalog {
   async getEntity(urn: string, aspects?: readonly string[]): Promise<StoredAspect[] | undefined> {
     parseUrn(urn);
     if (!(await this.exists(urn))) return undefined;
-    return this.store.getLatestAspects(urn, aspects);
+    return this.ports.aspects.getLatestAspects(urn, aspects);
   }
 
   async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
     const parsed = parseUrn(urn);
     aspectSpec(parsed.entityType, aspect);
-    return this.store.getAspect(urn, aspect, version);
+    return this.ports.aspects.getAspect(urn, aspect, version);
   }
 
   /** Hard deletes the entity, or one aspect of it (a timeseries aspect optionally inside a time window). */
   delete(request: DeleteRequest): Promise<DeleteResult> {
-    return hardDelete(this.store, request);
+    return hardDelete(this.ports, request);
   }
 
   /**
@@ -224,7 +203,7 @@ export class Catalog {
    * references.ts); a dry run only counts them. The writes are the system actor's, as in DataHub.
    */
   deleteReferences(urn: string, dryRun: boolean): Promise<DeleteReferencesResult> {
-    return deleteReferences(this.store, urn, dryRun, async (proposals) => {
+    return deleteReferences(this.ports, urn, dryRun, async (proposals) => {
       await this.ingest(proposals, SYSTEM_ACTOR);
     });
   }
@@ -240,7 +219,7 @@ export class Catalog {
     const spec = entitySpec(q.entityType);
     const aspect = aspectSpec(spec.name, q.aspect);
     if (aspect.kind !== 'timeseries') throw badRequest(`Aspect ${q.aspect} of ${spec.name} is not a timeseries aspect`);
-    return this.store.queryTimeseries({
+    return this.ports.timeseries.queryTimeseries({
       entityType: spec.name,
       aspect: aspect.name,
       urn: q.urn,
@@ -257,7 +236,7 @@ export class Catalog {
     if (urn.entityType !== 'corpuser') throw badRequest(`${userUrn} is not a corpuser urn`);
     const now = this.clock();
     const systemMetadata = { runId: DEFAULT_RUN_ID, lastObserved: now };
-    await this.store.write({
+    await this.ports.aspects.write({
       ops: [
         {
           kind: 'aspect',

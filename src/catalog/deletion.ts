@@ -1,7 +1,7 @@
 import { badRequest } from './errors.ts';
 import { entitySpec, findAspectSpec } from './registry/index.ts';
 import { parseUrn } from './urn.ts';
-import type { Store, TimeseriesRowScope } from '../storage/store.ts';
+import type { Parts, TimeseriesRowScope } from '../storage/store.ts';
 
 /** A hard delete as DataHub's `entities?action=delete` takes it. */
 export interface DeleteRequest {
@@ -31,7 +31,7 @@ export const isIdentityUrn = (urn: string): boolean => IDENTITY_TYPES.has(parseU
  * - with a timeseries aspect: that aspect's rows of that urn, inside the window;
  * - with a versioned aspect: every version of that aspect (DataHub refuses this; see README).
  */
-export async function hardDelete(store: Store, req: DeleteRequest): Promise<DeleteResult> {
+export async function hardDelete({ aspects, timeseries }: Pick<Parts, 'aspects' | 'timeseries'>, req: DeleteRequest): Promise<DeleteResult> {
   const urn = parseUrn(req.urn);
   const entity = entitySpec(urn.entityType);
   const window = req.startTimeMillis !== undefined || req.endTimeMillis !== undefined;
@@ -44,7 +44,7 @@ export async function hardDelete(store: Store, req: DeleteRequest): Promise<Dele
         "Parameters 'startTimeMillis' and 'endTimeMillis' need 'aspectName' (a timeseries aspect); without it the whole entity is deleted",
       );
     }
-    const removed = await store.deleteEntity(req.urn, { revokeIdentity: IDENTITY_TYPES.has(entity.name) });
+    const removed = await aspects.deleteEntity(req.urn, { revokeIdentity: IDENTITY_TYPES.has(entity.name) });
     return { urn: req.urn, rows: removed.aspectRows, timeseriesRows: removed.timeseriesRows };
   }
   const aspect = findAspectSpec(entity.name, req.aspectName);
@@ -56,12 +56,12 @@ export async function hardDelete(store: Store, req: DeleteRequest): Promise<Dele
     if (window) {
       throw badRequest(`Parameters 'startTimeMillis' and 'endTimeMillis' apply to timeseries aspects only; ${aspect.name} is versioned`);
     }
-    return { urn: req.urn, rows: await store.deleteAspect(req.urn, aspect.name), timeseriesRows: 0 };
+    return { urn: req.urn, rows: await aspects.deleteAspect(req.urn, aspect.name), timeseriesRows: 0 };
   }
   const scope: TimeseriesRowScope = {
     index: { entityType: entity.name, aspect: aspect.name },
     startMillis: req.startTimeMillis,
     endMillis: req.endTimeMillis,
   };
-  return { urn: req.urn, rows: 0, timeseriesRows: await store.deleteTimeseriesRows(req.urn, scope) };
+  return { urn: req.urn, rows: 0, timeseriesRows: await timeseries.deleteTimeseriesRows(req.urn, scope) };
 }

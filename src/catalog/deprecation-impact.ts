@@ -3,7 +3,7 @@ import { deprecationState, type DeprecationState } from './deprecation-lifecycle
 import { badRequest } from './errors.ts';
 import { parseUrn } from './urn.ts';
 import type { RelationshipService } from './relationships/relationship-service.ts';
-import type { Store } from '../storage/store.ts';
+import type { ReadParts } from '../storage/store.ts';
 
 /** How far an impact walk may go: each hop is one indexed read of the whole frontier. */
 export const MAX_IMPACT_DEPTH = 5;
@@ -52,7 +52,7 @@ function checkDepth(depth: number): void {
  */
 export class DeprecationImpact {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<ReadParts, 'aspects'>,
     private readonly relationships: RelationshipService,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -60,10 +60,10 @@ export class DeprecationImpact {
   async downstream(urn: string, depth: number): Promise<DeprecationImpactView> {
     parseUrn(urn);
     checkDepth(depth);
-    if (!(await this.store.existing([urn])).has(urn)) throw badRequest(`Entity ${urn} does not exist.`);
+    if (!(await this.ports.aspects.existing([urn])).has(urn)) throw badRequest(`Entity ${urn} does not exist.`);
     const walk = await this.relationships.lineage({ urn, direction: 'DOWNSTREAM', start: 0, count: MAX_IMPACT_ENTITIES, maxHops: depth });
     const listed = walk.relationships;
-    const stored = await this.store.getEntities(
+    const stored = await this.ports.aspects.getEntities(
       listed.map((r) => r.entity),
       ['ownership'],
     );
@@ -85,7 +85,7 @@ export class DeprecationImpact {
     checkDepth(depth);
     const walk = await this.relationships.lineage({ urn, direction: 'UPSTREAM', start: 0, count: MAX_IMPACT_ENTITIES, maxHops: depth });
     if (walk.relationships.length === 0) return [];
-    const stored = await this.store.getEntities(
+    const stored = await this.ports.aspects.getEntities(
       walk.relationships.map((r) => r.entity),
       ['deprecation'],
     );

@@ -1,7 +1,7 @@
 import { badRequest, CatalogError } from './errors.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { parseUrn, schemaFieldUrn, validateUrnForIngest, type Urn } from './urn.ts';
-import { MissingEntities, type Json, type Store, type StoredAspect, type WriteOp } from '../storage/store.ts';
+import { MissingEntities, type Json, type Parts, type StoredAspect, type WriteOp } from '../storage/store.ts';
 
 const ASPECT = 'deprecation';
 const DEFAULT_RUN_ID = 'no-run-id-provided';
@@ -85,7 +85,7 @@ const batchMissing = (urn: string) => `Failed to update resource with urn ${urn}
  */
 export class Deprecations {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'aspects'>,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -98,7 +98,7 @@ export class Deprecations {
       target = entityTarget(parsed);
     } catch (e) {
       // As DataHub, a missing entity is reported before what its type cannot carry.
-      if (!(await this.store.existing([urn])).has(urn)) throw badRequest(singleMissing(urn));
+      if (!(await this.ports.aspects.existing([urn])).has(urn)) throw badRequest(singleMissing(urn));
       throw e;
     }
     try {
@@ -120,8 +120,8 @@ export class Deprecations {
     const wantsField = (r: ResourceRef) => (r.subResource ?? '') !== '' || r.subResourceType != null;
     const withFields = resources.filter(wantsField).map((r) => r.resourceUrn);
     // Two reads however long the batch: existence of everything, then the schemas fields are checked against.
-    const found = await this.store.existing([...resources.map((r) => r.resourceUrn), ...(replacement ? [replacement] : [])]);
-    const schemas = withFields.length > 0 ? await this.store.getEntities(withFields, ['schemaMetadata']) : new Map<string, StoredAspect[]>();
+    const found = await this.ports.aspects.existing([...resources.map((r) => r.resourceUrn), ...(replacement ? [replacement] : [])]);
+    const schemas = withFields.length > 0 ? await this.ports.aspects.getEntities(withFields, ['schemaMetadata']) : new Map<string, StoredAspect[]>();
 
     const targets = resources.map((r, i): Target => {
       const urn = r.resourceUrn;
@@ -153,7 +153,7 @@ export class Deprecations {
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_LIMIT) {
       throw badRequest(`limit must be an integer from 1 to ${MAX_HISTORY_LIMIT}, got ${limit}`);
     }
-    const versions = await this.store.getAspectHistory(urn, ASPECT, limit);
+    const versions = await this.ports.aspects.getAspectHistory(urn, ASPECT, limit);
     return versions.map((v) => ({ version: v.version, createdOn: v.createdOn, createdBy: v.createdBy, deprecation: deprecationView(v.value) }));
   }
 
@@ -186,7 +186,7 @@ export class Deprecations {
         });
       ops.push({ kind: 'aspect', entityType: t.entityType, urn: t.urn, aspect: ASPECT, value: checked, systemMetadata });
     }
-    if (ops.length > 0) await this.store.write({ ops, actor, now, ...(requireEntities ? { requireEntities } : {}) });
+    if (ops.length > 0) await this.ports.aspects.write({ ops, actor, now, ...(requireEntities ? { requireEntities } : {}) });
   }
 }
 

@@ -2,7 +2,7 @@ import { DEFAULT_RUN_ID, SYSTEM_ACTOR, type Catalog } from './catalog.ts';
 import { isIdentityUrn } from './deletion.ts';
 import { badRequest } from './errors.ts';
 import { entitySpec, findAspectSpec, validateAspect } from './registry/index.ts';
-import type { Json, RunAspect, RunSummary, Store } from '../storage/store.ts';
+import type { Json, RunAspect, RunSummary, Parts, ReadParts } from '../storage/store.ts';
 
 /** DataHub answers a rollback with the first 100 of the run's rows. */
 const ROW_SUMMARY_LIMIT = 100;
@@ -66,13 +66,13 @@ const summary = (runId: string, row: RunAspect): AspectRowSummary => ({
  */
 export class IngestionRuns {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'runs'> & Pick<ReadParts, 'aspects'>,
     private readonly catalog: Catalog,
     private readonly clock: () => number = Date.now,
   ) {}
 
   list(q: { readonly pageOffset: number; readonly pageSize: number; readonly includeSoft: boolean }): Promise<RunSummary[]> {
-    return this.store.listRuns({ offset: q.pageOffset, limit: q.pageSize, includeSoftDeleted: q.includeSoft });
+    return this.ports.runs.listRuns({ offset: q.pageOffset, limit: q.pageSize, includeSoftDeleted: q.includeSoft });
   }
 
   async describe(q: {
@@ -83,12 +83,12 @@ export class IngestionRuns {
     readonly includeAspect: boolean;
   }): Promise<AspectRowSummary[]> {
     const limit = q.count < 0 || q.count > DESCRIBE_MAX ? DESCRIBE_DEFAULT : q.count;
-    const rows = await this.store.findRunAspects({ runId: q.runId, includeSoftDeleted: q.includeSoft, offset: q.start, limit });
+    const rows = await this.ports.runs.findRunAspects({ runId: q.runId, includeSoftDeleted: q.includeSoft, offset: q.start, limit });
     const summaries = rows.map((r) => summary(q.runId, r));
     if (!q.includeAspect) return summaries;
     return Promise.all(
       summaries.map(async (s) => {
-        const latest = await this.store.getAspect(s.urn, s.aspectName);
+        const latest = await this.ports.aspects.getAspect(s.urn, s.aspectName);
         return latest ? { ...s, aspect: latest.value } : s;
       }),
     );
@@ -105,7 +105,7 @@ export class IngestionRuns {
     const rows: AspectRowSummary[] = [];
     const entities = new Map<string, string>();
     for (let after: RunAspect | undefined; ;) {
-      const page = await this.store.findRunAspects({ runId, includeSoftDeleted: hardDelete, after, limit: PAGE });
+      const page = await this.ports.runs.findRunAspects({ runId, includeSoftDeleted: hardDelete, after, limit: PAGE });
       for (const r of page) {
         rows.push(summary(runId, r));
         entities.set(r.urn, r.entityType);
@@ -115,7 +115,7 @@ export class IngestionRuns {
     }
     const created = rows.filter((r) => r.keyAspect).map((r) => r.urn);
     // Aspects of the entities it created that another run (or no run) wrote, besides the key and the status.
-    const others = (await this.store.aspectRuns(created)).filter(
+    const others = (await this.ports.runs.aspectRuns(created)).filter(
       (a) => a.runId !== runId && a.aspect !== 'status' && a.aspect !== entitySpec(entities.get(a.urn)!).keyAspect,
     );
     return { runId, hardDelete, rows, entities, created, unsafe: { urns: [...new Set(others.map((a) => a.urn))], aspects: others.length } };
@@ -150,7 +150,7 @@ export class IngestionRuns {
       for (const [urn, entityType] of plan.entities) {
         const spec = entitySpec(entityType);
         const now = this.clock();
-        const result = await this.store.rollbackEntity({
+        const result = await this.ports.runs.rollbackEntity({
           urn,
           runId: plan.runId,
           keyAspect: spec.keyAspect,
@@ -165,7 +165,7 @@ export class IngestionRuns {
         if (reverted > 0) affected.add(urn);
         if (result.entityDeleted) extraRows += result.entityDeleted.aspectRows - reverted + result.entityDeleted.timeseriesRows;
       }
-      extraRows += await this.store.deleteRunTimeseriesRows(plan.runId);
+      extraRows += await this.ports.runs.deleteRunTimeseriesRows(plan.runId);
     } catch (e) {
       // The failure itself is what the caller needs; a failed status write must not hide it.
       await this.setExecutionStatus(plan.runId, 'ROLLBACK_FAILED').catch(() => undefined);
@@ -199,7 +199,7 @@ export class IngestionRuns {
   /** DataHub records a rollback on the run's execution request result (ROLLING_BACK, ROLLED_BACK, ROLLBACK_FAILED), when it exists. */
   private async setExecutionStatus(runId: string, status: string): Promise<void> {
     const urn = `urn:li:dataHubExecutionRequest:${runId}`;
-    const current = await this.store.getAspect(urn, 'dataHubExecutionRequestResult');
+    const current = await this.ports.aspects.getAspect(urn, 'dataHubExecutionRequestResult');
     if (!current) return;
     await this.catalog.ingest(
       [

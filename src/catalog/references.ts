@@ -3,7 +3,7 @@ import type { Proposal } from './proposals.ts';
 import { DATAHUB_REGISTRY, type RegistryRelationship } from './registry/datahub-registry.ts';
 import { entitySpec } from './registry/index.ts';
 import { parseUrn } from './urn.ts';
-import type { Json, StoredAspect, Store } from '../storage/store.ts';
+import type { Json, StoredAspect, Parts } from '../storage/store.ts';
 
 /** DataHub's RelatedAspect: an entity whose aspect points at the urn through a relationship. */
 export interface RelatedAspect {
@@ -94,7 +94,7 @@ function removeAt(value: unknown, segments: readonly string[], optional: readonl
  * reading the latest rows of the aspects that can refer to the type.
  */
 export async function deleteReferences(
-  store: Store,
+  { aspects }: Pick<Parts, 'aspects'>,
   targetUrn: string,
   dryRun: boolean,
   write: (proposals: readonly Proposal[]) => Promise<void>,
@@ -107,7 +107,7 @@ export async function deleteReferences(
   const changes: Change[] = [];
   let after: { urn: string; aspect: string } | undefined;
   for (;;) {
-    const rows = await store.findAspectsMentioning({ aspects: [...byAspect.keys()], text, after, limit: PAGE });
+    const rows = await aspects.findAspectsMentioning({ aspects: [...byAspect.keys()], text, after, limit: PAGE });
     for (const row of rows) {
       const rels = byAspect.get(row.aspect)!;
       const names = new Set(rels.filter((r) => r.entityTypes.includes(target) && holds(row.value, r.path.split('/'), targetUrn)).map((r) => r.name));
@@ -125,12 +125,12 @@ export async function deleteReferences(
     if (rows.length < PAGE) break;
     after = { urn: rows.at(-1)!.urn, aspect: rows.at(-1)!.aspect };
   }
-  if (!dryRun) await apply(store, changes, write);
+  if (!dryRun) await apply(aspects, changes, write);
   return { total: edges.size, relatedAspects: related.slice(0, SAMPLE) };
 }
 
 /** Updates first, in one validated batch (nothing is written if one is invalid), then the deletions. */
-async function apply(store: Store, changes: readonly Change[], write: (proposals: readonly Proposal[]) => Promise<void>): Promise<void> {
+async function apply(aspects: Parts['aspects'], changes: readonly Change[], write: (proposals: readonly Proposal[]) => Promise<void>): Promise<void> {
   const updates: Proposal[] = changes.flatMap((c) =>
     c.kind === 'update'
       ? [
@@ -147,7 +147,7 @@ async function apply(store: Store, changes: readonly Change[], write: (proposals
   );
   if (updates.length > 0) await write(updates);
   for (const c of changes) {
-    if (c.kind === 'deleteAspect') await store.deleteAspect(c.aspect.urn, c.aspect.aspect);
-    if (c.kind === 'deleteEntity') await store.deleteEntity(c.aspect.urn);
+    if (c.kind === 'deleteAspect') await aspects.deleteAspect(c.aspect.urn, c.aspect.aspect);
+    if (c.kind === 'deleteEntity') await aspects.deleteEntity(c.aspect.urn);
   }
 }

@@ -33,7 +33,7 @@ export async function withServices<T>(fn: (s: Services) => Promise<T>, options: 
   try {
     return await fn(services);
   } finally {
-    await services.store.close();
+    await services.store.database.close();
   }
 }
 

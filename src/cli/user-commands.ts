@@ -25,7 +25,7 @@ const createUser = async (opts: CreateOptions) => {
   if (password === undefined) throw badRequest('a password is required: --password-stdin (recommended) or --password');
   const role = opts.role === undefined ? undefined : parseRole(opts.role);
   await withServices(async (s) => {
-    const urn = await createLocalUser(s, { username: opts.username, password, role, actor: ADMIN_URN });
+    const urn = await createLocalUser({ ...s.store, catalog: s.catalog }, { username: opts.username, password, role, actor: ADMIN_URN });
     process.stdout.write(`${urn}${role ? ` (${ROLES[role].name})` : ''}\n`);
   });
 };

@@ -1,9 +1,9 @@
 /**
  * How an adapter becomes a `Store`: it builds one part per capability, each implementing its port with the port's
- * own method names, and `composeStore` binds every port method to the part that implements it, passing each call's
- * failure through the adapter's driver-error table. No adapter writes a forwarding method.
+ * own method names, and `composeStore` wraps each part once, passing each call's failure through the adapter's
+ * driver-error table. No adapter writes a forwarding method.
  */
-import type { Store } from './store.ts';
+import type { Parts, ReadParts as Reads, Store, WriteParts as Writes } from './store.ts';
 import type { AspectPort } from './ports/aspects.ts';
 import type { ChangeEventPort } from './ports/change-events.ts';
 import type { DatabasePort } from './ports/database.ts';
@@ -12,6 +12,7 @@ import type { RelationshipPort } from './ports/relationships.ts';
 import type { RetentionPort } from './ports/retention.ts';
 import type { RunPort } from './ports/runs.ts';
 import type { SchedulePort } from './ports/schedules.ts';
+import type { SearchPort } from './ports/search.ts';
 import type { TaskPort } from './ports/tasks.ts';
 import type { TimeseriesPort } from './ports/timeseries.ts';
 import type { TruncationPort } from './ports/truncation.ts';
@@ -26,7 +27,7 @@ export type PortImpl<P> = {
 };
 
 /** One part per capability. */
-export interface StoreParts {
+export interface PartImpls {
   readonly database: PortImpl<DatabasePort>;
   readonly aspects: PortImpl<AspectPort>;
   readonly relationships: PortImpl<RelationshipPort>;
@@ -39,116 +40,121 @@ export interface StoreParts {
   readonly schedules: PortImpl<SchedulePort>;
   readonly userAccess: PortImpl<UserAccessStore>;
   readonly changeEvents: PortImpl<ChangeEventPort>;
+  readonly search: PortImpl<SearchPort>;
 }
 
-type MethodTable<P> = Readonly<Record<keyof P, true>>;
+/** Each method of a port and whether it only reads. */
+type MethodTable<R, W> = Readonly<Record<keyof R, 'read'> & Record<keyof W, 'write'>>;
 
-/** Every method of every port, by part. The compiler keeps each table exact: a method missing or extra is an error. */
-const METHODS: { readonly [K in keyof StoreParts]: MethodTable<StoreParts[K]> } = {
-  database: { migrate: true, close: true, getOrInitSetting: true, databaseStats: true },
+/**
+ * Every method of every port, by part, marked as its port marks it. The compiler keeps each table exact: a method
+ * missing, extra or marked against its port's Reads/Writes split is an error.
+ */
+const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K]> } = {
+  database: { databaseStats: 'read', migrate: 'write', close: 'write', getOrInitSetting: 'write' },
   aspects: {
-    write: true,
-    getAspect: true,
-    getLatestAspects: true,
-    getAspectHistory: true,
-    existing: true,
-    getEntities: true,
-    searchDatasets: true,
-    listEntityUrns: true,
-    findAspectsMentioning: true,
-    deleteEntity: true,
-    deleteAspect: true,
+    getAspect: 'read',
+    getLatestAspects: 'read',
+    getAspectHistory: 'read',
+    existing: 'read',
+    getEntities: 'read',
+    listEntityUrns: 'read',
+    findAspectsMentioning: 'read',
+    write: 'write',
+    deleteEntity: 'write',
+    deleteAspect: 'write',
   },
-  relationships: { relatedEntities: true, relationshipHop: true, scanRelationships: true },
+  relationships: { relatedEntities: 'read', relationshipHop: 'read', scanRelationships: 'read' },
   timeseries: {
-    deleteTimeseriesRows: true,
-    queryTimeseries: true,
-    timeseriesIndexStats: true,
-    countTimeseriesBefore: true,
-    listTimeseriesPartitions: true,
-    oldestTimestampFrom: true,
+    queryTimeseries: 'read',
+    timeseriesIndexStats: 'read',
+    listTimeseriesPartitions: 'read',
+    oldestTimestampFrom: 'read',
+    deleteTimeseriesRows: 'write',
+    countTimeseriesBefore: 'write',
   },
   truncation: {
-    retireTimeseriesPartitionsBefore: true,
-    trimTimeseriesBoundary: true,
-    deleteTimeseriesRowsBefore: true,
-    reclaimTimeseriesSpace: true,
-    timeseriesIndexSizeBytes: true,
+    timeseriesIndexSizeBytes: 'read',
+    retireTimeseriesPartitionsBefore: 'write',
+    trimTimeseriesBoundary: 'write',
+    deleteTimeseriesRowsBefore: 'write',
+    reclaimTimeseriesSpace: 'write',
   },
   tasks: {
-    createTask: true,
-    updateTask: true,
-    getTask: true,
-    listTasks: true,
-    pruneTasks: true,
-    requestTaskCancel: true,
-    heartbeatTasks: true,
-    registerTaskNode: true,
-    isTaskNodeAlive: true,
+    getTask: 'read',
+    listTasks: 'read',
+    isTaskNodeAlive: 'read',
+    createTask: 'write',
+    updateTask: 'write',
+    pruneTasks: 'write',
+    requestTaskCancel: 'write',
+    heartbeatTasks: 'write',
+    registerTaskNode: 'write',
   },
   identity: {
-    insertAccessToken: true,
-    getAccessToken: true,
-    findTokenWithActor: true,
-    deleteAccessToken: true,
-    listAccessTokens: true,
-    deleteExpiredAccessTokens: true,
-    getRole: true,
-    grantBasis: true,
-    authChangeMark: true,
-    setRole: true,
-    getPasswordHash: true,
-    anyPasswordSet: true,
-    setPasswordHash: true,
+    getAccessToken: 'read',
+    findTokenWithActor: 'read',
+    listAccessTokens: 'read',
+    getRole: 'read',
+    grantBasis: 'read',
+    authChangeMark: 'read',
+    getPasswordHash: 'read',
+    anyPasswordSet: 'read',
+    insertAccessToken: 'write',
+    deleteAccessToken: 'write',
+    deleteExpiredAccessTokens: 'write',
+    setRole: 'write',
+    setPasswordHash: 'write',
   },
   changeEvents: {
-    listChangeEvents: true,
-    createWebhookSubscription: true,
-    listWebhookSubscriptions: true,
-    deleteWebhookSubscription: true,
-    claimWebhookDeliveries: true,
-    finishWebhookDelivery: true,
-    listWebhookDeliveries: true,
-    pruneChangeEvents: true,
+    listChangeEvents: 'read',
+    listWebhookSubscriptions: 'read',
+    listWebhookDeliveries: 'read',
+    createWebhookSubscription: 'write',
+    deleteWebhookSubscription: 'write',
+    claimWebhookDeliveries: 'write',
+    finishWebhookDelivery: 'write',
+    pruneChangeEvents: 'write',
   },
   retention: {
-    listRetentionPolicies: true,
-    putRetentionPolicy: true,
-    deleteRetentionPolicy: true,
-    versionHistoryPairs: true,
-    previewVersionRetention: true,
-    applyVersionRetention: true,
+    listRetentionPolicies: 'read',
+    versionHistoryPairs: 'read',
+    previewVersionRetention: 'read',
+    putRetentionPolicy: 'write',
+    deleteRetentionPolicy: 'write',
+    applyVersionRetention: 'write',
   },
-  runs: { listRuns: true, findRunAspects: true, aspectRuns: true, rollbackEntity: true, deleteRunTimeseriesRows: true },
-  schedules: { claimScheduledRun: true, finishScheduledRun: true, listScheduledRuns: true, pruneScheduledRuns: true },
+  runs: { listRuns: 'read', findRunAspects: 'read', aspectRuns: 'read', rollbackEntity: 'write', deleteRunTimeseriesRows: 'write' },
+  schedules: { listScheduledRuns: 'read', claimScheduledRun: 'write', finishScheduledRun: 'write', pruneScheduledRuns: 'write' },
   userAccess: {
-    getSessionState: true,
-    endSessions: true,
-    resetPassword: true,
-    userUrnsIgnoringCase: true,
-    getInvite: true,
-    putInvite: true,
-    getSignInFailures: true,
-    recordSignInFailure: true,
-    clearSignInFailures: true,
-    pruneSignInFailures: true,
+    getSessionState: 'read',
+    userUrnsIgnoringCase: 'read',
+    getInvite: 'read',
+    getSignInFailures: 'read',
+    endSessions: 'write',
+    resetPassword: 'write',
+    putInvite: 'write',
+    recordSignInFailure: 'write',
+    clearSignInFailures: 'write',
+    pruneSignInFailures: 'write',
   },
+  search: { search: 'read', count: 'read', facets: 'read', searchDatasets: 'read' },
 };
 
 /**
- * The store: each port method calls its part's method of the same name, and a failure leaves it through `translate`
- * (the adapter's driver-error table: conflicts and lost connections become StoreErrors). Calls between parts inside
- * an adapter go straight to each other, so nothing is translated twice.
+ * The store: each part of the adapter wrapped once; each port method calls the part's method of the same name, and a
+ * failure leaves it through `translate` (the adapter's driver-error table: conflicts and lost connections become
+ * StoreErrors). Calls between parts inside an adapter go straight to each other, so nothing is translated twice.
  */
-export function composeStore(backend: Store['backend'], parts: StoreParts, translate: (e: unknown) => unknown): Store {
+export function composeStore(backend: Store['backend'], parts: PartImpls, translate: (e: unknown) => unknown): Store {
   const store: Record<string, unknown> = { backend };
-  for (const [capability, table] of Object.entries(METHODS) as Array<[keyof StoreParts, MethodTable<unknown>]>) {
+  for (const [capability, table] of Object.entries(METHODS) as Array<[keyof PartImpls, Record<string, 'read' | 'write'>]>) {
     const part = parts[capability] as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const wrapped: Record<string, unknown> = {};
     for (const name of Object.keys(table)) {
       const method = part[name];
       if (typeof method !== 'function') throw new Error(`${backend} adapter: ${capability}.${name} is not implemented`);
-      if (Object.hasOwn(store, name)) throw new Error(`${backend} adapter: ${name} is declared by two ports`);
-      store[name] = async (...args: unknown[]) => {
+      wrapped[name] = async (...args: unknown[]) => {
         try {
           return await method.apply(part, args);
         } catch (e) {
@@ -156,6 +162,36 @@ export function composeStore(backend: Store['backend'], parts: StoreParts, trans
         }
       };
     }
+    store[capability] = wrapped;
   }
   return store as unknown as Store;
+}
+
+/** For each part, the store whose handle answers its reads. */
+export type ReadSources = { readonly [K in keyof Parts]: Parts };
+
+/**
+ * The parts a composition root hands to services: each part's writes go to `primary`, its reads to the store
+ * `readsFrom` names for that part. A part read from the primary itself is the primary's part, unchanged.
+ */
+export function routeReads(primary: Parts, readsFrom: ReadSources): Parts {
+  const routed: Record<string, unknown> = {};
+  for (const [capability, table] of Object.entries(METHODS) as Array<[keyof Parts, Record<string, 'read' | 'write'>]>) {
+    const source = readsFrom[capability];
+    if (source === primary) {
+      routed[capability] = primary[capability];
+      continue;
+    }
+    const part: Record<string, unknown> = {};
+    for (const [name, kind] of Object.entries(table)) {
+      part[name] = ((kind === 'read' ? source : primary)[capability] as unknown as Record<string, unknown>)[name];
+    }
+    routed[capability] = part;
+  }
+  return routed as unknown as Parts;
+}
+
+/** Every part's reads from the one store: the start of a `ReadSources` that moves a few parts elsewhere. */
+export function readsFrom(store: Parts): ReadSources {
+  return Object.fromEntries(Object.keys(METHODS).map((capability) => [capability, store])) as unknown as ReadSources;
 }

@@ -1,4 +1,5 @@
 import { aspectIndexer } from '../catalog/relationships/aspect-indexer.ts';
+import { searchDocuments } from '../catalog/search/search-documents.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
@@ -15,19 +16,20 @@ export interface OpenStoreOptions {
 
 /**
  * The one place that picks an adapter; the store is migrated before it is returned. It is also where the adapter
- * gets the catalog's indexer (the registry's relationships), so every store maintains the same index.
+ * gets the catalog's indexer (the registry's relationships) and search documents, so every store indexes and searches
+ * alike.
  */
 export async function openStore(config: DatabaseConfig, options: OpenStoreOptions = {}): Promise<Store> {
-  const hooks = { indexer: options.indexer ?? aspectIndexer, retention: options.retention ?? KEEP_ALL_VERSIONS };
+  const hooks = { indexer: options.indexer ?? aspectIndexer, retention: options.retention ?? KEEP_ALL_VERSIONS, documents: searchDocuments };
   // Each adapter's driver errors leave the store as StoreError (conflict, unavailable) or not at all (compose-store.ts).
   const store: Store =
     config.kind === 'sqlite'
       ? openSqliteStore(config.path, hooks, { backgroundCheckpoints: options.background ?? false })
       : openPostgresStore(config.url, hooks);
   try {
-    await store.migrate();
+    await store.database.migrate();
   } catch (e) {
-    await store.close().catch(() => undefined);
+    await store.database.close().catch(() => undefined);
     throw e;
   }
   return store;

@@ -1,5 +1,5 @@
 import { FAILURE_MEMORY_MILLIS } from '../auth/login.ts';
-import type { Store } from '../storage/store.ts';
+import type { Parts } from '../storage/store.ts';
 import type { ScheduledJob } from './scheduler.ts';
 
 /** How long the record of a finished scheduled run is kept. */
@@ -12,7 +12,7 @@ export const SCHEDULED_RUN_MEMORY_MILLIS = 7 * 24 * 60 * 60 * 1000;
  * lazily where it matters; this keeps the tables from growing on a server nobody signs in to.)
  */
 export function housekeepingJob(
-  store: Pick<Store, 'deleteExpiredAccessTokens' | 'pruneSignInFailures' | 'pruneScheduledRuns' | 'pruneTasks' | 'pruneChangeEvents'>,
+  { identity, userAccess, schedules, tasks, changeEvents }: Pick<Parts, 'identity' | 'userAccess' | 'schedules' | 'tasks' | 'changeEvents'>,
   intervalMillis: number,
   taskHistoryMillis: number,
   clock: () => number = Date.now,
@@ -22,12 +22,12 @@ export function housekeepingJob(
     intervalMillis,
     run: async () => {
       const now = clock();
-      await store.deleteExpiredAccessTokens(now);
-      await store.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
-      await store.pruneScheduledRuns(now - SCHEDULED_RUN_MEMORY_MILLIS);
-      await store.pruneTasks(now - taskHistoryMillis);
+      await identity.deleteExpiredAccessTokens(now);
+      await userAccess.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
+      await schedules.pruneScheduledRuns(now - SCHEDULED_RUN_MEMORY_MILLIS);
+      await tasks.pruneTasks(now - taskHistoryMillis);
       // Change events go with the task records, once none of their deliveries is pending.
-      await store.pruneChangeEvents(now - taskHistoryMillis);
+      await changeEvents.pruneChangeEvents(now - taskHistoryMillis);
     },
   };
 }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Store } from '../storage/store.ts';
+import type { Parts } from '../storage/store.ts';
 
 /** A periodic job: run once per occurrence across every process sharing the database. */
 export interface ScheduledJob {
@@ -45,7 +45,7 @@ export class Scheduler {
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly store: Pick<Store, 'claimScheduledRun' | 'finishScheduledRun'>,
+    private readonly ports: Pick<Parts, 'schedules'>,
     private readonly nodeId: string,
     private readonly logger: Logger,
     private readonly options: SchedulerOptions = {},
@@ -80,7 +80,7 @@ export class Scheduler {
       const dueAt = latestOccurrence(job, now);
       if ((this.handled.get(job.name) ?? -Infinity) >= dueAt) continue;
       try {
-        const claimed = await this.store.claimScheduledRun({
+        const claimed = await this.ports.schedules.claimScheduledRun({
           job: job.name,
           dueAt,
           nodeId: this.nodeId,
@@ -106,7 +106,7 @@ export class Scheduler {
       error = (err as Error).message ?? String(err);
       this.logger.error({ err, job: job.name, dueAt }, 'scheduled job failed');
     }
-    await this.store.finishScheduledRun({ job: job.name, dueAt, nodeId: this.nodeId, now: this.clock(), outcome, error });
+    await this.ports.schedules.finishScheduledRun({ job: job.name, dueAt, nodeId: this.nodeId, now: this.clock(), outcome, error });
     this.options.onRun?.(job.name, outcome);
     this.logger.info({ job: job.name, dueAt, outcome }, 'scheduled job ran');
   }

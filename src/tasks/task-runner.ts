@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from 'pino';
-import type { Store, TaskRecord, TaskRef } from '../storage/store.ts';
+import type { Parts, TaskRecord, TaskRef } from '../storage/store.ts';
 import { timeseriesAspectPairs } from '../catalog/registry/index.ts';
 import { formatTaskId } from './task-id.ts';
 
@@ -66,7 +66,7 @@ export class TaskRunner {
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'tasks' | 'truncation'>,
     private readonly logger: Logger,
     options: TaskRunnerOptions = {},
   ) {
@@ -77,7 +77,7 @@ export class TaskRunner {
   }
 
   async start(): Promise<void> {
-    await this.store.registerTaskNode(this.nodeId);
+    await this.ports.tasks.registerTaskNode(this.nodeId);
     await this.failOrphans();
     this.sweeping = this.sweepRetired();
     this.timer = setInterval(() => {
@@ -114,7 +114,7 @@ export class TaskRunner {
 
   /** Stops a task of this process at once, or flags it for its owner to stop at its next step. */
   async cancel(ref: TaskRef): Promise<TaskRecord | undefined> {
-    const record = await this.store.requestTaskCancel(ref);
+    const record = await this.ports.tasks.requestTaskCancel(ref);
     if (ref.nodeId === this.nodeId) this.active.get(ref.number)?.controller.abort('cancelled' satisfies StopReason);
     return record;
   }
@@ -132,7 +132,7 @@ export class TaskRunner {
 
   private async tick(): Promise<void> {
     try {
-      await this.store.heartbeatTasks(this.nodeId, this.clock());
+      await this.ports.tasks.heartbeatTasks(this.nodeId, this.clock());
       await this.failOrphans();
     } catch (err) {
       if (!this.stopped) this.logger.warn({ err }, 'task heartbeat failed');
@@ -149,7 +149,7 @@ export class TaskRunner {
       for (;;) {
         if (this.stopped) return;
         try {
-          if ((await this.store.reclaimTimeseriesSpace(index, 0, SWEEP_STEP_MILLIS)).done) break;
+          if ((await this.ports.truncation.reclaimTimeseriesSpace(index, 0, SWEEP_STEP_MILLIS)).done) break;
         } catch (err) {
           if (!this.stopped) this.logger.warn({ err, index }, 'could not drop retired day tables at start-up');
           break;
@@ -161,19 +161,23 @@ export class TaskRunner {
 
   /** Marks failed the running tasks of processes that are gone, and passes on cancel requests to this process's tasks. */
   private async failOrphans(): Promise<void> {
-    for (const t of await this.store.listTasks({ state: 'running', limit: 1000 })) {
+    for (const t of await this.ports.tasks.listTasks({ state: 'running', limit: 1000 })) {
       if (t.nodeId === this.nodeId) {
         if (t.cancelRequested) this.active.get(t.number)?.controller.abort('cancelled' satisfies StopReason);
         continue;
       }
       if (await this.ownerAlive(t)) continue;
-      const failed = await this.store.updateTask(t, { state: 'failed', endedAt: this.clock(), error: INTERRUPTED_MESSAGE }, { whileRunning: true });
+      const failed = await this.ports.tasks.updateTask(
+        t,
+        { state: 'failed', endedAt: this.clock(), error: INTERRUPTED_MESSAGE },
+        { whileRunning: true },
+      );
       if (failed) this.logger.warn({ taskId: formatTaskId(t), kind: t.kind, progress: t.progress }, 'marked an interrupted task failed');
     }
   }
 
   private async ownerAlive(t: TaskRecord): Promise<boolean> {
-    const known = await this.store.isTaskNodeAlive(t.nodeId);
+    const known = await this.ports.tasks.isTaskNodeAlive(t.nodeId);
     if (known !== undefined) return known;
     // Reached only without a node registry (SQLite, whose file one process uses at a time): a restarted
     // container often gets its predecessor's pid (1), which is then this process, not the owner.

@@ -21,7 +21,7 @@ for (const backend of await backends()) {
       db = await backend.create();
       server = await startTestServer(db, { ALMANAC_RETENTION_SCHEDULE: 'off' });
       // Counted, not replaced: every call still goes to the database.
-      const store = server.app.services.store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+      const store = server.app.services.store.identity as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
       for (const [name, count] of [
         ['findTokenWithActor', () => tokenReads++],
         ['grantBasis', () => grantReads++],

@@ -84,7 +84,7 @@ for (const backend of await backends()) {
         now: Date.now() - 2 * 60 * 60 * 1000,
       });
       await refused(`Bearer ${token}`, 'Failed to validate DataHub token. Token has expired.');
-      assert.equal(await server.app.services.store.getAccessToken(record.id), undefined);
+      assert.equal(await server.app.services.store.identity.getAccessToken(record.id), undefined);
     });
 
     it('refuses a revoked token on the very next request', async () => {
@@ -95,7 +95,7 @@ for (const backend of await backends()) {
         name: 'soon revoked',
       });
       assert.equal((await server.request('POST', PATH, { body: BODY, auth: `Bearer ${token}` })).status, 200);
-      await server.app.services.store.deleteAccessToken(record.id);
+      await server.app.services.store.identity.deleteAccessToken(record.id);
       await refused(`Bearer ${token}`, 'Failed to validate DataHub token: Token has been revoked');
     });
 

@@ -102,9 +102,9 @@ for (const backend of await backends()) {
     });
 
     it('writes the changes as the system actor, keeping the old value as a version', async () => {
-      const latest = await server.app.services.store.getAspect(ds('a'), 'globalTags');
+      const latest = await server.app.services.store.aspects.getAspect(ds('a'), 'globalTags');
       assert.equal(latest?.createdBy, SYSTEM);
-      assert.deepEqual((await server.app.services.store.getAspect(ds('a'), 'globalTags', 1))?.value, { tags: [{ tag: PII }, { tag: KEEP }] });
+      assert.deepEqual((await server.app.services.store.aspects.getAspect(ds('a'), 'globalTags', 1))?.value, { tags: [{ tag: PII }, { tag: KEEP }] });
     });
 
     it('drops an owner from an ownership list, and deletes an aspect whose only, required value was the urn', async () => {

@@ -139,7 +139,7 @@ for (const backend of await backends()) {
           message: 'Failed to assign role: user urn:li:corpuser:ghost does not exist',
         },
       );
-      assert.equal(await server.app.services.store.getRole('urn:li:corpuser:bob'), undefined);
+      assert.equal(await server.app.services.store.identity.getRole('urn:li:corpuser:bob'), undefined);
     });
   });
 }

@@ -93,21 +93,21 @@ for (const backend of await backends()) {
     it('throttles by username and source address together, so a third party cannot lock a user out', async () => {
       const store = server.app.services.store;
       assert.equal(await loginFrom(server.url, '127.0.0.3', 'bob', 'a guess'), 401);
-      assert.equal((await store.getSignInFailures('bob', '127.0.0.3'))?.failures, 1, 'counted for the source address');
-      assert.equal(await store.getSignInFailures('bob', '127.0.0.1'), undefined);
+      assert.equal((await store.userAccess.getSignInFailures('bob', '127.0.0.3'))?.failures, 1, 'counted for the source address');
+      assert.equal(await store.userAccess.getSignInFailures('bob', '127.0.0.1'), undefined);
       // Ten failures from 127.0.0.2 (as recorded by earlier guesses): the next attempt from there waits 32 s.
-      for (let i = 0; i < 10; i++) await store.recordSignInFailure('bob', '127.0.0.2', Date.now());
+      for (let i = 0; i < 10; i++) await store.userAccess.recordSignInFailure('bob', '127.0.0.2', Date.now());
       assert.equal(await loginFrom(server.url, '127.0.0.2', 'bob', PASSWORD), 429, 'the guesser is slowed down');
       assert.equal((await login('bob', PASSWORD)).status, 200, 'bob, from his own address, is not');
     });
 
     it('forgets failures older than a day when it records a new one', async () => {
       const store = server.app.services.store;
-      await store.recordSignInFailure('carol', '192.0.2.1', Date.now() - 25 * 60 * 60 * 1000);
-      await store.recordSignInFailure('carol', '192.0.2.2', Date.now() - 60 * 60 * 1000);
+      await store.userAccess.recordSignInFailure('carol', '192.0.2.1', Date.now() - 25 * 60 * 60 * 1000);
+      await store.userAccess.recordSignInFailure('carol', '192.0.2.2', Date.now() - 60 * 60 * 1000);
       assert.equal((await login('nobody', 'a wrong password')).status, 401);
-      assert.equal(await store.getSignInFailures('carol', '192.0.2.1'), undefined);
-      assert.equal((await store.getSignInFailures('carol', '192.0.2.2'))?.failures, 1);
+      assert.equal(await store.userAccess.getSignInFailures('carol', '192.0.2.1'), undefined);
+      assert.equal((await store.userAccess.getSignInFailures('carol', '192.0.2.2'))?.failures, 1);
     });
   });
 }

@@ -210,7 +210,7 @@ for (const backend of await backends()) {
     }
 
     it('makes urn:li:corpuser:datahub an administrator from the first start', async () => {
-      assert.equal(await server.app.services.store.getRole('urn:li:corpuser:datahub'), 'urn:li:dataHubRole:Admin');
+      assert.equal(await server.app.services.store.identity.getRole('urn:li:corpuser:datahub'), 'urn:li:dataHubRole:Admin');
     });
   });
 }

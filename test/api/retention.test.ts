@@ -75,7 +75,7 @@ for (const backend of await backends()) {
       await ingestDescriptions(server, urn, 5);
       const history = await server.request('GET', `/openapi/v2/timeline/v1/${encodeURIComponent(urn)}?categories=DOCUMENTATION`);
       assert.equal(history.status, 200, history.text);
-      const versions = await server.app.services.store.getAspectHistory(urn, 'datasetProperties', 100);
+      const versions = await server.app.services.store.aspects.getAspectHistory(urn, 'datasetProperties', 100);
       assert.deepEqual(
         versions.map((v) => (v.value as { description: string }).description),
         ['v4', 'v3'],
@@ -93,7 +93,7 @@ for (const backend of await backends()) {
         (await server.request('POST', '/api/retention', { body: policy('dataset', 'datasetProperties', { time: { maxAgeInSeconds: 1 } }) })).status,
         200,
       );
-      assert.equal((await server.app.services.store.getAspectHistory(urn, 'datasetProperties', 100)).length, 6);
+      assert.equal((await server.app.services.store.aspects.getAspectHistory(urn, 'datasetProperties', 100)).length, 6);
       await sleep(1100);
       const unknownAspect = await server.request('POST', '/entities?action=applyRetention', { body: { aspectName: 'datasetPropertes' } });
       assert.equal(unknownAspect.status, 400, unknownAspect.text);
@@ -112,7 +112,7 @@ for (const backend of await backends()) {
       const via = await server.request('POST', '/api/gms/operations?action=applyRetention', { body: {} });
       assert.equal(via.status, 200, via.text);
       assert.match(via.json.value, /rowsHandled=0/);
-      assert.equal((await server.app.services.store.getAspectHistory(urn, 'datasetProperties', 100)).length, 1, 'the latest stays');
+      assert.equal((await server.app.services.store.aspects.getAspectHistory(urn, 'datasetProperties', 100)).length, 1, 'the latest stays');
       await server.request('DELETE', '/api/retention/dataset/datasetProperties');
     });
 

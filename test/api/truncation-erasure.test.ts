@@ -49,8 +49,8 @@ for (const backend of await backends()) {
           event: { timestampMillis: DAY0 + d * PARTITION_MILLIS },
           systemMetadata: null,
         }));
-        await store.write({ ops, actor: 'test', now: 1 });
-        const created = await store.createTask(
+        await store.aspects.write({ ops, actor: 'test', now: 1 });
+        const created = await store.tasks.createTask(
           newTruncationTask(
             { nodeId: 'crashed-node', ownerPid: 1, ownerHost: 'elsewhere' },
             'urn:li:corpuser:datahub',
@@ -68,10 +68,10 @@ for (const backend of await backends()) {
           ),
         );
         assert.ok('created' in created);
-        await store.retireTimeseriesPartitionsBefore(INDEX, DAY0 + 3 * PARTITION_MILLIS, { maxPartitions: 100 }, created.created);
+        await store.truncation.retireTimeseriesPartitionsBefore(INDEX, DAY0 + 3 * PARTITION_MILLIS, { maxPartitions: 100 }, created.created);
         // The task completed; the process died before its reclaim dropped anything.
-        await store.updateTask(created.created, { state: 'completed', endedAt: 2 });
-        await store.close();
+        await store.tasks.updateTask(created.created, { state: 'completed', endedAt: 2 });
+        await store.database.close();
         assert.deepEqual(await onDisk(db), { dayTables: 5, live: 2, retired: 3 });
 
         const server = await startTestServer(db);

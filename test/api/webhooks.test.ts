@@ -169,7 +169,7 @@ for (const backend of await backends()) {
     it('does not send to a refused address a subscription made before the rule refused it', async () => {
       // As a row written by an older version would be: the URL was valid when it was made.
       const id = 'legacy-nat64';
-      await server.app.services.store.createWebhookSubscription({
+      await server.app.services.store.changeEvents.createWebhookSubscription({
         id,
         url: 'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
         sealedSecret: server.app.services.webhookSecrets.seal(SECRET),

@@ -95,7 +95,7 @@ const executionRequest = (id: string, days: number) => [
 
 /** A soft delete written `days` ago: its status aspect's created time is what the soft-deleted cleanup ages. */
 const softDeletedAgo = (server: TestServer, entityType: string, urn: string, days: number) =>
-  server.app.services.store.write({
+  server.app.services.store.aspects.write({
     ops: [{ kind: 'aspect', entityType, urn, aspect: 'status', value: { removed: true }, systemMetadata: null } satisfies WriteOp],
     actor: ADMIN,
     now: ago(days),
@@ -123,7 +123,7 @@ for (const backend of await clientBackends()) {
       server = s;
       const store = server.app.services.store;
       const token = (id: string, expiresAt: number) =>
-        store.insertAccessToken({ id, name: id, description: null, actorUrn: ADMIN, ownerUrn: ADMIN, createdAt: ago(2), expiresAt });
+        store.identity.insertAccessToken({ id, name: id, description: null, actorUrn: ADMIN, ownerUrn: ADMIN, createdAt: ago(2), expiresAt });
       await token('gc-expired', ago(1));
       await token('gc-valid', NOW + DAY);
       await ingest(
@@ -182,8 +182,8 @@ for (const backend of await clientBackends()) {
 
     it('leaves no expired token, and keeps the valid ones', async () => {
       const store = server.app.services.store;
-      assert.equal(await store.getAccessToken('gc-expired'), undefined);
-      assert.ok(await store.getAccessToken('gc-valid'));
+      assert.equal(await store.identity.getAccessToken('gc-expired'), undefined);
+      assert.ok(await store.identity.getAccessToken('gc-valid'));
     });
 
     it('truncates the usage and operation indices to the last 30 days', async () => {

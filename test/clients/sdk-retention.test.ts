@@ -25,7 +25,7 @@ for (const backend of await clientBackends()) {
       assert.equal(versions.length, 2, out);
       assert.match(out, /ADD TECHNICAL_SCHEMA dataset:hive:sdk\.retained \(field:f4\)/);
       assert.doesNotMatch(out, /field:f0\).*\n(.|\n)*field:f0\)/, 'f0 is added once, by the oldest version kept');
-      const versionsStored = await run.server.app.services.store.getAspectHistory(URN, 'schemaMetadata', 100);
+      const versionsStored = await run.server.app.services.store.aspects.getAspectHistory(URN, 'schemaMetadata', 100);
       assert.equal(versionsStored.length, 2);
     });
   });

@@ -29,11 +29,11 @@ for (const backend of await backends()) {
     useStore(backend, (s) => (store = s));
 
     it('records each change of a deprecation in its write, with the values before and after, and no sighting', async () => {
-      const from = (await store.listChangeEvents(0, 1000)).at(-1)?.id ?? 0;
-      await store.write({ ops: [deprecation({ deprecated: true, note: 'a' })], actor: 'urn:li:corpuser:u1', now: 10 });
-      await store.write({ ops: [deprecation({ deprecated: true, note: 'a' })], actor: 'urn:li:corpuser:u2', now: 20 });
-      await store.write({ ops: [deprecation({ deprecated: false, note: '' })], actor: 'urn:li:corpuser:u3', now: 30 });
-      const events = await store.listChangeEvents(from, 10);
+      const from = (await store.changeEvents.listChangeEvents(0, 1000)).at(-1)?.id ?? 0;
+      await store.aspects.write({ ops: [deprecation({ deprecated: true, note: 'a' })], actor: 'urn:li:corpuser:u1', now: 10 });
+      await store.aspects.write({ ops: [deprecation({ deprecated: true, note: 'a' })], actor: 'urn:li:corpuser:u2', now: 20 });
+      await store.aspects.write({ ops: [deprecation({ deprecated: false, note: '' })], actor: 'urn:li:corpuser:u3', now: 30 });
+      const events = await store.changeEvents.listChangeEvents(from, 10);
       assert.deepEqual(
         events.map((e) => [e.entityType, e.entityUrn, e.category, e.source, e.before, e.after, e.actor, e.createdAt]),
         [
@@ -43,49 +43,55 @@ for (const backend of await backends()) {
       );
       // A write that fails records nothing.
       const bad = { ...deprecation({ deprecated: true }), value: undefined as unknown as Record<string, unknown> };
-      await assert.rejects(store.write({ ops: [deprecation({ deprecated: true, note: 'lost' }), bad], actor: 'x', now: 40 }));
-      assert.equal((await store.listChangeEvents(from, 10)).length, 2);
+      await assert.rejects(store.aspects.write({ ops: [deprecation({ deprecated: true, note: 'lost' }), bad], actor: 'x', now: 40 }));
+      assert.equal((await store.changeEvents.listChangeEvents(from, 10)).length, 2);
     });
 
     it('fans events out to matching subscriptions and leases each delivery to one claimant at a time', async () => {
-      await store.createWebhookSubscription(subscription('all'));
-      await store.createWebhookSubscription(subscription('runs-only', ['RUN']));
+      await store.changeEvents.createWebhookSubscription(subscription('all'));
+      await store.changeEvents.createWebhookSubscription(subscription('runs-only', ['RUN']));
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.fanned,PROD)';
-      await store.write({ ops: [deprecation({ deprecated: true, note: 'x' }, urn)], actor: 'a', now: 100 });
-      const first = await store.claimWebhookDeliveries('node-a', 200, 1200, 10);
+      await store.aspects.write({ ops: [deprecation({ deprecated: true, note: 'x' }, urn)], actor: 'a', now: 100 });
+      const first = await store.changeEvents.claimWebhookDeliveries('node-a', 200, 1200, 10);
       assert.deepEqual(
         first.map((c) => [c.subscription.id, c.event.entityUrn, c.attempts]),
         [['all', urn, 0]],
       );
-      assert.deepEqual(await store.claimWebhookDeliveries('node-b', 300, 1300, 10), [], 'leased to node-a');
+      assert.deepEqual(await store.changeEvents.claimWebhookDeliveries('node-b', 300, 1300, 10), [], 'leased to node-a');
       const event = first[0]!.event.id;
       const retry = { state: 'pending' as const, status: 500, error: 'HTTP 500', at: 400, nextAttemptAt: 500 };
-      assert.equal(await store.finishWebhookDelivery('all', event, 'node-b', retry), false, 'only the claimant finishes');
-      assert.equal(await store.finishWebhookDelivery('all', event, 'node-a', retry), true);
-      assert.deepEqual(await store.claimWebhookDeliveries('node-b', 450, 1450, 10), [], 'not due before its next attempt');
-      const again = await store.claimWebhookDeliveries('node-b', 500, 1500, 10);
+      assert.equal(await store.changeEvents.finishWebhookDelivery('all', event, 'node-b', retry), false, 'only the claimant finishes');
+      assert.equal(await store.changeEvents.finishWebhookDelivery('all', event, 'node-a', retry), true);
+      assert.deepEqual(await store.changeEvents.claimWebhookDeliveries('node-b', 450, 1450, 10), [], 'not due before its next attempt');
+      const again = await store.changeEvents.claimWebhookDeliveries('node-b', 500, 1500, 10);
       assert.deepEqual(
         again.map((c) => [c.subscription.id, c.attempts]),
         [['all', 1]],
       );
-      await store.finishWebhookDelivery('all', event, 'node-b', { state: 'delivered', status: 200, error: null, at: 600, nextAttemptAt: 600 });
-      const log = await store.listWebhookDeliveries({ subscriptionId: 'all', start: 0, count: 10 });
+      await store.changeEvents.finishWebhookDelivery('all', event, 'node-b', {
+        state: 'delivered',
+        status: 200,
+        error: null,
+        at: 600,
+        nextAttemptAt: 600,
+      });
+      const log = await store.changeEvents.listWebhookDeliveries({ subscriptionId: 'all', start: 0, count: 10 });
       assert.deepEqual(
         log.deliveries.map((d) => [d.state, d.attempts, d.lastStatus, d.lastError, d.deliveredAt, d.entityUrn, d.category]),
         [['delivered', 2, 200, null, 600, urn, 'DEPRECATION']],
       );
-      assert.equal((await store.listWebhookDeliveries({ subscriptionId: 'runs-only', start: 0, count: 10 })).total, 0);
+      assert.equal((await store.changeEvents.listWebhookDeliveries({ subscriptionId: 'runs-only', start: 0, count: 10 })).total, 0);
     });
 
     it('prunes old events whose deliveries are all finished, and keeps those still pending', async () => {
-      await store.createWebhookSubscription(subscription('prune'));
+      await store.changeEvents.createWebhookSubscription(subscription('prune'));
       const urns = ['p1', 'p2'].map((n) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${n},PROD)`);
-      for (const urn of urns) await store.write({ ops: [deprecation({ deprecated: true }, urn)], actor: 'a', now: 1_000 });
-      const claimed = await store.claimWebhookDeliveries('n', 2_000, 3_000, 100);
+      for (const urn of urns) await store.aspects.write({ ops: [deprecation({ deprecated: true }, urn)], actor: 'a', now: 1_000 });
+      const claimed = await store.changeEvents.claimWebhookDeliveries('n', 2_000, 3_000, 100);
       // Every delivery of the first event succeeds; the second still has one to retry.
       for (const c of claimed) {
         const delivered = c.event.entityUrn === urns[0];
-        await store.finishWebhookDelivery(c.subscription.id, c.event.id, 'n', {
+        await store.changeEvents.finishWebhookDelivery(c.subscription.id, c.event.id, 'n', {
           state: delivered ? 'delivered' : 'pending',
           status: delivered ? 200 : null,
           error: delivered ? null : 'down',
@@ -93,12 +99,12 @@ for (const backend of await backends()) {
           nextAttemptAt: delivered ? 2_000 : 9e12,
         });
       }
-      await store.pruneChangeEvents(5_000);
-      const left = (await store.listChangeEvents(0, 1000)).map((e) => e.entityUrn);
+      await store.changeEvents.pruneChangeEvents(5_000);
+      const left = (await store.changeEvents.listChangeEvents(0, 1000)).map((e) => e.entityUrn);
       assert.ok(!left.includes(urns[0]!), 'the delivered event is gone');
       assert.ok(left.includes(urns[1]!), 'the pending one stays');
-      assert.equal(await store.deleteWebhookSubscription('prune'), true);
-      assert.equal(await store.deleteWebhookSubscription('prune'), false);
+      assert.equal(await store.changeEvents.deleteWebhookSubscription('prune'), true);
+      assert.equal(await store.changeEvents.deleteWebhookSubscription('prune'), false);
     });
   });
 }

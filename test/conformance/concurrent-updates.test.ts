@@ -27,20 +27,20 @@ for (const backend of await backends()) {
       stores = [await openStore(db.config), await openStore(db.config)];
     });
     after(async () => {
-      for (const s of stores) await s.close();
+      for (const s of stores) await s.database.close();
       await db?.drop();
     });
 
     it('loses no update when two stores append to the same missing aspect at once', async () => {
       const writes = stores.flatMap((store, s) =>
-        Array.from({ length: WRITES_EACH }, (_, i) => store.write({ ops: [appendTag(`urn:li:tag:s${s}-${i}`)], actor: 'a', now: i })),
+        Array.from({ length: WRITES_EACH }, (_, i) => store.aspects.write({ ops: [appendTag(`urn:li:tag:s${s}-${i}`)], actor: 'a', now: i })),
       );
       const outcomes = (await Promise.all(writes)).flat();
       assert.equal(outcomes.filter((o) => o.outcome === 'created').length, 1);
-      const tags = ((await stores[0]!.getAspect(URN, 'globalTags'))?.value.tags as Array<{ tag: string }>).map((t) => t.tag);
+      const tags = ((await stores[0]!.aspects.getAspect(URN, 'globalTags'))?.value.tags as Array<{ tag: string }>).map((t) => t.tag);
       assert.equal(tags.length, 2 * WRITES_EACH);
       assert.equal(new Set(tags).size, 2 * WRITES_EACH);
-      assert.equal((await stores[1]!.getAspectHistory(URN, 'globalTags', 1000)).length, 2 * WRITES_EACH);
+      assert.equal((await stores[1]!.aspects.getAspectHistory(URN, 'globalTags', 1000)).length, 2 * WRITES_EACH);
     });
 
     it('keeps every value as a version when two stores replace the same plain aspect at once', async () => {
@@ -53,11 +53,11 @@ for (const backend of await backends()) {
         systemMetadata: null,
       });
       const writes = stores.flatMap((store, s) =>
-        Array.from({ length: WRITES_EACH }, (_, i) => store.write({ ops: [plain(`s${s}-${i}`)], actor: 'a', now: i })),
+        Array.from({ length: WRITES_EACH }, (_, i) => store.aspects.write({ ops: [plain(`s${s}-${i}`)], actor: 'a', now: i })),
       );
       const outcomes = (await Promise.all(writes)).flat();
       assert.equal(outcomes.filter((o) => o.outcome === 'created').length, 1);
-      const history = await stores[1]!.getAspectHistory(URN, 'deprecation', 1000);
+      const history = await stores[1]!.aspects.getAspectHistory(URN, 'deprecation', 1000);
       assert.equal(new Set(history.map((a) => a.value.note)).size, 2 * WRITES_EACH);
       assert.deepEqual(
         history.map((a) => a.version).sort((a, b) => a - b),

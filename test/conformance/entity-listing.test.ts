@@ -26,11 +26,14 @@ for (const backend of await backends()) {
     useStore(backend, (s) => (store = s));
 
     /** Every urn of the query, read in pages of `limit` after the last urn of the previous page. */
-    const pages = async (query: Omit<Parameters<Store['listEntityUrns']>[0], 'afterUrn' | 'limit'>, limit: number): Promise<string[][]> => {
+    const pages = async (
+      query: Omit<Parameters<Store['aspects']['listEntityUrns']>[0], 'afterUrn' | 'limit'>,
+      limit: number,
+    ): Promise<string[][]> => {
       const out: string[][] = [];
       let afterUrn: string | undefined;
       for (;;) {
-        const page = await store.listEntityUrns({ ...query, afterUrn, limit });
+        const page = await store.aspects.listEntityUrns({ ...query, afterUrn, limit });
         if (page.length === 0) return out;
         out.push(page);
         afterUrn = page.at(-1);
@@ -38,7 +41,7 @@ for (const backend of await backends()) {
     };
 
     it('lists the urns of one type in urn order, a page at a time, after a given urn', async () => {
-      await store.write({
+      await store.aspects.write({
         ops: [
           ...ALL.filter((u) => u !== dataset('f')).map((u) => op('dataset', u, 'status', { removed: REMOVED.includes(u) || u === dataset('d') })),
           op('dataset', dataset('f'), 'datasetProperties', { name: 'f' }),
@@ -47,11 +50,11 @@ for (const backend of await backends()) {
         actor: 'urn:li:corpuser:test',
         now: 1,
       });
-      await store.write({ ops: [op('dataset', dataset('d'), 'status', { removed: false })], actor: 'urn:li:corpuser:test', now: 2 });
+      await store.aspects.write({ ops: [op('dataset', dataset('d'), 'status', { removed: false })], actor: 'urn:li:corpuser:test', now: 2 });
       assert.deepEqual(await pages({ entityType: 'dataset' }, 4), [ALL.slice(0, 4), ALL.slice(4)]);
-      assert.deepEqual(await store.listEntityUrns({ entityType: 'dataset', afterUrn: dataset('c'), limit: 2 }), [dataset('d'), dataset('e')]);
-      assert.deepEqual(await store.listEntityUrns({ entityType: 'chart', limit: 10 }), [CHART]);
-      assert.deepEqual(await store.listEntityUrns({ entityType: 'dashboard', limit: 10 }), []);
+      assert.deepEqual(await store.aspects.listEntityUrns({ entityType: 'dataset', afterUrn: dataset('c'), limit: 2 }), [dataset('d'), dataset('e')]);
+      assert.deepEqual(await store.aspects.listEntityUrns({ entityType: 'chart', limit: 10 }), [CHART]);
+      assert.deepEqual(await store.aspects.listEntityUrns({ entityType: 'dashboard', limit: 10 }), []);
     });
 
     it('lists only soft-deleted entities by their latest status, and only the others', async () => {
@@ -60,39 +63,39 @@ for (const backend of await backends()) {
         REMOVED.map((u) => [u]),
       );
       assert.deepEqual((await pages({ entityType: 'dataset', removed: false }, 2)).flat(), KEPT);
-      assert.deepEqual(await store.listEntityUrns({ entityType: 'chart', removed: true, limit: 10 }), [CHART]);
-      assert.deepEqual(await store.listEntityUrns({ entityType: 'chart', removed: false, limit: 10 }), []);
+      assert.deepEqual(await store.aspects.listEntityUrns({ entityType: 'chart', removed: true, limit: 10 }), [CHART]);
+      assert.deepEqual(await store.aspects.listEntityUrns({ entityType: 'chart', removed: false, limit: 10 }), []);
     });
 
     it('finds the latest values of named aspects that mention a text, a page at a time in (urn, aspect) order', async () => {
       const tagged = (name: string) => op('dataset', dataset(name), 'globalTags', { tags: [{ tag: `urn:li:tag:${name === 'a' ? 'x' : 'pii'}` }] });
-      await store.write({ ops: ['a', 'b', 'c'].map(tagged), actor: 'urn:li:corpuser:test', now: 3 });
-      await store.write({
+      await store.aspects.write({ ops: ['a', 'b', 'c'].map(tagged), actor: 'urn:li:corpuser:test', now: 3 });
+      await store.aspects.write({
         ops: [op('dataset', dataset('c'), 'globalTags', { tags: [] }), op('dataset', dataset('c'), 'datasetProperties', { name: 'urn:li:tag:pii' })],
         actor: 'urn:li:corpuser:test',
         now: 4,
       });
       const query = { aspects: ['globalTags', 'datasetProperties'], text: 'urn:li:tag:pii' };
-      const first = await store.findAspectsMentioning({ ...query, limit: 1 });
+      const first = await store.aspects.findAspectsMentioning({ ...query, limit: 1 });
       assert.deepEqual(
         first.map((a) => [a.urn, a.aspect, a.version]),
         [[dataset('b'), 'globalTags', 0]],
       );
-      const rest = await store.findAspectsMentioning({ ...query, after: { urn: first[0]!.urn, aspect: first[0]!.aspect }, limit: 10 });
+      const rest = await store.aspects.findAspectsMentioning({ ...query, after: { urn: first[0]!.urn, aspect: first[0]!.aspect }, limit: 10 });
       assert.deepEqual(
         rest.map((a) => [a.urn, a.aspect]),
         [[dataset('c'), 'datasetProperties']],
         'only latest versions, only the aspects named',
       );
-      assert.deepEqual(await store.findAspectsMentioning({ aspects: ['globalTags'], text: 'urn:li:tag:none', limit: 10 }), []);
+      assert.deepEqual(await store.aspects.findAspectsMentioning({ aspects: ['globalTags'], text: 'urn:li:tag:none', limit: 10 }), []);
     });
 
     it('follows a restore and a hard delete at once', async () => {
-      await store.write({ ops: [op('dataset', dataset('b'), 'status', { removed: false })], actor: 'urn:li:corpuser:test', now: 3 });
-      await store.deleteEntity(dataset('e'));
-      assert.deepEqual(await store.listEntityUrns({ entityType: 'dataset', removed: true, limit: 10 }), []);
+      await store.aspects.write({ ops: [op('dataset', dataset('b'), 'status', { removed: false })], actor: 'urn:li:corpuser:test', now: 3 });
+      await store.aspects.deleteEntity(dataset('e'));
+      assert.deepEqual(await store.aspects.listEntityUrns({ entityType: 'dataset', removed: true, limit: 10 }), []);
       assert.deepEqual(
-        await store.listEntityUrns({ entityType: 'dataset', limit: 10 }),
+        await store.aspects.listEntityUrns({ entityType: 'dataset', limit: 10 }),
         ALL.filter((u) => u !== dataset('e')),
       );
     });

@@ -21,8 +21,8 @@ for (const backend of await backends()) {
   describe(`the grant basis (role and policy change counter): ${backend.name}`, { skip: backend.skip }, () => {
     let store: Store;
     useStore(backend, (s) => (store = s));
-    const changes = async () => (await store.grantBasis(ACTOR)).policyChanges;
-    const write = (...ops: WriteOp[]) => store.write({ ops, actor: ACTOR, now: Date.now() });
+    const changes = async () => (await store.identity.grantBasis(ACTOR)).policyChanges;
+    const write = (...ops: WriteOp[]) => store.aspects.write({ ops, actor: ACTOR, now: Date.now() });
 
     it('rises with every committed change to a policy, by any path, and with nothing else', async () => {
       let last = await changes();
@@ -41,9 +41,9 @@ for (const backend of await backends()) {
       await write(op('dataHubPolicy', POLICY, 'status', { removed: true }));
       await rose('soft-deleted');
       await write(op('dataset', DATASET, 'datasetKey', { name: 'db.users' }), op('dataset', DATASET, 'status', { removed: false }));
-      await store.deleteEntity(DATASET);
+      await store.aspects.deleteEntity(DATASET);
       assert.equal(await changes(), last, 'a dataset is not counted');
-      await store.rollbackEntity({
+      await store.runs.rollbackEntity({
         urn: POLICY,
         runId: 'second',
         keyAspect: 'dataHubPolicyKey',
@@ -52,16 +52,16 @@ for (const backend of await backends()) {
         now: Date.now(),
       });
       await rose('rolled back');
-      await store.deleteAspect(POLICY, 'status');
+      await store.aspects.deleteAspect(POLICY, 'status');
       await rose('aspect deleted');
-      await store.deleteEntity(POLICY);
+      await store.aspects.deleteEntity(POLICY);
       await rose('hard-deleted');
     });
 
     it('reads the role with the counter', async () => {
-      assert.equal((await store.grantBasis(ACTOR)).roleUrn, undefined);
-      await store.setRole([ACTOR], 'urn:li:dataHubRole:Reader', ACTOR, Date.now());
-      assert.equal((await store.grantBasis(ACTOR)).roleUrn, 'urn:li:dataHubRole:Reader');
+      assert.equal((await store.identity.grantBasis(ACTOR)).roleUrn, undefined);
+      await store.identity.setRole([ACTOR], 'urn:li:dataHubRole:Reader', ACTOR, Date.now());
+      assert.equal((await store.identity.grantBasis(ACTOR)).roleUrn, 'urn:li:dataHubRole:Reader');
     });
 
     it('does not rise for a write that a failing batch rolled back', async () => {

@@ -72,12 +72,12 @@ for (const backend of await backends()) {
       store = await openStore(db.config);
     });
     after(async () => {
-      await store?.close();
+      await store?.database.close();
       await db?.drop();
     });
 
     const related = async (urn: string, direction: 'OUTGOING' | 'INCOMING') =>
-      (await store.relatedEntities({ urn, direction, types: [], start: 0, count: 10 })).relationships.map((r) =>
+      (await store.relationships.relatedEntities({ urn, direction, types: [], start: 0, count: 10 })).relationships.map((r) =>
         direction === 'OUTGOING' ? r.destination : r.source,
       );
 
@@ -88,7 +88,7 @@ for (const backend of await backends()) {
 
     it('hides the edges of entities whose stored status is removed', async () => {
       assert.deepEqual(await related(ds('up'), 'INCOMING'), [ds('a')]);
-      const all = await store.scanRelationships({ where: [[{ source: [ds('b')] }]], includeSoftDeleted: true, limit: 10 });
+      const all = await store.relationships.scanRelationships({ where: [[{ source: [ds('b')] }]], includeSoftDeleted: true, limit: 10 });
       assert.deepEqual(
         all.map((r) => r.destination),
         [ds('up')],
@@ -96,7 +96,13 @@ for (const backend of await backends()) {
     });
 
     it('indexes more aspects than one backfill page holds', async () => {
-      const page = await store.relatedEntities({ urn: 'urn:li:tag:bulk', direction: 'INCOMING', types: ['TaggedWith'], start: 0, count: 1 });
+      const page = await store.relationships.relatedEntities({
+        urn: 'urn:li:tag:bulk',
+        direction: 'INCOMING',
+        types: ['TaggedWith'],
+        start: 0,
+        count: 1,
+      });
       assert.equal(page.total, 1200);
     });
   });

@@ -28,10 +28,10 @@ for (const backend of await backends()) {
     let store: Store;
     useStore(backend, (s) => (store = s));
 
-    const write = (...ops: WriteOp[]) => store.write({ ops, actor: user('test'), now: 1 });
+    const write = (...ops: WriteOp[]) => store.aspects.write({ ops, actor: user('test'), now: 1 });
     /** The related urns one hop away, as DataHub's findRelatedEntities lists them. */
     const related = async (urn: string, direction: RelationshipDirection, ...types: string[]) =>
-      (await store.relatedEntities({ urn, direction, types, start: 0, count: 1000 })).relationships.map((r) =>
+      (await store.relationships.relatedEntities({ urn, direction, types, start: 0, count: 1000 })).relationships.map((r) =>
         direction === 'OUTGOING' ? r.destination : r.source,
       );
 
@@ -42,7 +42,8 @@ for (const backend of await backends()) {
       assert.deepEqual(await related(ds('a'), 'OUTGOING', 'OwnedBy'), [user('jdoe')]);
       assert.deepEqual(await related(user('jdoe'), 'INCOMING', 'OwnedBy'), [ds('a')]);
       assert.deepEqual(await related(ds('a'), 'OUTGOING'), [user('jdoe'), ds('up1'), ds('up2')]);
-      const [edge] = (await store.relatedEntities({ urn: ds('up1'), direction: 'INCOMING', types: [], start: 0, count: 10 })).relationships;
+      const [edge] = (await store.relationships.relatedEntities({ urn: ds('up1'), direction: 'INCOMING', types: [], start: 0, count: 10 }))
+        .relationships;
       assert.deepEqual(edge, {
         source: ds('a'),
         sourceType: 'dataset',
@@ -115,7 +116,8 @@ for (const backend of await backends()) {
           ],
         }),
       );
-      const out = (await store.relatedEntities({ urn: ds('c'), direction: 'OUTGOING', types: ['DownstreamOf'], start: 0, count: 10 })).relationships;
+      const out = (await store.relationships.relatedEntities({ urn: ds('c'), direction: 'OUTGOING', types: ['DownstreamOf'], start: 0, count: 10 }))
+        .relationships;
       assert.deepEqual(
         out.map((r) => [r.destination, r.via]),
         [
@@ -124,7 +126,7 @@ for (const backend of await backends()) {
           [field(ds('up6'), 'id'), null],
         ],
       );
-      const column = (await store.relatedEntities({ urn: field(ds('c'), 'id'), direction: 'OUTGOING', types: [], start: 0, count: 10 }))
+      const column = (await store.relationships.relatedEntities({ urn: field(ds('c'), 'id'), direction: 'OUTGOING', types: [], start: 0, count: 10 }))
         .relationships;
       assert.deepEqual(
         column.map((r) => [r.destination, r.via, r.owner]),
@@ -136,7 +138,8 @@ for (const backend of await backends()) {
       const other = 'urn:li:query:q2';
       await write(op(ds('v'), 'upstreamLineage', { upstreams: [{ dataset: ds('up11'), type: 'COPY', query: QUERY }] }));
       await write(op(ds('v'), 'upstreamLineage', { upstreams: [{ dataset: ds('up11'), type: 'COPY', query: other }] }));
-      const [edge] = (await store.relatedEntities({ urn: ds('v'), direction: 'OUTGOING', types: [], start: 0, count: 10 })).relationships;
+      const [edge] = (await store.relationships.relatedEntities({ urn: ds('v'), direction: 'OUTGOING', types: [], start: 0, count: 10 }))
+        .relationships;
       assert.equal(edge?.via, other);
     });
 
@@ -151,7 +154,7 @@ for (const backend of await backends()) {
       await write(op(ds('owned'), 'ownership', owners(...names)));
       const seen: string[] = [];
       for (let start = 0; ; start += 100) {
-        const page = await store.relatedEntities({ urn: ds('owned'), direction: 'OUTGOING', types: ['OwnedBy'], start, count: 100 });
+        const page = await store.relationships.relatedEntities({ urn: ds('owned'), direction: 'OUTGOING', types: ['OwnedBy'], start, count: 100 });
         assert.equal(page.total, 250);
         if (page.relationships.length === 0) break;
         seen.push(...page.relationships.map((r) => r.destination));
@@ -165,10 +168,16 @@ for (const backend of await backends()) {
       assert.deepEqual(await related(ds('d'), 'OUTGOING'), []);
       assert.deepEqual(await related(ds('up8'), 'INCOMING'), []);
       assert.deepEqual(await related(ds('e'), 'OUTGOING'), []);
-      assert.deepEqual(await store.relationshipHop({ urns: [ds('e'), ds('up8')], outgoing: ['DownstreamOf'], incoming: ['DownstreamOf'] }), []);
-      const all = await store.scanRelationships({ where: [[{ source: [ds('d'), ds('e')] }]], includeSoftDeleted: true, limit: 10 });
+      assert.deepEqual(
+        await store.relationships.relationshipHop({ urns: [ds('e'), ds('up8')], outgoing: ['DownstreamOf'], incoming: ['DownstreamOf'] }),
+        [],
+      );
+      const all = await store.relationships.scanRelationships({ where: [[{ source: [ds('d'), ds('e')] }]], includeSoftDeleted: true, limit: 10 });
       assert.equal(all.length, 2);
-      assert.deepEqual(await store.scanRelationships({ where: [[{ source: [ds('d'), ds('e')] }]], includeSoftDeleted: false, limit: 10 }), []);
+      assert.deepEqual(
+        await store.relationships.scanRelationships({ where: [[{ source: [ds('d'), ds('e')] }]], includeSoftDeleted: false, limit: 10 }),
+        [],
+      );
       await write(op(ds('d'), 'status', { removed: false }));
       assert.deepEqual(await related(ds('up8'), 'INCOMING'), [ds('d')]);
       assert.deepEqual(await related(ds('e'), 'OUTGOING'), [ds('d')]);
@@ -177,13 +186,13 @@ for (const backend of await backends()) {
     it('hides an edge whose via entity is soft-deleted, and shows it again when its status is deleted', async () => {
       await write(op(QUERY, 'status', { removed: true }));
       assert.deepEqual(await related(ds('up6'), 'INCOMING', 'DownstreamOf'), []);
-      await store.deleteAspect(QUERY, 'status');
+      await store.aspects.deleteAspect(QUERY, 'status');
       assert.deepEqual(await related(ds('up6'), 'INCOMING', 'DownstreamOf'), [ds('c')]);
     });
 
     it("removes an aspect's edges when the aspect is deleted", async () => {
       await write(op(ds('f'), 'upstreamLineage', lineage(ds('up9'))), op(ds('f'), 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }));
-      await store.deleteAspect(ds('f'), 'upstreamLineage');
+      await store.aspects.deleteAspect(ds('f'), 'upstreamLineage');
       assert.deepEqual(await related(ds('f'), 'OUTGOING'), ['urn:li:tag:pii']);
       assert.deepEqual(await related(ds('up9'), 'INCOMING'), []);
     });
@@ -194,8 +203,8 @@ for (const backend of await backends()) {
         op(ds('h'), 'upstreamLineage', lineage(ds('up10'))),
         op(ds('h'), 'status', { removed: true }),
       );
-      await store.deleteEntity(ds('h'));
-      const touching = await store.scanRelationships({
+      await store.aspects.deleteEntity(ds('h'));
+      const touching = await store.relationships.scanRelationships({
         where: [[{ source: [ds('h')] }, { destination: [ds('h')] }, { owner: [ds('h')] }]],
         includeSoftDeleted: true,
         limit: 10,
@@ -212,28 +221,30 @@ for (const backend of await backends()) {
         op(ds('m2'), 'upstreamLineage', lineage(ds('m1'))),
         op(ds('m1'), 'ownership', owners('ann')),
       );
-      const hop = await store.relationshipHop({ urns: [ds('m1')], outgoing: ['DownstreamOf'], incoming: ['DownstreamOf'] });
+      const hop = await store.relationships.relationshipHop({ urns: [ds('m1')], outgoing: ['DownstreamOf'], incoming: ['DownstreamOf'] });
       assert.deepEqual(hop.map((r) => [r.source, r.destination]).sort(), [
         [ds('m1'), ds('m0')],
         [ds('m2'), ds('m1')],
       ]);
       assert.deepEqual(
-        await store.relationshipHop({ urns: [ds('m1'), ds('m2')], outgoing: ['OwnedBy'], incoming: [] }).then((r) => r.map((e) => e.destination)),
+        await store.relationships
+          .relationshipHop({ urns: [ds('m1'), ds('m2')], outgoing: ['OwnedBy'], incoming: [] })
+          .then((r) => r.map((e) => e.destination)),
         [user('ann')],
       );
     });
 
     it('scans in key order from where the last page ended', async () => {
       const where = [[{ relationshipType: ['DownstreamOf'] }], [{ sourceType: ['dataset'] }]];
-      const all = await store.scanRelationships({ where, includeSoftDeleted: false, limit: 1000 });
+      const all = await store.relationships.scanRelationships({ where, includeSoftDeleted: false, limit: 1000 });
       const keys = all.map((r) => [r.source, r.destination, r.relationshipType, r.owner, r.aspect].join('|'));
       assert.deepEqual(
         keys,
         [...keys].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
       );
-      const first = await store.scanRelationships({ where, includeSoftDeleted: false, limit: 3 });
+      const first = await store.relationships.scanRelationships({ where, includeSoftDeleted: false, limit: 3 });
       const last = first.at(-1)!;
-      const rest = await store.scanRelationships({
+      const rest = await store.relationships.scanRelationships({
         where,
         includeSoftDeleted: false,
         limit: 1000,

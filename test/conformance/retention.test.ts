@@ -23,14 +23,16 @@ const START = Date.UTC(2026, 10, 24, 2, 0);
 
 const urnOf = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,${name},PROD)`;
 const setPolicy = (store: Store, policies: RetentionPolicies, input: unknown, now = START) =>
-  store.putRetentionPolicy(toPolicyRecord(parseRetentionPolicy(input), 'api', 'urn:li:corpuser:datahub', now)).then(() => policies.reload());
+  store.retention
+    .putRetentionPolicy(toPolicyRecord(parseRetentionPolicy(input), 'api', 'urn:li:corpuser:datahub', now))
+    .then(() => policies.reload());
 const versioned = (entity: string, aspect: string, retention: object) => ({ entity, aspect, config: { retention } });
 
 /** Writes `n` different values of the aspect, one per step of `stepMillis` from `from`. */
 async function writeVersions(store: Store, urn: string, aspect: string, n: number, from = START, stepMillis = 1000): Promise<void> {
   for (let i = 0; i < n; i++) {
     const value = aspect === 'datasetProperties' ? { description: `v${i}` } : { text: `v${i}` };
-    await store.write({
+    await store.aspects.write({
       ops: [{ kind: 'aspect', entityType: 'dataset', urn, aspect, value, systemMetadata: null }],
       actor: 'test',
       now: from + i * stepMillis,
@@ -39,7 +41,7 @@ async function writeVersions(store: Store, urn: string, aspect: string, n: numbe
 }
 
 const versionsOf = async (store: Store, urn: string, aspect: string) =>
-  (await store.getAspectHistory(urn, aspect, 1000)).map(
+  (await store.aspects.getAspectHistory(urn, aspect, 1000)).map(
     (a) => (a.value as { description?: string; text?: string }).description ?? (a.value as { text: string }).text,
   );
 
@@ -67,7 +69,7 @@ for (const backend of await backends()) {
     before(async () => {
       db = await backend.create();
       store = await openStore(db.config, { retention: policies });
-      await policies.load(store);
+      await policies.load(store.retention);
       runner = new TaskRunner(store, quiet, { clock });
       await runner.start();
       const operations = new TimeseriesOperations(store, runner, quiet, clock);
@@ -75,20 +77,20 @@ for (const backend of await backends()) {
     });
     after(async () => {
       await runner.stop();
-      await store.close();
+      await store.database.close();
       await db.drop();
     });
 
     it('stores, lists, replaces and deletes policies', async () => {
       await setPolicy(store, policies, versioned('corpuser', '*', { version: { maxVersions: 5 } }));
       await setPolicy(store, policies, versioned('corpuser', '*', { version: { maxVersions: 7 }, time: { maxAgeInSeconds: 60 } }));
-      const listed = (await store.listRetentionPolicies()).filter((p) => p.entityType === 'corpuser');
+      const listed = (await store.retention.listRetentionPolicies()).filter((p) => p.entityType === 'corpuser');
       assert.deepEqual(
         listed.map((p) => [p.entityType, p.aspect, p.maxVersions, p.maxAgeSeconds, p.source]),
         [['corpuser', '*', 7, 60, 'api']],
       );
-      assert.equal(await store.deleteRetentionPolicy('corpuser', '*'), true);
-      assert.equal(await store.deleteRetentionPolicy('corpuser', '*'), false);
+      assert.equal(await store.retention.deleteRetentionPolicy('corpuser', '*'), true);
+      assert.equal(await store.retention.deleteRetentionPolicy('corpuser', '*'), false);
       await policies.reload();
     });
 
@@ -97,7 +99,7 @@ for (const backend of await backends()) {
       const urn = urnOf('on-write');
       await writeVersions(store, urn, 'datasetProperties', 6);
       assert.deepEqual(await versionsOf(store, urn, 'datasetProperties'), ['v5', 'v4', 'v3']);
-      const latest = await store.getAspect(urn, 'datasetProperties');
+      const latest = await store.aspects.getAspect(urn, 'datasetProperties');
       assert.deepEqual(latest!.value, { description: 'v5' }, 'version 0 is the latest value');
 
       await setPolicy(store, policies, versioned('dataset', 'datasetProperties', { version: { maxVersions: 1 } }));
@@ -110,7 +112,7 @@ for (const backend of await backends()) {
       const urn = urnOf('by-age');
       // Written a minute apart: at the last write, only the one before it is younger than 60 s.
       await writeVersions(store, urn, 'editableDatasetProperties', 4, START, 60_000);
-      const kept = await store.getAspectHistory(urn, 'editableDatasetProperties', 100);
+      const kept = await store.aspects.getAspectHistory(urn, 'editableDatasetProperties', 100);
       assert.deepEqual(
         kept.map((a) => [a.version, (a.value as { text: string }).text]),
         [
@@ -135,7 +137,7 @@ for (const backend of await backends()) {
       let deleted = 0;
       let afterUrn: string | undefined;
       for (;;) {
-        const step = await store.applyVersionRetention({
+        const step = await store.retention.applyVersionRetention({
           entityType: 'dataset',
           aspect: 'globalTags',
           rule: { maxVersions: 2, maxAgeMillis: null },
@@ -170,7 +172,7 @@ for (const backend of await backends()) {
 
     it('runs the daily policy once on schedule across two schedulers, deleting exactly the rows older than its age', async () => {
       const urn = urnOf('daily');
-      await store.write({
+      await store.aspects.write({
         ops: [{ kind: 'aspect', entityType: 'dataset', urn, aspect: 'status', value: { removed: false }, systemMetadata: null }],
         actor: 'test',
         now: START,
@@ -178,12 +180,12 @@ for (const backend of await backends()) {
       // One row an hour over the 10 days before the run's time (03:00), so 7 days keep 7 * 24 rows.
       const runAt = Date.UTC(2026, 10, 24, 3, 0);
       const stamps = Array.from({ length: 240 }, (_, i) => runAt - (i + 1) * HOUR + HOUR / 2);
-      await store.write({ ops: stamps.map((ts) => profile(urn, ts)), actor: 'test', now: START });
+      await store.aspects.write({ ops: stamps.map((ts) => profile(urn, ts)), actor: 'test', now: START });
 
       // A second process: its own connection, policies, task runner and service, on the same database.
       const otherPolicies = new RetentionPolicies();
       const otherStore = await openStore(db.config, { retention: otherPolicies });
-      await otherPolicies.load(otherStore);
+      await otherPolicies.load(otherStore.retention);
       const otherRunner = new TaskRunner(otherStore, quiet, { clock });
       await otherRunner.start();
       const otherService = new RetentionService(
@@ -197,7 +199,7 @@ for (const backend of await backends()) {
       );
       after(async () => {
         await otherRunner.stop();
-        await otherStore.close();
+        await otherStore.database.close();
       });
       const schedulers = [new Scheduler(store, 'n1', quiet, { clock }), new Scheduler(otherStore, 'n2', quiet, { clock })];
       schedulers[0]!.register(retentionJob(service, 3 * HOUR));
@@ -221,11 +223,11 @@ for (const backend of await backends()) {
       assert.equal(started.cutoffMillis, runAt + 30_000 - 7 * DAY);
       assert.equal(started.rowsToDelete, preview.delete, 'the preview counted the rows the run deletes');
       await waitForTruncations(store);
-      const task = truncationRecord((await store.getTask(parseId(started.taskId!)))!);
+      const task = truncationRecord((await store.tasks.getTask(parseId(started.taskId!)))!);
       assert.equal(task.state, 'completed');
       assert.equal(task.rowsDeleted, started.rowsToDelete);
       assert.equal(task.retentionRun, `${run.nodeId}:${run.number}`);
-      const left = (await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetProfile', urn, limit: 10_000 })).map(
+      const left = (await store.timeseries.queryTimeseries({ entityType: 'dataset', aspect: 'datasetProfile', urn, limit: 10_000 })).map(
         (e) => e.timestampMillis,
       );
       assert.equal(left.length, 7 * 24);
@@ -234,7 +236,7 @@ for (const backend of await backends()) {
 
     it('skips an index a run would empty beyond the allowed share, with the reason, until a run is confirmed', async () => {
       const urn = urnOf('guarded');
-      await store.write({
+      await store.aspects.write({
         ops: [
           { kind: 'aspect', entityType: 'dataset', urn, aspect: 'status', value: { removed: false }, systemMetadata: null },
           ...Array.from({ length: 50 }, (_, i): WriteOp => ({ ...profile(urn, now - 30 * DAY - i * HOUR), aspect: 'datasetUsageStatistics' })),
@@ -248,7 +250,7 @@ for (const backend of await backends()) {
       assert.equal(outcome.outcome, 'skipped');
       assert.match(outcome.reason!, /100\.00% of the index \(50 of 50 rows\).*ALMANAC_RETENTION_MAX_DELETE_PERCENT \(99%\)/);
       assert.equal(
-        (await store.countTimeseriesBefore({ entityType: 'dataset', aspect: 'datasetUsageStatistics' }, Number.MAX_SAFE_INTEGER)).total,
+        (await store.timeseries.countTimeseriesBefore({ entityType: 'dataset', aspect: 'datasetUsageStatistics' }, Number.MAX_SAFE_INTEGER)).total,
         50,
       );
       const preview = (await service.preview()).find((p) => p.aspect === 'datasetUsageStatistics')!;
@@ -258,16 +260,16 @@ for (const backend of await backends()) {
       assert.equal(confirmed.outcomes.find((o) => o.aspect === 'datasetUsageStatistics')!.outcome, 'started');
       await waitForTruncations(store);
       assert.equal(
-        (await store.countTimeseriesBefore({ entityType: 'dataset', aspect: 'datasetUsageStatistics' }, Number.MAX_SAFE_INTEGER)).total,
+        (await store.timeseries.countTimeseriesBefore({ entityType: 'dataset', aspect: 'datasetUsageStatistics' }, Number.MAX_SAFE_INTEGER)).total,
         0,
       );
     });
 
     it('prunes task records that ended before the bound, never a running one', async () => {
-      const before = (await store.listTasks({ limit: 1000 })).length;
+      const before = (await store.tasks.listTasks({ limit: 1000 })).length;
       assert.ok(before > 0);
-      const pruned = await store.pruneTasks(now + DAY);
-      const left = await store.listTasks({ limit: 1000 });
+      const pruned = await store.tasks.pruneTasks(now + DAY);
+      const left = await store.tasks.listTasks({ limit: 1000 });
       assert.equal(pruned, before - left.length);
       assert.ok(left.every((t) => t.state === 'running'));
     });
@@ -288,7 +290,7 @@ async function runToEnd(service: RetentionService, confirm: boolean) {
 /** Until no truncation task of the store runs any more. */
 async function waitForTruncations(store: Store): Promise<void> {
   for (let i = 0; i < 200; i++) {
-    if ((await store.listTasks({ state: 'running', kind: 'truncateTimeseriesAspect', limit: 10 })).length === 0) return;
+    if ((await store.tasks.listTasks({ state: 'running', kind: 'truncateTimeseriesAspect', limit: 10 })).length === 0) return;
     await new Promise((r) => setTimeout(r, 25));
   }
   assert.fail('truncations still running');

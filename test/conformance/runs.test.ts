@@ -58,16 +58,16 @@ for (const backend of await backends()) {
   describe(`storage conformance, ingestion runs: ${backend.name}`, { skip: backend.skip }, () => {
     let store: Store;
     useStore(backend, (s) => (store = s));
-    const write = (ops: WriteOp[], now: number, actor = 'urn:li:corpuser:ingest') => store.write({ ops, actor, now });
+    const write = (ops: WriteOp[], now: number, actor = 'urn:li:corpuser:ingest') => store.aspects.write({ ops, actor, now });
     const runAspects = async (runId: string, includeSoftDeleted = true) =>
-      (await store.findRunAspects({ runId, includeSoftDeleted, limit: 100 })).map((r) => `${r.urn} ${r.aspect}`);
+      (await store.runs.findRunAspects({ runId, includeSoftDeleted, limit: 100 })).map((r) => `${r.urn} ${r.aspect}`);
 
     it('puts back the relationships of the versions a rollback restores, and drops those of what it removes', async () => {
       const urn = datasetUrn('edges');
       const [up1, up2] = [datasetUrn('up'), datasetUrn('up')];
       const lineage = (up: string) => ({ upstreams: [{ dataset: up, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:x' } }] });
       const downstreamOf = async () =>
-        (await store.relatedEntities({ urn, direction: 'OUTGOING', types: ['DownstreamOf'], start: 0, count: 10 })).relationships.map(
+        (await store.relationships.relatedEntities({ urn, direction: 'OUTGOING', types: ['DownstreamOf'], start: 0, count: 10 })).relationships.map(
           (r) => r.destination,
         );
       await write([keyOp(urn, 'edges-r1'), aspectOp(urn, 'upstreamLineage', lineage(up1), 'edges-r1')], 1000);
@@ -76,9 +76,12 @@ for (const backend of await backends()) {
         2000,
       );
       assert.deepEqual(await downstreamOf(), [up2]);
-      await store.rollbackEntity(rollback(urn, 'edges-r2'));
+      await store.runs.rollbackEntity(rollback(urn, 'edges-r2'));
       assert.deepEqual(await downstreamOf(), [up1]);
-      assert.deepEqual((await store.relatedEntities({ urn, direction: 'OUTGOING', types: ['TaggedWith'], start: 0, count: 10 })).relationships, []);
+      assert.deepEqual(
+        (await store.relationships.relatedEntities({ urn, direction: 'OUTGOING', types: ['TaggedWith'], start: 0, count: 10 })).relationships,
+        [],
+      );
     });
 
     it("keeps the run that wrote a value when another run sends the same value again, and takes the writer's on a new value", async () => {
@@ -91,8 +94,8 @@ for (const backend of await backends()) {
       assert.deepEqual(await runAspects('a1'), [`${urn} datasetKey`, `${urn} status`]);
       assert.deepEqual(await runAspects('a2'), [`${urn} globalTags`]);
       // The sighting still records what DataHub records: the latest systemMetadata.
-      assert.equal((await store.getAspect(urn, 'status'))?.systemMetadata?.runId, 'a2');
-      assert.deepEqual(await store.aspectRuns([urn, urn]), [
+      assert.equal((await store.aspects.getAspect(urn, 'status'))?.systemMetadata?.runId, 'a2');
+      assert.deepEqual(await store.runs.aspectRuns([urn, urn]), [
         { urn, aspect: 'datasetKey', runId: 'a1' },
         { urn, aspect: 'globalTags', runId: 'a2' },
         { urn, aspect: 'status', runId: 'a1' },
@@ -108,7 +111,7 @@ for (const backend of await backends()) {
       const all = [`${a} datasetKey`, `${a} status`, `${b} datasetKey`, `${b} status`];
       assert.deepEqual(await runAspects('l1'), all);
       assert.deepEqual(await runAspects('l1', false), all.slice(0, 2));
-      const page = await store.findRunAspects({ runId: 'l1', includeSoftDeleted: true, offset: 1, limit: 2 });
+      const page = await store.runs.findRunAspects({ runId: 'l1', includeSoftDeleted: true, offset: 1, limit: 2 });
       assert.deepEqual(
         page.map((r) => [r.urn, r.aspect, r.entityType, r.createdOn]),
         [
@@ -116,7 +119,7 @@ for (const backend of await backends()) {
           [b, 'datasetKey', 'dataset', 3000],
         ],
       );
-      const after = await store.findRunAspects({ runId: 'l1', includeSoftDeleted: true, after: { urn: a, aspect: 'status' }, limit: 10 });
+      const after = await store.runs.findRunAspects({ runId: 'l1', includeSoftDeleted: true, after: { urn: a, aspect: 'status' }, limit: 10 });
       assert.deepEqual(
         after.map((r) => `${r.urn} ${r.aspect}`),
         all.slice(2),
@@ -129,20 +132,20 @@ for (const backend of await backends()) {
       await write([keyOp(a, 'r-old'), aspectOp(a, 'status', { removed: false }, 'r-old')], 10_000);
       await write([keyOp(b, 'r-hidden'), aspectOp(b, 'status', { removed: true }, 'r-hidden')], 11_000);
       await write([aspectOp(a, 'globalTags', { tags: [] }, 'r-new')], 12_000);
-      const runs = await store.listRuns({ offset: 0, limit: 100, includeSoftDeleted: false });
+      const runs = await store.runs.listRuns({ offset: 0, limit: 100, includeSoftDeleted: false });
       const ours = runs.filter((r) => r.runId.startsWith('r-'));
       assert.deepEqual(ours, [
         { runId: 'r-new', rows: 1, lastWrittenOn: 12_000 },
         { runId: 'r-old', rows: 2, lastWrittenOn: 10_000 },
       ]);
-      const withSoft = (await store.listRuns({ offset: 0, limit: 100, includeSoftDeleted: true })).filter((r) => r.runId.startsWith('r-'));
+      const withSoft = (await store.runs.listRuns({ offset: 0, limit: 100, includeSoftDeleted: true })).filter((r) => r.runId.startsWith('r-'));
       assert.deepEqual(
         withSoft.map((r) => r.runId),
         ['r-new', 'r-hidden', 'r-old'],
       );
-      const second = await store.listRuns({ offset: 1, limit: 1, includeSoftDeleted: true });
+      const second = await store.runs.listRuns({ offset: 1, limit: 1, includeSoftDeleted: true });
       assert.equal(second.length, 1);
-      assert.deepEqual(second[0], (await store.listRuns({ offset: 0, limit: 2, includeSoftDeleted: true }))[1]);
+      assert.deepEqual(second[0], (await store.runs.listRuns({ offset: 0, limit: 2, includeSoftDeleted: true }))[1]);
     });
 
     it("restores the version an earlier run wrote exactly, deleting only the run's own versions above it", async () => {
@@ -151,17 +154,17 @@ for (const backend of await backends()) {
       await write([aspectOp(urn, 'datasetProperties', { name: 'one' }, 'r1')], 200, 'urn:li:corpuser:one');
       await write([aspectOp(urn, 'datasetProperties', { name: 'two-a' }, 'r2')], 300);
       await write([aspectOp(urn, 'datasetProperties', { name: 'two-b' }, 'r2')], 400);
-      const before = await store.getAspect(urn, 'datasetProperties', 2);
+      const before = await store.aspects.getAspect(urn, 'datasetProperties', 2);
       assert.deepEqual(before?.value, { name: 'one' });
 
-      const result = await store.rollbackEntity(rollback(urn, 'r2'));
+      const result = await store.runs.rollbackEntity(rollback(urn, 'r2'));
       assert.deepEqual(result, { aspects: [{ aspect: 'datasetProperties', outcome: 'restored' }] });
-      const latest = await store.getAspect(urn, 'datasetProperties');
+      const latest = await store.aspects.getAspect(urn, 'datasetProperties');
       assert.deepEqual(
         [latest?.value, latest?.systemMetadata, latest?.createdOn, latest?.createdBy],
         [{ name: 'one' }, sm('r1'), 200, 'urn:li:corpuser:one'],
       );
-      const history = await store.getAspectHistory(urn, 'datasetProperties', 10);
+      const history = await store.aspects.getAspectHistory(urn, 'datasetProperties', 10);
       assert.deepEqual(
         history.map((h) => [h.version, h.value.name]),
         [
@@ -172,11 +175,11 @@ for (const backend of await backends()) {
       assert.deepEqual(await runAspects('r1'), [`${urn} datasetProperties`]);
       // Nothing of r2 is left, and rolling it back again changes nothing.
       assert.deepEqual(await runAspects('r2'), []);
-      assert.deepEqual(await store.rollbackEntity(rollback(urn, 'r2')), { aspects: [] });
+      assert.deepEqual(await store.runs.rollbackEntity(rollback(urn, 'r2')), { aspects: [] });
       // The next write versions on top of what was restored.
       await write([aspectOp(urn, 'datasetProperties', { name: 'three' }, 'r3')], 500);
       assert.deepEqual(
-        (await store.getAspectHistory(urn, 'datasetProperties', 10)).map((h) => [h.version, h.value.name]),
+        (await store.aspects.getAspectHistory(urn, 'datasetProperties', 10)).map((h) => [h.version, h.value.name]),
         [
           [0, 'three'],
           [2, 'one'],
@@ -190,11 +193,11 @@ for (const backend of await backends()) {
       await write([keyOp(urn, 'base'), aspectOp(urn, 'status', { removed: false }, 'base')], 100);
       await write([aspectOp(urn, 'globalTags', { tags: [] }, 'm1'), aspectOp(urn, 'ownership', { owners: [] }, 'm1')], 200);
       await write([aspectOp(urn, 'ownership', { owners: [{ owner: 'urn:li:corpuser:x', type: 'DATAOWNER' }] }, 'm2')], 300);
-      const result = await store.rollbackEntity(rollback(urn, 'm1'));
+      const result = await store.runs.rollbackEntity(rollback(urn, 'm1'));
       assert.deepEqual(result, { aspects: [{ aspect: 'globalTags', outcome: 'removed' }] });
-      assert.equal(await store.getAspect(urn, 'globalTags'), undefined);
-      assert.equal((await store.getAspectHistory(urn, 'ownership', 10)).length, 2, "the later run's version and its history stay");
-      assert.deepEqual(await store.existing([urn]), new Set([urn]));
+      assert.equal(await store.aspects.getAspect(urn, 'globalTags'), undefined);
+      assert.equal((await store.aspects.getAspectHistory(urn, 'ownership', 10)).length, 2, "the later run's version and its history stay");
+      assert.deepEqual(await store.aspects.existing([urn]), new Set([urn]));
     });
 
     it('keeps an entity the run created on a soft rollback, writing the given aspect, and rolls back the rest', async () => {
@@ -202,7 +205,7 @@ for (const backend of await backends()) {
       await write([keyOp(urn, 's1'), aspectOp(urn, 'status', { removed: false }, 's1'), aspectOp(urn, 'globalTags', { tags: [] }, 's1')], 100);
       await write([aspectOp(urn, 'ownership', { owners: [] }, 'other')], 200);
       const write_ = { ...aspectOp(urn, 'status', { removed: true }, 'no-run-id-provided') };
-      const result = await store.rollbackEntity(rollback(urn, 's1', { kind: 'keep', write: write_ }));
+      const result = await store.runs.rollbackEntity(rollback(urn, 's1', { kind: 'keep', write: write_ }));
       assert.deepEqual(result, {
         aspects: [
           { aspect: 'globalTags', outcome: 'removed' },
@@ -211,7 +214,7 @@ for (const backend of await backends()) {
         ],
       });
       assert.deepEqual(
-        (await store.getLatestAspects(urn)).map((a) => [a.aspect, a.value, a.createdOn]),
+        (await store.aspects.getLatestAspects(urn)).map((a) => [a.aspect, a.value, a.createdOn]),
         [
           ['datasetKey', { name: urn }, 100],
           ['ownership', { owners: [] }, 200],
@@ -229,11 +232,11 @@ for (const backend of await backends()) {
         [aspectOp(urn, 'ownership', { owners: [] }, 'h2'), aspectOp(urn, 'status', { removed: true }, 'h2'), profileOp(urn, DAY0 + 1, 'h2')],
         200,
       );
-      const result = await store.rollbackEntity(rollback(urn, 'h1', { kind: 'delete', revokeIdentity: false }));
+      const result = await store.runs.rollbackEntity(rollback(urn, 'h1', { kind: 'delete', revokeIdentity: false }));
       assert.deepEqual(result, { aspects: [{ aspect: 'datasetKey', outcome: 'removed' }], entityDeleted: { aspectRows: 4, timeseriesRows: 2 } });
-      assert.deepEqual(await store.existing([urn, other]), new Set([other]));
-      assert.deepEqual(await store.getLatestAspects(urn), []);
-      assert.deepEqual(await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetProfile', urn, limit: 10 }), []);
+      assert.deepEqual(await store.aspects.existing([urn, other]), new Set([other]));
+      assert.deepEqual(await store.aspects.getLatestAspects(urn), []);
+      assert.deepEqual(await store.timeseries.queryTimeseries({ entityType: 'dataset', aspect: 'datasetProfile', urn, limit: 10 }), []);
     });
 
     it("deletes a run's timeseries rows in every index and day, and nothing else, keeping the partition counts", async () => {
@@ -266,22 +269,22 @@ for (const backend of await backends()) {
         ],
         300,
       );
-      assert.equal(await store.deleteRunTimeseriesRows('t1'), 3);
-      const profiles = await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetProfile', urn, limit: 10 });
+      assert.equal(await store.runs.deleteRunTimeseriesRows('t1'), 3);
+      const profiles = await store.timeseries.queryTimeseries({ entityType: 'dataset', aspect: 'datasetProfile', urn, limit: 10 });
       assert.deepEqual(
         profiles.map((e) => e.systemMetadata?.runId ?? null),
         [null, 'other', 't1x'],
       );
-      const usages = await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, limit: 10 });
+      const usages = await store.timeseries.queryTimeseries({ entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, limit: 10 });
       assert.deepEqual(
         usages.map((e) => e.systemMetadata?.runId),
         ['t'],
       );
-      const parts = await store.listTimeseriesPartitions({ entityType: 'dataset', aspect: 'datasetProfile' });
+      const parts = await store.timeseries.listTimeseriesPartitions({ entityType: 'dataset', aspect: 'datasetProfile' });
       const counts = new Map(parts.map((p) => [p.startMillis, p.rowCount]));
       assert.equal(counts.get(DAY0 + 5 * PARTITION_MILLIS), 2);
       assert.equal(counts.get(DAY0 + 6 * PARTITION_MILLIS), 1);
-      assert.equal(await store.deleteRunTimeseriesRows('t1'), 0);
+      assert.equal(await store.runs.deleteRunTimeseriesRows('t1'), 0);
     });
 
     it("rolls back one entity while others write to it: each write lands either before (and is kept if it is not the run's) or after", async () => {
@@ -292,10 +295,10 @@ for (const backend of await backends()) {
         write([aspectOp(urn, 'editableDatasetProperties', { description: `w${i}` }, `w${i}`)], 300 + i),
       );
       const later = write([aspectOp(urn, 'datasetProperties', { name: 'later' }, 'later')], 400);
-      const [result] = await Promise.all([store.rollbackEntity(rollback(urn, 'bad')), ...writes, later]);
+      const [result] = await Promise.all([store.runs.rollbackEntity(rollback(urn, 'bad')), ...writes, later]);
       // The later run's value wins whichever committed first: written after, it lands on the restored base; written
       // before, the rollback finds the latest version is not its own and leaves the aspect alone.
-      const props = await store.getAspectHistory(urn, 'datasetProperties', 10);
+      const props = await store.aspects.getAspectHistory(urn, 'datasetProperties', 10);
       assert.deepEqual(props[0]?.value, { name: 'later' });
       assert.ok(props.some((p) => p.value.name === 'base'));
       const restored = result.aspects.some((a) => a.aspect === 'datasetProperties');
@@ -303,8 +306,8 @@ for (const backend of await backends()) {
         props.some((p) => p.value.name === 'bad'),
         !restored,
       );
-      assert.equal(await store.getAspect(urn, 'globalTags'), undefined);
-      assert.equal((await store.getAspectHistory(urn, 'editableDatasetProperties', 20)).length, 8);
+      assert.equal(await store.aspects.getAspect(urn, 'globalTags'), undefined);
+      assert.equal((await store.aspects.getAspectHistory(urn, 'editableDatasetProperties', 20)).length, 8);
     });
   });
 
@@ -350,26 +353,26 @@ for (const backend of await backends()) {
       store = await openStore(db.config);
     });
     after(async () => {
-      await store?.close();
+      await store?.database.close();
       await db?.drop();
     });
 
     it("takes each stored version's run from its systemMetadata", async () => {
       assert.deepEqual(
-        (await store.findRunAspects({ runId: 'old-run', includeSoftDeleted: true, limit: 10 })).map((r) => r.aspect),
+        (await store.runs.findRunAspects({ runId: 'old-run', includeSoftDeleted: true, limit: 10 })).map((r) => r.aspect),
         ['datasetKey'],
       );
       assert.deepEqual(
-        (await store.findRunAspects({ runId: 'new-run', includeSoftDeleted: true, limit: 10 })).map((r) => r.aspect),
+        (await store.runs.findRunAspects({ runId: 'new-run', includeSoftDeleted: true, limit: 10 })).map((r) => r.aspect),
         ['status'],
       );
-      assert.deepEqual(await store.aspectRuns([urn]), [
+      assert.deepEqual(await store.runs.aspectRuns([urn]), [
         { urn, aspect: 'datasetKey', runId: 'old-run' },
         { urn, aspect: 'globalTags', runId: null },
         { urn, aspect: 'status', runId: 'new-run' },
       ]);
-      await store.rollbackEntity(rollback(urn, 'new-run'));
-      assert.deepEqual((await store.getAspect(urn, 'status'))?.value, { removed: true });
+      await store.runs.rollbackEntity(rollback(urn, 'new-run'));
+      assert.deepEqual((await store.aspects.getAspect(urn, 'status'))?.value, { removed: true });
     });
   });
 }

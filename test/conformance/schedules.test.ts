@@ -14,12 +14,12 @@ for (const backend of await backends()) {
     let store: Store;
     useStore(backend, (s) => (store = s));
     const claim = (job: string, dueAt: number, nodeId: string, now: number, leaseMillis = MINUTE) =>
-      store.claimScheduledRun({ job, dueAt, nodeId, now, leaseMillis });
+      store.schedules.claimScheduledRun({ job, dueAt, nodeId, now, leaseMillis });
 
     it('lets one claimant of an occurrence win, even when they claim at once', async () => {
       const results = await Promise.all(['a', 'b', 'c', 'd'].map((node) => claim('race', 1000, node, 5000)));
       assert.equal(results.filter(Boolean).length, 1);
-      const [run] = await store.listScheduledRuns({ job: 'race', limit: 10 });
+      const [run] = await store.schedules.listScheduledRuns({ job: 'race', limit: 10 });
       assert.equal(run!.attempts, 1);
       assert.equal(run!.nodeId, ['a', 'b', 'c', 'd'][results.indexOf(true)]);
       // Another occurrence of the same job is a claim of its own.
@@ -31,21 +31,21 @@ for (const backend of await backends()) {
       assert.equal(await claim('lease', 1000, 'b', 10_000 + MINUTE - 1), false, 'the lease still holds');
       assert.equal(await claim('lease', 1000, 'b', 10_000 + MINUTE + 1), true, 'a lost claimant is taken over');
       // The first claimant's late finish changes nothing: the claim is b's now.
-      await store.finishScheduledRun({ job: 'lease', dueAt: 1000, nodeId: 'a', now: 20_000, outcome: 'completed', error: null });
-      assert.equal((await store.listScheduledRuns({ job: 'lease', limit: 1 }))[0]!.finishedAt, null);
-      await store.finishScheduledRun({ job: 'lease', dueAt: 1000, nodeId: 'b', now: 80_000, outcome: 'failed', error: 'boom' });
-      const [run] = await store.listScheduledRuns({ job: 'lease', limit: 1 });
+      await store.schedules.finishScheduledRun({ job: 'lease', dueAt: 1000, nodeId: 'a', now: 20_000, outcome: 'completed', error: null });
+      assert.equal((await store.schedules.listScheduledRuns({ job: 'lease', limit: 1 }))[0]!.finishedAt, null);
+      await store.schedules.finishScheduledRun({ job: 'lease', dueAt: 1000, nodeId: 'b', now: 80_000, outcome: 'failed', error: 'boom' });
+      const [run] = await store.schedules.listScheduledRuns({ job: 'lease', limit: 1 });
       assert.deepEqual([run!.nodeId, run!.attempts, run!.finishedAt, run!.outcome, run!.error], ['b', 2, 80_000, 'failed', 'boom']);
       assert.equal(await claim('lease', 1000, 'c', 10 * MINUTE), false, 'finished, even as failed, is never claimed again');
     });
 
     it('prunes only finished runs due before the bound', async () => {
       await claim('prune', 100, 'a', 0);
-      await store.finishScheduledRun({ job: 'prune', dueAt: 100, nodeId: 'a', now: 1, outcome: 'completed', error: null });
+      await store.schedules.finishScheduledRun({ job: 'prune', dueAt: 100, nodeId: 'a', now: 1, outcome: 'completed', error: null });
       await claim('prune', 200, 'a', 0);
-      assert.equal(await store.pruneScheduledRuns(1000), 1);
+      assert.equal(await store.schedules.pruneScheduledRuns(1000), 1);
       assert.deepEqual(
-        (await store.listScheduledRuns({ job: 'prune', limit: 10 })).map((r) => r.dueAt),
+        (await store.schedules.listScheduledRuns({ job: 'prune', limit: 10 })).map((r) => r.dueAt),
         [200],
       );
     });

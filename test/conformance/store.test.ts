@@ -36,32 +36,32 @@ for (const backend of await backends()) {
     useStore(backend, (s) => (store = s));
 
     it('migrates twice without error', async () => {
-      await store.migrate();
+      await store.database.migrate();
     });
 
     it('keeps the first value of a setting', async () => {
-      assert.equal(await store.getOrInitSetting('k', () => 'first'), 'first');
-      assert.equal(await store.getOrInitSetting('k', () => 'second'), 'first');
+      assert.equal(await store.database.getOrInitSetting('k', () => 'first'), 'first');
+      assert.equal(await store.database.getOrInitSetting('k', () => 'second'), 'first');
     });
 
     it('creates the entity on its first aspect and versions later writes', async () => {
-      await store.write({
+      await store.aspects.write({
         ops: [aspectOp(DATASET, 'datasetKey', { name: 'db.users' }, true), aspectOp(DATASET, 'status', { removed: false })],
         actor: 'urn:li:corpuser:a',
         now: 1000,
       });
-      assert.deepEqual(await store.existing([DATASET, OTHER]), new Set([DATASET]));
-      await store.write({ ops: [aspectOp(DATASET, 'status', { removed: true })], actor: 'urn:li:corpuser:b', now: 2000 });
-      await store.write({ ops: [aspectOp(DATASET, 'status', { removed: false })], actor: 'urn:li:corpuser:c', now: 3000 });
+      assert.deepEqual(await store.aspects.existing([DATASET, OTHER]), new Set([DATASET]));
+      await store.aspects.write({ ops: [aspectOp(DATASET, 'status', { removed: true })], actor: 'urn:li:corpuser:b', now: 2000 });
+      await store.aspects.write({ ops: [aspectOp(DATASET, 'status', { removed: false })], actor: 'urn:li:corpuser:c', now: 3000 });
 
-      const latest = await store.getAspect(DATASET, 'status');
+      const latest = await store.aspects.getAspect(DATASET, 'status');
       assert.deepEqual(latest?.value, { removed: false });
       assert.equal(latest?.createdBy, 'urn:li:corpuser:c');
       assert.equal(latest?.createdOn, 3000);
-      assert.deepEqual((await store.getAspect(DATASET, 'status', 1))?.value, { removed: false });
-      assert.equal((await store.getAspect(DATASET, 'status', 1))?.createdBy, 'urn:li:corpuser:a');
-      assert.deepEqual((await store.getAspect(DATASET, 'status', 2))?.value, { removed: true });
-      const history = await store.getAspectHistory(DATASET, 'status', 10);
+      assert.deepEqual((await store.aspects.getAspect(DATASET, 'status', 1))?.value, { removed: false });
+      assert.equal((await store.aspects.getAspect(DATASET, 'status', 1))?.createdBy, 'urn:li:corpuser:a');
+      assert.deepEqual((await store.aspects.getAspect(DATASET, 'status', 2))?.value, { removed: true });
+      const history = await store.aspects.getAspectHistory(DATASET, 'status', 10);
       assert.deepEqual(
         history.map((h) => h.version),
         [0, 2, 1],
@@ -73,19 +73,19 @@ for (const backend of await backends()) {
     });
 
     it('does not version an identical value, and never rewrites a key aspect', async () => {
-      await store.write({
+      await store.aspects.write({
         ops: [aspectOp(DATASET, 'status', { removed: false }), aspectOp(DATASET, 'datasetKey', { name: 'changed' }, true)],
         actor: 'urn:li:corpuser:d',
         now: 4000,
       });
-      assert.equal((await store.getAspectHistory(DATASET, 'status', 10)).length, 3);
-      assert.deepEqual((await store.getAspect(DATASET, 'datasetKey'))?.value, { name: 'db.users' });
+      assert.equal((await store.aspects.getAspectHistory(DATASET, 'status', 10)).length, 3);
+      assert.deepEqual((await store.aspects.getAspect(DATASET, 'datasetKey'))?.value, { name: 'db.users' });
     });
 
     it('returns latest aspects, filtered by name', async () => {
-      const all = await store.getLatestAspects(DATASET);
+      const all = await store.aspects.getLatestAspects(DATASET);
       assert.deepEqual(all.map((a) => a.aspect).sort(), ['datasetKey', 'status']);
-      const some = await store.getLatestAspects(DATASET, ['status']);
+      const some = await store.aspects.getLatestAspects(DATASET, ['status']);
       assert.deepEqual(
         some.map((a) => a.aspect),
         ['status'],
@@ -93,7 +93,7 @@ for (const backend of await backends()) {
     });
 
     it('reads the named latest aspects of many entities at once, leaving out missing entities', async () => {
-      const found = await store.getEntities([DATASET, OTHER, DATASET], ['status', 'deprecation']);
+      const found = await store.aspects.getEntities([DATASET, OTHER, DATASET], ['status', 'deprecation']);
       assert.deepEqual([...found.keys()], [DATASET]);
       const aspects = found.get(DATASET)!;
       assert.deepEqual(
@@ -101,26 +101,26 @@ for (const backend of await backends()) {
         [['status', 0, { removed: false }]],
       );
       assert.equal(aspects[0]!.createdBy, 'urn:li:corpuser:c');
-      assert.deepEqual((await store.getEntities([DATASET], [])).get(DATASET), []);
-      assert.equal((await store.getEntities([], ['status'])).size, 0);
+      assert.deepEqual((await store.aspects.getEntities([DATASET], [])).get(DATASET), []);
+      assert.equal((await store.aspects.getEntities([], ['status'])).size, 0);
     });
 
     it('writes a batch atomically: a failing op leaves nothing behind', async () => {
       const bad = { ...aspectOp(OTHER, 'status', { removed: false }), value: undefined as unknown as Record<string, unknown> };
-      await assert.rejects(store.write({ ops: [aspectOp(OTHER, 'datasetKey', {}, true), bad], actor: 'x', now: 1 }));
-      assert.deepEqual(await store.existing([OTHER]), new Set());
+      await assert.rejects(store.aspects.write({ ops: [aspectOp(OTHER, 'datasetKey', {}, true), bad], actor: 'x', now: 1 }));
+      assert.deepEqual(await store.aspects.existing([OTHER]), new Set());
     });
 
     it('stores timeseries events across day partitions, overwriting a re-ingested event', async () => {
       const ops = [0, 1, 2, 3].map((d) => profileOp(DATASET, DAY0 + d * PARTITION_MILLIS + 5, d));
-      await store.write({ ops, actor: 'x', now: 1 });
-      await store.write({ ops: [profileOp(DATASET, DAY0 + 5, 99)], actor: 'x', now: 2 });
-      const events = await store.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 10 });
+      await store.aspects.write({ ops, actor: 'x', now: 1 });
+      await store.aspects.write({ ops: [profileOp(DATASET, DAY0 + 5, 99)], actor: 'x', now: 2 });
+      const events = await store.timeseries.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 10 });
       assert.deepEqual(
         events.map((e) => e.event.rowCount),
         [3, 2, 1, 99],
       );
-      const parts = await store.listTimeseriesPartitions(PROFILE);
+      const parts = await store.timeseries.listTimeseriesPartitions(PROFILE);
       assert.deepEqual(
         parts.map((p) => p.rowCount),
         [1, 1, 1, 1],
@@ -129,8 +129,8 @@ for (const backend of await backends()) {
     });
 
     it('deduplicates the same event within one batch', async () => {
-      await store.write({ ops: [profileOp(OTHER, DAY0 + 7, 1), profileOp(OTHER, DAY0 + 7, 2)], actor: 'x', now: 1 });
-      const events = await store.queryTimeseries({ ...PROFILE, urn: OTHER, limit: 10 });
+      await store.aspects.write({ ops: [profileOp(OTHER, DAY0 + 7, 1), profileOp(OTHER, DAY0 + 7, 2)], actor: 'x', now: 1 });
+      const events = await store.timeseries.queryTimeseries({ ...PROFILE, urn: OTHER, limit: 10 });
       assert.deepEqual(
         events.map((e) => e.event.rowCount),
         [2],
@@ -138,7 +138,7 @@ for (const backend of await backends()) {
     });
 
     it('filters timeseries reads by time range and limit', async () => {
-      const events = await store.queryTimeseries({
+      const events = await store.timeseries.queryTimeseries({
         ...PROFILE,
         urn: DATASET,
         startTimeMillis: DAY0 + PARTITION_MILLIS,
@@ -149,7 +149,7 @@ for (const backend of await backends()) {
         events.map((e) => e.event.rowCount),
         [2, 1],
       );
-      const one = await store.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 1 });
+      const one = await store.timeseries.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 1 });
       assert.deepEqual(
         one.map((e) => e.event.rowCount),
         [3],
@@ -157,14 +157,14 @@ for (const backend of await backends()) {
     });
 
     it('counts rows strictly before a cutoff, including inside the boundary partition', async () => {
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 2 * PARTITION_MILLIS + 5), { matching: 3, total: 5 });
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 2 * PARTITION_MILLIS + 6), { matching: 4, total: 5 });
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0), { matching: 0, total: 5 });
-      assert.deepEqual(await store.countTimeseriesBefore({ entityType: 'dataset', aspect: 'operation' }, DAY0), { matching: 0, total: 0 });
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore(PROFILE, DAY0 + 2 * PARTITION_MILLIS + 5), { matching: 3, total: 5 });
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore(PROFILE, DAY0 + 2 * PARTITION_MILLIS + 6), { matching: 4, total: 5 });
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore(PROFILE, DAY0), { matching: 0, total: 5 });
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore({ entityType: 'dataset', aspect: 'operation' }, DAY0), { matching: 0, total: 0 });
     });
 
     it('reports index stats with rows, bytes and time range', async () => {
-      const [stats] = await store.timeseriesIndexStats();
+      const [stats] = await store.timeseries.timeseriesIndexStats();
       assert.equal(stats?.rowCount, 5);
       assert.ok((stats?.sizeBytes ?? 0) > 0);
       assert.equal(stats?.oldestTimestampMillis, DAY0 + 5);
@@ -173,7 +173,7 @@ for (const backend of await backends()) {
 
     it('reports what each aspect write did: created, updated with the previous value and version, or unchanged', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.outcomes,PROD)';
-      const first = await store.write({
+      const first = await store.aspects.write({
         ops: [aspectOp(urn, 'datasetKey', { name: 'o' }, true), aspectOp(urn, 'status', { removed: false })],
         actor: 'a',
         now: 1,
@@ -182,7 +182,7 @@ for (const backend of await backends()) {
         first.map((o) => o.outcome),
         ['created', 'created'],
       );
-      const again = await store.write({
+      const again = await store.aspects.write({
         ops: [aspectOp(urn, 'datasetKey', { name: 'o' }, true), aspectOp(urn, 'status', { removed: false })],
         actor: 'a',
         now: 2,
@@ -191,7 +191,7 @@ for (const backend of await backends()) {
         again.map((o) => o.outcome),
         ['unchanged', 'unchanged'],
       );
-      const [changed] = await store.write({ ops: [aspectOp(urn, 'status', { removed: true })], actor: 'a', now: 3 });
+      const [changed] = await store.aspects.write({ ops: [aspectOp(urn, 'status', { removed: true })], actor: 'a', now: 3 });
       assert.deepEqual(changed, {
         urn,
         aspect: 'status',
@@ -200,22 +200,22 @@ for (const backend of await backends()) {
         previous: { removed: false },
         previousVersion: 1,
       });
-      assert.deepEqual((await store.getAspect(urn, 'status', 1))?.value, { removed: false });
+      assert.deepEqual((await store.aspects.getAspect(urn, 'status', 1))?.value, { removed: false });
     });
 
     it('writes one plain aspect alone (one statement on PostgreSQL) with the same outcomes, versions and sightings', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.plain,PROD)';
       const put = (value: Record<string, unknown>, now: number, runId: string) =>
-        store.write({ ops: [{ ...aspectOp(urn, 'deprecation', value), systemMetadata: { runId } }], actor: `urn:li:corpuser:w${now}`, now });
+        store.aspects.write({ ops: [{ ...aspectOp(urn, 'deprecation', value), systemMetadata: { runId } }], actor: `urn:li:corpuser:w${now}`, now });
       assert.deepEqual(await put({ deprecated: true, note: 'a' }, 10, 'r1'), [
         { urn, aspect: 'deprecation', outcome: 'created', value: { deprecated: true, note: 'a' } },
       ]);
-      assert.deepEqual(await store.existing([urn]), new Set([urn]));
+      assert.deepEqual(await store.aspects.existing([urn]), new Set([urn]));
       assert.deepEqual(
         (await put({ deprecated: true, note: 'a' }, 20, 'r2')).map((o) => o.outcome),
         ['unchanged'],
       );
-      const seen = await store.getAspect(urn, 'deprecation');
+      const seen = await store.aspects.getAspect(urn, 'deprecation');
       assert.deepEqual([seen?.systemMetadata, seen?.createdOn, seen?.createdBy], [{ runId: 'r2' }, 10, 'urn:li:corpuser:w10']);
       assert.deepEqual(await put({ deprecated: false, note: 'b' }, 30, 'r3'), [
         {
@@ -229,7 +229,7 @@ for (const backend of await backends()) {
       ]);
       await put({ deprecated: true, note: 'c' }, 40, 'r4');
       assert.deepEqual(
-        (await store.getAspectHistory(urn, 'deprecation', 10)).map((a) => [a.version, a.value.note, a.createdOn, a.systemMetadata]),
+        (await store.aspects.getAspectHistory(urn, 'deprecation', 10)).map((a) => [a.version, a.value.note, a.createdOn, a.systemMetadata]),
         [
           [0, 'c', 40, { runId: 'r4' }],
           [2, 'b', 30, { runId: 'r3' }],
@@ -241,20 +241,20 @@ for (const backend of await backends()) {
     it('writes nothing when an entity the write requires is missing, and names every one missing', async () => {
       const present = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.present,PROD)';
       const absent = ['urn:li:dataset:(urn:li:dataPlatform:hive,db.absent1,PROD)', 'urn:li:dataset:(urn:li:dataPlatform:hive,db.absent2,PROD)'];
-      await store.write({ ops: [aspectOp(present, 'deprecation', { deprecated: false, note: 'kept' })], actor: 'a', now: 1 });
+      await store.aspects.write({ ops: [aspectOp(present, 'deprecation', { deprecated: false, note: 'kept' })], actor: 'a', now: 1 });
       const batches: WriteOp[][] = [
         [aspectOp(present, 'deprecation', { deprecated: true, note: 'lost' })],
         [aspectOp(present, 'deprecation', { deprecated: true, note: 'lost' }), aspectOp(absent[0]!, 'status', { removed: false })],
       ];
       for (const ops of batches) {
         await assert.rejects(
-          store.write({ ops, actor: 'a', now: 2, requireEntities: [present, ...absent, absent[0]!] }),
+          store.aspects.write({ ops, actor: 'a', now: 2, requireEntities: [present, ...absent, absent[0]!] }),
           (e: Error) => e.name === 'MissingEntities' && JSON.stringify((e as unknown as { urns: string[] }).urns) === JSON.stringify(absent),
         );
       }
-      assert.deepEqual((await store.getAspect(present, 'deprecation'))?.value, { deprecated: false, note: 'kept' });
-      assert.deepEqual(await store.existing(absent), new Set());
-      const [written] = await store.write({ ops: batches[0]!, actor: 'a', now: 3, requireEntities: [present] });
+      assert.deepEqual((await store.aspects.getAspect(present, 'deprecation'))?.value, { deprecated: false, note: 'kept' });
+      assert.deepEqual(await store.aspects.existing(absent), new Set());
+      const [written] = await store.aspects.write({ ops: batches[0]!, actor: 'a', now: 3, requireEntities: [present] });
       assert.equal(written?.outcome, 'updated');
     });
 
@@ -264,7 +264,7 @@ for (const backend of await backends()) {
         ...aspectOp(urn, 'globalTags', {}),
         update: (current) => ({ tags: [...((current?.tags as unknown[]) ?? []), { tag }] }),
       });
-      const outcomes = await store.write({
+      const outcomes = await store.aspects.write({
         ops: [aspectOp(urn, 'datasetKey', { name: 'u' }, true), append('urn:li:tag:a'), append('urn:li:tag:b')],
         actor: 'a',
         now: 1,
@@ -273,7 +273,7 @@ for (const backend of await backends()) {
         outcomes.map((o) => o.outcome),
         ['created', 'created', 'updated'],
       );
-      assert.deepEqual((await store.getAspect(urn, 'globalTags'))?.value, { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] });
+      assert.deepEqual((await store.aspects.getAspect(urn, 'globalTags'))?.value, { tags: [{ tag: 'urn:li:tag:a' }, { tag: 'urn:li:tag:b' }] });
       // A throwing update aborts the whole batch.
       const failing: WriteOp = {
         ...aspectOp(urn, 'globalTags', {}),
@@ -281,15 +281,15 @@ for (const backend of await backends()) {
           throw new Error('refused');
         },
       };
-      await assert.rejects(store.write({ ops: [aspectOp(urn, 'status', { removed: true }), failing], actor: 'a', now: 2 }), /refused/);
-      assert.equal(await store.getAspect(urn, 'status'), undefined);
+      await assert.rejects(store.aspects.write({ ops: [aspectOp(urn, 'status', { removed: true }), failing], actor: 'a', now: 2 }), /refused/);
+      assert.equal(await store.aspects.getAspect(urn, 'status'), undefined);
     });
 
     it("deletes one urn's rows of one index inside an inclusive window, keeping the partition counts exact", async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.window,PROD)';
       const stamps = [DAY0 + 1, DAY0 + 2, DAY0 + PARTITION_MILLIS + 1, DAY0 + 2 * PARTITION_MILLIS + 1];
-      await store.write({ ops: stamps.map((t, i) => profileOp(urn, t, i)), actor: 'a', now: 1 });
-      const totalBefore = (await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS)).total;
+      await store.aspects.write({ ops: stamps.map((t, i) => profileOp(urn, t, i)), actor: 'a', now: 1 });
+      const totalBefore = (await store.timeseries.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS)).total;
       const usage = {
         kind: 'timeseries',
         entityType: 'dataset',
@@ -300,24 +300,27 @@ for (const backend of await backends()) {
         event: { timestampMillis: DAY0 + 2 },
         systemMetadata: null,
       } as const;
-      await store.write({ ops: [usage], actor: 'a', now: 1 });
+      await store.aspects.write({ ops: [usage], actor: 'a', now: 1 });
 
-      assert.equal(await store.deleteTimeseriesRows(urn, { index: PROFILE, startMillis: DAY0 + 2, endMillis: DAY0 + PARTITION_MILLIS + 1 }), 2);
-      const left = await store.queryTimeseries({ ...PROFILE, urn, limit: 10 });
+      assert.equal(
+        await store.timeseries.deleteTimeseriesRows(urn, { index: PROFILE, startMillis: DAY0 + 2, endMillis: DAY0 + PARTITION_MILLIS + 1 }),
+        2,
+      );
+      const left = await store.timeseries.queryTimeseries({ ...PROFILE, urn, limit: 10 });
       assert.deepEqual(
         left.map((e) => e.timestampMillis),
         [DAY0 + 2 * PARTITION_MILLIS + 1, DAY0 + 1],
       );
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), {
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), {
         matching: totalBefore - 2,
         total: totalBefore - 2,
       });
-      assert.equal((await store.queryTimeseries({ entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, limit: 10 })).length, 1);
+      assert.equal((await store.timeseries.queryTimeseries({ entityType: 'dataset', aspect: 'datasetUsageStatistics', urn, limit: 10 })).length, 1);
 
-      assert.equal(await store.deleteTimeseriesRows(urn, { index: PROFILE }), 2);
-      assert.equal(await store.deleteTimeseriesRows(urn, { index: { entityType: 'chart', aspect: 'chartUsageStatistics' } }), 0);
-      assert.equal(await store.deleteTimeseriesRows(urn, {}), 1);
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), {
+      assert.equal(await store.timeseries.deleteTimeseriesRows(urn, { index: PROFILE }), 2);
+      assert.equal(await store.timeseries.deleteTimeseriesRows(urn, { index: { entityType: 'chart', aspect: 'chartUsageStatistics' } }), 0);
+      assert.equal(await store.timeseries.deleteTimeseriesRows(urn, {}), 1);
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), {
         matching: totalBefore - 4,
         total: totalBefore - 4,
       });
@@ -325,7 +328,7 @@ for (const backend of await backends()) {
 
     it('deletes every version of one aspect and leaves the entity and its other aspects', async () => {
       const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.aspectdelete,PROD)';
-      await store.write({
+      await store.aspects.write({
         ops: [
           aspectOp(urn, 'datasetKey', { name: 'x' }, true),
           aspectOp(urn, 'status', { removed: false }),
@@ -334,23 +337,23 @@ for (const backend of await backends()) {
         actor: 'a',
         now: 1,
       });
-      await store.write({ ops: [aspectOp(urn, 'datasetProperties', { name: '2' })], actor: 'a', now: 2 });
-      assert.equal(await store.deleteAspect(urn, 'datasetProperties'), 2);
-      assert.equal(await store.getAspect(urn, 'datasetProperties'), undefined);
-      assert.deepEqual((await store.getAspect(urn, 'status'))?.value, { removed: false });
-      assert.deepEqual(await store.existing([urn]), new Set([urn]));
-      assert.equal(await store.deleteAspect(urn, 'datasetProperties'), 0);
-      await store.deleteEntity(urn);
+      await store.aspects.write({ ops: [aspectOp(urn, 'datasetProperties', { name: '2' })], actor: 'a', now: 2 });
+      assert.equal(await store.aspects.deleteAspect(urn, 'datasetProperties'), 2);
+      assert.equal(await store.aspects.getAspect(urn, 'datasetProperties'), undefined);
+      assert.deepEqual((await store.aspects.getAspect(urn, 'status'))?.value, { removed: false });
+      assert.deepEqual(await store.aspects.existing([urn]), new Set([urn]));
+      assert.equal(await store.aspects.deleteAspect(urn, 'datasetProperties'), 0);
+      await store.aspects.deleteEntity(urn);
     });
 
     it('deletes an entity with all its versions and timeseries rows', async () => {
-      const removed = await store.deleteEntity(DATASET);
+      const removed = await store.aspects.deleteEntity(DATASET);
       assert.equal(removed.aspectRows, 4);
       assert.equal(removed.timeseriesRows, 4);
-      assert.deepEqual(await store.existing([DATASET]), new Set());
-      assert.equal((await store.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 10 })).length, 0);
-      assert.equal((await store.queryTimeseries({ ...PROFILE, urn: OTHER, limit: 10 })).length, 1);
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), { matching: 1, total: 1 });
+      assert.deepEqual(await store.aspects.existing([DATASET]), new Set());
+      assert.equal((await store.timeseries.queryTimeseries({ ...PROFILE, urn: DATASET, limit: 10 })).length, 0);
+      assert.equal((await store.timeseries.queryTimeseries({ ...PROFILE, urn: OTHER, limit: 10 })).length, 1);
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore(PROFILE, DAY0 + 10 * PARTITION_MILLIS), { matching: 1, total: 1 });
     });
 
     it('stores, finds and deletes access tokens', async () => {
@@ -363,19 +366,19 @@ for (const backend of await backends()) {
         createdAt: 1,
         expiresAt: null,
       };
-      await store.insertAccessToken(token);
-      assert.deepEqual(await store.getAccessToken('h1'), token);
-      assert.deepEqual(await store.findTokenWithActor('h1'), { token, actorExists: false, actorInactive: false });
-      await store.write({
+      await store.identity.insertAccessToken(token);
+      assert.deepEqual(await store.identity.getAccessToken('h1'), token);
+      assert.deepEqual(await store.identity.findTokenWithActor('h1'), { token, actorExists: false, actorInactive: false });
+      await store.aspects.write({
         ops: [{ kind: 'aspect', entityType: 'corpuser', urn: token.actorUrn, aspect: 'corpUserKey', value: { username: 'a' }, systemMetadata: null }],
         actor: 'test',
         now: 1,
       });
-      assert.deepEqual(await store.findTokenWithActor('h1'), { token, actorExists: true, actorInactive: false });
-      assert.equal(await store.findTokenWithActor('h2'), undefined);
-      assert.equal(await store.deleteAccessToken('h1'), true);
-      assert.equal(await store.deleteAccessToken('h1'), false);
-      assert.equal(await store.getAccessToken('h1'), undefined);
+      assert.deepEqual(await store.identity.findTokenWithActor('h1'), { token, actorExists: true, actorInactive: false });
+      assert.equal(await store.identity.findTokenWithActor('h2'), undefined);
+      assert.equal(await store.identity.deleteAccessToken('h1'), true);
+      assert.equal(await store.identity.deleteAccessToken('h1'), false);
+      assert.equal(await store.identity.getAccessToken('h1'), undefined);
     });
   });
 }

@@ -68,7 +68,7 @@ function writeVersion3Sqlite(file: string): void {
 }
 
 const stamps = async (store: Store) =>
-  (await store.queryTimeseries({ ...PROFILE, urn: URN, limit: 100 })).map((e) => e.timestampMillis).sort((a, b) => a - b);
+  (await store.timeseries.queryTimeseries({ ...PROFILE, urn: URN, limit: 100 })).map((e) => e.timestampMillis).sort((a, b) => a - b);
 
 for (const backend of await backends()) {
   describe(`timeseries upgrade from schema version 3: ${backend.name}`, { skip: backend.skip }, () => {
@@ -81,21 +81,21 @@ for (const backend of await backends()) {
       store = await openStore(db.config);
     });
     after(async () => {
-      await store?.close();
+      await store?.database.close();
       await db?.drop();
     });
 
     it('keeps every row, count and index size', async () => {
       assert.deepEqual(await stamps(store), OLD_STAMPS);
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, DAY0 + PARTITION_MILLIS + 1), { matching: 5, total: 12 });
-      const [stats] = await store.timeseriesIndexStats();
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore(PROFILE, DAY0 + PARTITION_MILLIS + 1), { matching: 5, total: 12 });
+      const [stats] = await store.timeseries.timeseriesIndexStats();
       assert.deepEqual([stats?.rowCount, stats?.oldestTimestampMillis, stats?.newestTimestampMillis], [12, OLD_STAMPS[0], OLD_STAMPS[11]]);
       assert.ok(stats!.sizeBytes > 0);
     });
 
     it('writes into, truncates and reclaims the old partitions like new ones', async () => {
       const late = DAY0 + 2 * PARTITION_MILLIS + 30 * 60_000;
-      await store.write({
+      await store.aspects.write({
         ops: [
           { kind: 'timeseries', ...PROFILE, urn: URN, timestampMillis: late, docId: 'late', event: { timestampMillis: late }, systemMetadata: null },
         ],
@@ -103,14 +103,14 @@ for (const backend of await backends()) {
         now: 1,
       });
       const cutoff = DAY0 + 2 * PARTITION_MILLIS + 2 * 3_600_000;
-      assert.deepEqual((await store.retireTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 10 })).rows, 8);
-      assert.equal((await store.trimTimeseriesBoundary(PROFILE, cutoff)).rows, 3);
-      for (let done = false; !done;) done = (await store.reclaimTimeseriesSpace(PROFILE, cutoff, 50)).done;
+      assert.deepEqual((await store.truncation.retireTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 10 })).rows, 8);
+      assert.equal((await store.truncation.trimTimeseriesBoundary(PROFILE, cutoff)).rows, 3);
+      for (let done = false; !done;) done = (await store.truncation.reclaimTimeseriesSpace(PROFILE, cutoff, 50)).done;
       assert.deepEqual(
         await stamps(store),
         OLD_STAMPS.filter((t) => t >= cutoff),
       );
-      assert.deepEqual(await store.countTimeseriesBefore(PROFILE, Number.MAX_SAFE_INTEGER), { matching: 2, total: 2 });
+      assert.deepEqual(await store.timeseries.countTimeseriesBefore(PROFILE, Number.MAX_SAFE_INTEGER), { matching: 2, total: 2 });
     });
   });
 }
@@ -134,13 +134,13 @@ describe('reclaim on a SQLite file made without incremental auto_vacuum', () => 
           event: { pad: 'x'.repeat(2000) },
           systemMetadata: null,
         }));
-        await store.write({ ops, actor: 'test', now: 1 });
+        await store.aspects.write({ ops, actor: 'test', now: 1 });
         const cutoff = DAY0 + 2 * PARTITION_MILLIS;
-        assert.equal((await store.retireTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 10 })).rows, 8);
+        assert.equal((await store.truncation.retireTimeseriesPartitionsBefore(PROFILE, cutoff, { maxPartitions: 10 })).rows, 8);
         let freed = 0;
         let calls = 0;
         for (let done = false; !done && calls < 100; calls++) {
-          const r = await store.reclaimTimeseriesSpace(PROFILE, cutoff, 50);
+          const r = await store.truncation.reclaimTimeseriesSpace(PROFILE, cutoff, 50);
           freed += r.freedBytes;
           done = r.done;
         }
@@ -151,7 +151,7 @@ describe('reclaim on a SQLite file made without incremental auto_vacuum', () => 
           OLD_STAMPS.filter((t) => t >= cutoff),
         );
       } finally {
-        await store.close();
+        await store.database.close();
       }
     } finally {
       await db.drop();

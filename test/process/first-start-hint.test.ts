@@ -28,8 +28,8 @@ describe('the first start of a server nobody can sign in to', () => {
       assert.equal(hint.console, `${first.address}/`);
 
       const store = await openStore(db.config);
-      await store.setPasswordHash('urn:li:corpuser:alice', 'scrypt$not-a-real-hash', Date.now());
-      await store.close();
+      await store.identity.setPasswordHash('urn:li:corpuser:alice', 'scrypt$not-a-real-hash', Date.now());
+      await store.database.close();
       const second = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
       const after = await linesUntilARequest(second);
       await second.stop();

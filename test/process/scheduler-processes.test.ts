@@ -19,19 +19,19 @@ describe('three Almanac processes sharing one PostgreSQL run a periodic job once
   });
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    await store?.close();
+    await store?.database.close();
     await db?.drop();
   });
 
   it('records each occurrence once, claimed once, and the processes together ran each exactly once', async () => {
     // Every process polls every second for the latest one-second occurrence: all three race for each.
     for (;;) {
-      const finished = (await store.listScheduledRuns({ job: 'housekeeping', limit: 100 })).filter((r) => r.finishedAt !== null);
+      const finished = (await store.schedules.listScheduledRuns({ job: 'housekeeping', limit: 100 })).filter((r) => r.finishedAt !== null);
       if (finished.length >= 4) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     await Promise.all(servers.map((s) => s.stop()));
-    const runs = await store.listScheduledRuns({ job: 'housekeeping', limit: 100 });
+    const runs = await store.schedules.listScheduledRuns({ job: 'housekeeping', limit: 100 });
     assert.ok(runs.length >= 4, `${runs.length} occurrences`);
     for (const r of runs) {
       assert.equal(r.attempts, 1, JSON.stringify(r));

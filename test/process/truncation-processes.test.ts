@@ -77,7 +77,7 @@ for (const backend of await backends()) {
       try {
         const store = await openStore(db.config);
         const now = Date.now();
-        const created = await store.createTask(
+        const created = await store.tasks.createTask(
           newTruncationTask(
             { nodeId: 'previous-boot', ownerPid: process.pid, ownerHost: os.hostname() },
             'urn:li:corpuser:datahub',
@@ -95,7 +95,7 @@ for (const backend of await backends()) {
             now,
           ),
         );
-        await store.close();
+        await store.database.close();
         assert.ok('created' in created);
         // Its heartbeat is fresh, so only the pid tells that its process is gone.
         const server = await startTestServer(db);

@@ -15,7 +15,7 @@ export function useStore(backend: Backend, onOpen: (store: Store, db: TestDataba
     onOpen(store, db);
   });
   after(async () => {
-    await store?.close();
+    await store?.database.close();
     await db?.drop();
   });
 }

@@ -151,7 +151,7 @@ const FACETS: ReadonlyArray<readonly [field: string, displayName: string]> = [
 
 /** Facet counts over every match, most frequent value first. */
 async function facets(ctx: GraphqlContext, req: EntitySearchRequest) {
-  const counts = await ctx.app.catalog.search.aggregate(
+  const counts = await ctx.app.search.aggregate(
     req,
     FACETS.map(([field]) => field),
   );
@@ -181,12 +181,12 @@ export const searchAcrossModule: GraphqlModule = {
         const start = input.start ?? 0;
         if (start < 0) throw badRequest('start must not be negative');
         const req = searchRequest(input);
-        const page = await ctx.app.catalog.search.page(req, start, pageCount(input.count));
+        const page = await ctx.app.search.page(req, start, pageCount(input.count));
         // Counted only when selected, and not asked for: a whole pass over the matches.
         return { start, ...(await results(ctx, page)), facets: input.searchFlags?.skipAggregates ? [] : () => facets(ctx, req) };
       },
       scrollAcrossEntities: async (_s, { input }: { input: CommonInput & { scrollId?: string | null } }, ctx) => {
-        const page = await ctx.app.catalog.search.scroll(searchRequest(input), input.scrollId ?? undefined, pageCount(input.count));
+        const page = await ctx.app.search.scroll(searchRequest(input), input.scrollId ?? undefined, pageCount(input.count));
         return { nextScrollId: page.nextScrollId ?? null, ...(await results(ctx, page)) };
       },
     },

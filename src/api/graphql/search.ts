@@ -87,7 +87,7 @@ async function search(ctx: GraphqlContext, input: SearchInput) {
     } else throw badRequest(`filters[${i}]: unknown filter field ${f.field}; use platform or deprecated`);
   }
   const text = input.query.trim() === '' || input.query.trim() === '*' ? undefined : input.query.trim();
-  const page = await ctx.app.catalog.searchDatasets({ text, platform, deprecated, start, count });
+  const page = await ctx.app.search.datasets({ text, platform, deprecated, start, count });
   const results = await Promise.all(
     // __typename tells graphql-js which Entity implementation this is.
     page.urns.map(async (urn) => ({

@@ -108,7 +108,7 @@ export const entityReadRoutes =
       const names = stringList(body.entities, 'entities');
       const specs = names && names.length > 0 ? [...new Set(names.map((n) => entitySpec(n)))] : allEntitySpecs();
       const named = stringList(body.aspects, 'aspects');
-      const page = await ctx.catalog.search.scroll(
+      const page = await ctx.search.scroll(
         {
           entityTypes: specs.map((s) => s.name),
           query: fullTextQuery(one(req.query, 'query')),

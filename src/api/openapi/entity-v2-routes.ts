@@ -46,7 +46,7 @@ export const openapiV2Routes =
       const spec = entitySpec(req.params.entityName);
       const count = countParam(req.query);
       const aspects = aspectNames(spec, req.query);
-      const page = await ctx.catalog.search.scroll(
+      const page = await ctx.search.scroll(
         {
           entityTypes: [spec.name],
           query: fullTextQuery(one(req.query, 'query')),

@@ -6,8 +6,8 @@ import type {
   RelationshipField,
   RelationshipKey,
   RelationshipMatch,
-  Store,
   StoredRelationship,
+  ReadParts,
 } from '../../storage/store.ts';
 import { graphFilterClause } from './graph-filter.ts';
 import { destinationIsUpstream, lineageEdges, lineageTriplets, type LineageDirection, type LineageEdgeInfo } from './lineage-registry.ts';
@@ -141,7 +141,7 @@ const generic = (r: StoredRelationship): GenericRelationship => ({
  * v3 relationship and lineage scrolls.
  */
 export class RelationshipService {
-  constructor(private readonly store: Store) {}
+  constructor(private readonly ports: Pick<ReadParts, 'relationships'>) {}
 
   /** One hop from `urn` along edges of `types` (every type when empty), a page at a time. */
   async relatedEntities(q: {
@@ -152,7 +152,7 @@ export class RelationshipService {
     count: number;
   }): Promise<RelatedEntitiesResult> {
     parseUrn(q.urn);
-    const page = await this.store.relatedEntities({
+    const page = await this.ports.relationships.relatedEntities({
       urn: q.urn,
       direction: q.direction,
       types: q.types,
@@ -197,7 +197,7 @@ export class RelationshipService {
           earlier.parents.push(parent);
         }
       };
-      for (const r of await this.store.relationshipHop({ urns: frontier, outgoing: [...outgoing], incoming: [...incoming] })) {
+      for (const r of await this.ports.relationships.relationshipHop({ urns: frontier, outgoing: [...outgoing], incoming: [...incoming] })) {
         reach(r.source, r.destination, r.destinationType, 'OUTGOING', r);
         reach(r.destination, r.source, r.sourceType, 'INCOMING', r);
       }
@@ -276,7 +276,12 @@ export class RelationshipService {
     view: (r: StoredRelationship) => GenericRelationship,
   ): Promise<ScrollResult> {
     const limit = applyGraphLimit(q.count ?? 10);
-    const rows = await this.store.scanRelationships({ where, includeSoftDeleted: q.includeSoftDelete, after: decodeScrollId(q.scrollId), limit });
+    const rows = await this.ports.relationships.scanRelationships({
+      where,
+      includeSoftDeleted: q.includeSoftDelete,
+      after: decodeScrollId(q.scrollId),
+      limit,
+    });
     // DataHub hands out a scroll id whenever a page is full, even when nothing follows it.
     const scrollId = rows.length === limit && limit > 0 ? encodeScrollId(rows.at(-1)!) : undefined;
     return { ...(scrollId ? { scrollId } : {}), results: rows.map(view) };

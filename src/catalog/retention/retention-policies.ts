@@ -1,4 +1,4 @@
-import type { RetentionPolicyRecord, Store, VersionRetention, VersionRule } from '../../storage/store.ts';
+import type { ReadParts, RetentionPolicyRecord, VersionRetention, VersionRule } from '../../storage/store.ts';
 import { governingPolicy, policyKey, versionRuleOf } from './retention-policy.ts';
 
 /**
@@ -11,16 +11,16 @@ export class RetentionPolicies implements VersionRetention {
   private byKey = new Map<string, RetentionPolicyRecord>();
   private rules = new Map<string, VersionRule | null>();
   private timer: NodeJS.Timeout | undefined;
-  private store: Pick<Store, 'listRetentionPolicies'> | undefined;
+  private retention: ReadParts['retention'] | undefined;
 
   /** Reads the policies from the store; until then no policy applies. */
-  async load(store: Pick<Store, 'listRetentionPolicies'>): Promise<void> {
-    this.store = store;
-    this.replace(await store.listRetentionPolicies());
+  async load(retention: ReadParts['retention']): Promise<void> {
+    this.retention = retention;
+    this.replace(await retention.listRetentionPolicies());
   }
 
   async reload(): Promise<void> {
-    if (this.store) this.replace(await this.store.listRetentionPolicies());
+    if (this.retention) this.replace(await this.retention.listRetentionPolicies());
   }
 
   startRefreshing(refreshMillis: number, onError: (err: unknown) => void): void {

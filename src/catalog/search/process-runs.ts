@@ -1,4 +1,4 @@
-import type { Store } from '../../storage/store.ts';
+import type { ReadParts } from '../../storage/store.ts';
 import type { EntitySearch } from './entity-search.ts';
 
 /** The page of runs and how many there are. */
@@ -14,7 +14,13 @@ export interface ProcessRuns {
  * newest `created` first. It reads every data process instance's relationship
  * and properties aspects, then one run-event lookup per instance of the job.
  */
-export async function processRuns(search: EntitySearch, store: Store, templateUrn: string, start: number, count: number): Promise<ProcessRuns> {
+export async function processRuns(
+  search: EntitySearch,
+  { timeseries }: Pick<ReadParts, 'timeseries'>,
+  templateUrn: string,
+  start: number,
+  count: number,
+): Promise<ProcessRuns> {
   const all = await search.page(
     {
       entityTypes: ['dataProcessInstance'],
@@ -27,7 +33,7 @@ export async function processRuns(search: EntitySearch, store: Store, templateUr
   );
   const withEvents: string[] = [];
   for (const { urn } of all.hits) {
-    const events = await store.queryTimeseries({ entityType: 'dataProcessInstance', aspect: 'dataProcessInstanceRunEvent', urn, limit: 1 });
+    const events = await timeseries.queryTimeseries({ entityType: 'dataProcessInstance', aspect: 'dataProcessInstanceRunEvent', urn, limit: 1 });
     if (events.length > 0) withEvents.push(urn);
   }
   return { urns: withEvents.slice(start, start + count), total: withEvents.length };

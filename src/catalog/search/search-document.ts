@@ -1,16 +1,14 @@
 import { DATAHUB_REGISTRY } from '../registry/datahub-registry.ts';
 import { entitySpec, keyAspectValue } from '../registry/index.ts';
-import type { Json } from '../../storage/store.ts';
+import type { Json, SearchDocument } from '../../storage/store.ts';
 import { deprecationView } from '../deprecation.ts';
 import { deprecationState } from '../deprecation-lifecycle.ts';
 
 /**
- * The search document of an entity as DataHub's search index would hold it:
- * every `@Searchable` field of its aspects (the registry records them), keyed
- * by index field name, plus `urn`. Almanac has no search index: documents are
- * built from the stored aspects when a search reads them.
+ * The search document of an entity (the port's SearchDocument) as DataHub's search index would hold it: every
+ * `@Searchable` field of its aspects (the registry records them), keyed by index field name, plus `urn`.
  */
-export type SearchDocument = ReadonlyMap<string, readonly unknown[]>;
+export type { SearchDocument } from '../../storage/store.ts';
 
 interface FieldPath {
   readonly aspect: string;

@@ -1,23 +1,10 @@
 import { DEPRECATION_STATES } from '../deprecation-lifecycle.ts';
 import { badRequest } from '../errors.ts';
-import { baseFieldName, type SearchDocument } from './search-document.ts';
+import type { SearchDocument, SearchFilter, SortCriterion } from '../../storage/store.ts';
+import { baseFieldName } from './search-document.ts';
 
-/** One criterion of DataHub's search filter (FacetFilterInput / Criterion). */
-export interface SearchCriterion {
-  readonly field: string;
-  readonly values: readonly string[];
-  /** EQUAL when absent, as in DataHub. */
-  readonly condition?: string;
-  readonly negated?: boolean;
-}
-
-/** DataHub's `orFilters`: the document matches when every criterion of at least one group holds; no groups match all. */
-export type SearchFilter = readonly (readonly SearchCriterion[])[];
-
-export interface SortCriterion {
-  readonly field: string;
-  readonly order: 'ASCENDING' | 'DESCENDING';
-}
+/** DataHub's search filter and sort, as the search port takes them. */
+export type { SearchCriterion, SearchFilter, SortCriterion } from '../../storage/store.ts';
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
 

@@ -1,4 +1,4 @@
-import type { Store, StoredAspect } from '../../storage/store.ts';
+import type { StoredAspect, ReadParts } from '../../storage/store.ts';
 import { entitySpec } from '../registry/index.ts';
 import { parseUrn } from '../urn.ts';
 import type { AspectDiffer } from './categories.ts';
@@ -41,7 +41,7 @@ interface Step {
  */
 export class TimelineService {
   constructor(
-    private readonly store: Pick<Store, 'getAspectHistory'>,
+    private readonly ports: Pick<ReadParts, 'aspects'>,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -52,7 +52,7 @@ export class TimelineService {
     const byTimestamp = new Map<number, ChangeTransaction[]>();
     const read = new Map<string, StoredAspect[]>();
     for (const [aspect, differs] of differsFor(entityType, query.categories)) {
-      const history = (await this.store.getAspectHistory(query.urn, aspect, MAX_VERSIONS_PER_ASPECT)).reverse();
+      const history = (await this.ports.aspects.getAspectHistory(query.urn, aspect, MAX_VERSIONS_PER_ASPECT)).reverse();
       const steps = stepsInWindow(history, startTime, endTime);
       read.set(aspect, [...new Set(steps.flatMap((s) => (s.before ? [s.before, s.after] : [s.after])))]);
       for (const step of steps) {

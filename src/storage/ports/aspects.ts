@@ -61,23 +61,6 @@ export interface WriteBatch {
 }
 
 /** A page of datasets matching a name search and facet filters, with facet counts. */
-export interface DatasetSearchQuery {
-  /** Case-insensitive substring of the urn (platform and name); undefined matches all. */
-  readonly text?: string;
-  readonly platform?: string;
-  readonly deprecated?: boolean;
-  readonly start: number;
-  readonly count: number;
-}
-
-export interface DatasetSearchPage {
-  readonly total: number;
-  readonly urns: readonly string[];
-  /** Counts over the text match alone, so a filter's other choices stay visible. */
-  readonly platformCounts: ReadonlyArray<{ readonly value: string; readonly count: number }>;
-  readonly deprecatedCounts: ReadonlyArray<{ readonly value: 'true' | 'false'; readonly count: number }>;
-}
-
 /** One page of one entity type's urns, in urn order after `afterUrn` (keyset paging). */
 export interface EntityUrnQuery {
   /** The registry name, as stored (dataset, corpuser, dataProcessInstance, ...). */
@@ -101,10 +84,8 @@ export interface AspectMentionQuery {
   readonly limit: number;
 }
 
-/** Versioned aspects: one transaction per batch of writes, latest-value and history reads, listings and deletes. */
-export interface AspectPort {
-  /** Applies the batch in one transaction; one outcome per aspect op, in order (timeseries ops report none). */
-  write(batch: WriteBatch): Promise<AspectWriteOutcome[]>;
+/** What AspectPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface AspectReads {
   getAspect(urn: string, aspect: string, version?: number): Promise<StoredAspect | undefined>;
   /** Latest versions of the entity's aspects, all of them when `aspects` is omitted. */
   getLatestAspects(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]>;
@@ -117,7 +98,6 @@ export interface AspectPort {
    * Every urn that exists has an entry (possibly empty); urns that do not exist have none.
    */
   getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>>;
-  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
   /**
    * Urns of one entity type, in urn order, from an index: the type's range of the entities index, or for
    * soft-deleted ones a partial index over removed status aspects, so finding them never reads the others.
@@ -128,6 +108,12 @@ export interface AspectPort {
    * entity (deleteReferences). No index serves it: the pages together read the aspects table once.
    */
   findAspectsMentioning(query: AspectMentionQuery): Promise<StoredAspect[]>;
+}
+
+/** What AspectPort changes: always the primary database. */
+export interface AspectWrites {
+  /** Applies the batch in one transaction; one outcome per aspect op, in order (timeseries ops report none). */
+  write(batch: WriteBatch): Promise<AspectWriteOutcome[]>;
   /**
    * Deletes the entity, all versions of all its aspects, its timeseries rows and every relationship that touches
    * it; with `revokeIdentity` (a user or group), in the same transaction its access tokens, role and password too.
@@ -136,3 +122,6 @@ export interface AspectPort {
   /** Deletes every version of one aspect of the entity (never its key aspect) and what it indexed; returns the rows removed. */
   deleteAspect(urn: string, aspect: string): Promise<number>;
 }
+
+/** Versioned aspects: one transaction per batch of writes, latest-value and history reads, listings and deletes. */
+export interface AspectPort extends AspectReads, AspectWrites {}

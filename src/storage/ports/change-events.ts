@@ -63,11 +63,23 @@ export interface DeliveryOutcome {
   readonly nextAttemptAt: number;
 }
 
-export interface ChangeEventPort {
+/** What ChangeEventPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface ChangeEventReads {
   /** Events after `afterId`, oldest first. */
   listChangeEvents(afterId: number, limit: number): Promise<StoredChangeEvent[]>;
-  createWebhookSubscription(subscription: WebhookSubscriptionRecord): Promise<void>;
   listWebhookSubscriptions(): Promise<WebhookSubscriptionRecord[]>;
+  /** The delivery log, newest event first. */
+  listWebhookDeliveries(filter: {
+    readonly subscriptionId?: string;
+    readonly state?: WebhookDeliveryState;
+    readonly start: number;
+    readonly count: number;
+  }): Promise<{ readonly total: number; readonly deliveries: WebhookDeliveryRecord[] }>;
+}
+
+/** What ChangeEventPort changes: always the primary database. */
+export interface ChangeEventWrites {
+  createWebhookSubscription(subscription: WebhookSubscriptionRecord): Promise<void>;
   /** Deletes the subscription and its deliveries; false when there was none. */
   deleteWebhookSubscription(id: string): Promise<boolean>;
   /**
@@ -77,13 +89,8 @@ export interface ChangeEventPort {
   claimWebhookDeliveries(claimant: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome, if the delivery is still claimed by `claimant`; false otherwise. */
   finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): Promise<boolean>;
-  /** The delivery log, newest event first. */
-  listWebhookDeliveries(filter: {
-    readonly subscriptionId?: string;
-    readonly state?: WebhookDeliveryState;
-    readonly start: number;
-    readonly count: number;
-  }): Promise<{ readonly total: number; readonly deliveries: WebhookDeliveryRecord[] }>;
   /** Deletes events created before `before` whose deliveries are all finished, with those deliveries; returns how many events. */
   pruneChangeEvents(before: number): Promise<number>;
 }
+
+export interface ChangeEventPort extends ChangeEventReads, ChangeEventWrites {}

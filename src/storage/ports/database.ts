@@ -6,13 +6,20 @@ export interface DatabaseStats {
   readonly walBytes?: number;
 }
 
-/** The database as a whole: its schema, its lifetime, its settings and its gauges. */
-export interface DatabasePort {
+/** What DatabasePort only reads: a composition root may answer these from another handle (a read replica). */
+export interface DatabaseReads {
+  /** Cheap: read from the driver's counters or one stat of a file, never a query. */
+  databaseStats(): Promise<DatabaseStats>;
+}
+
+/** What DatabasePort changes: always the primary database. */
+export interface DatabaseWrites {
   /** Applies pending migrations; safe to call from several processes at once. */
   migrate(): Promise<void>;
   close(): Promise<void>;
   /** Returns the stored value, storing `init()` first if there is none (first writer wins). */
   getOrInitSetting(key: string, init: () => string): Promise<string>;
-  /** Cheap: read from the driver's counters or one stat of a file, never a query. */
-  databaseStats(): Promise<DatabaseStats>;
 }
+
+/** The database as a whole: its schema, its lifetime, its settings and its gauges. */
+export interface DatabasePort extends DatabaseReads, DatabaseWrites {}

@@ -25,7 +25,6 @@ export interface AccessTokenPage {
   readonly tokens: readonly AccessTokenRecord[];
 }
 
-/** Access tokens, roles and passwords (sign-in failures: user-access.ts). */
 /**
  * The actor's role, and how many times any policy entity has changed (a trigger raises the counter on every
  * committed change to a dataHubPolicy aspect row, whatever the path): equal counters mean the same policies.
@@ -35,18 +34,15 @@ export interface GrantBasis {
   readonly policyChanges: number;
 }
 
-export interface IdentityPort {
-  insertAccessToken(token: AccessTokenRecord): Promise<void>;
+/** What IdentityPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface IdentityReads {
   getAccessToken(id: string): Promise<AccessTokenRecord | undefined>;
   /** The per-request token check in one read: the stored token, whether its actor exists and is inactive (see SessionState.inactive). */
   findTokenWithActor(
     id: string,
   ): Promise<{ readonly token: AccessTokenRecord; readonly actorExists: boolean; readonly actorInactive: boolean } | undefined>;
-  deleteAccessToken(id: string): Promise<boolean>;
   /** Tokens newest expiry first (no expiry first of all) that match the filter. */
   listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage>;
-  /** Deletes tokens that expired before `now`; returns how many. */
-  deleteExpiredAccessTokens(now: number): Promise<number>;
   /** The role urn assigned to an actor, if any. */
   getRole(actorUrn: string): Promise<string | undefined>;
   /** What deciding a request's authorisations starts from, in one read: the actor's role and the policies' change counter. */
@@ -58,10 +54,21 @@ export interface IdentityPort {
    * not answering): read again. On PostgreSQL the mark reflects every change committed before the call.
    */
   authChangeMark(): Promise<number | undefined>;
-  /** Assigns one role to every actor, or removes their role when `roleUrn` is null; atomic. */
-  setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
   getPasswordHash(userUrn: string): Promise<string | undefined>;
   /** Whether any user has a password, i.e. anyone can sign in with one. */
   anyPasswordSet(): Promise<boolean>;
+}
+
+/** What IdentityPort changes: always the primary database. */
+export interface IdentityWrites {
+  insertAccessToken(token: AccessTokenRecord): Promise<void>;
+  deleteAccessToken(id: string): Promise<boolean>;
+  /** Deletes tokens that expired before `now`; returns how many. */
+  deleteExpiredAccessTokens(now: number): Promise<number>;
+  /** Assigns one role to every actor, or removes their role when `roleUrn` is null; atomic. */
+  setRole(actorUrns: readonly string[], roleUrn: string | null, assignedBy: string, now: number): Promise<void>;
   setPasswordHash(userUrn: string, hash: string, now: number): Promise<void>;
 }
+
+/** Access tokens, roles and passwords (sign-in failures: user-access.ts). */
+export interface IdentityPort extends IdentityReads, IdentityWrites {}

@@ -85,12 +85,18 @@ export interface RelationshipScanQuery {
   readonly limit: number;
 }
 
-/**
- * Relationships: written and removed with the aspects that declare them (see AspectIndexer). A relationship is
- * hidden while its source, destination, via entity or owner is soft-deleted, unless a scan asks for them.
- */
-export interface RelationshipPort {
+/** What RelationshipPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface RelationshipReads {
   relatedEntities(query: RelatedEntitiesQuery): Promise<RelatedEntitiesPage>;
   relationshipHop(query: RelationshipHopQuery): Promise<RelationshipEdge[]>;
   scanRelationships(query: RelationshipScanQuery): Promise<StoredRelationship[]>;
 }
+
+/** Nothing: the relationship index changes only inside aspect writes and deletes (the aspects port). */
+export type RelationshipWrites = Record<never, never>;
+
+/**
+ * Relationships: written and removed with the aspects that declare them (see AspectIndexer). A relationship is
+ * hidden while its source, destination, via entity or owner is soft-deleted, unless a scan asks for them.
+ */
+export type RelationshipPort = RelationshipReads & RelationshipWrites;

@@ -63,15 +63,22 @@ export interface VersionRetentionBatch {
   readonly moreThanVersions?: number;
 }
 
-export interface RetentionPort {
+/** What RetentionPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface RetentionReads {
   listRetentionPolicies(): Promise<RetentionPolicyRecord[]>;
+  /** Every pair with earlier versions, from an index of earlier versions only (version 0 rows are not read). */
+  versionHistoryPairs(): Promise<VersionHistoryPair[]>;
+  previewVersionRetention(entityType: string, aspect: string, rule: VersionRule, now: number): Promise<VersionRetentionPreview>;
+}
+
+/** What RetentionPort changes: always the primary database. */
+export interface RetentionWrites {
   /** Creates or replaces the policy of (entityType, aspect). */
   putRetentionPolicy(policy: RetentionPolicyRecord): Promise<void>;
   /** false when there was none. */
   deleteRetentionPolicy(entityType: string, aspect: string): Promise<boolean>;
-  /** Every pair with earlier versions, from an index of earlier versions only (version 0 rows are not read). */
-  versionHistoryPairs(): Promise<VersionHistoryPair[]>;
-  previewVersionRetention(entityType: string, aspect: string, rule: VersionRule, now: number): Promise<VersionRetentionPreview>;
   /** Applies the rule to the next `urns` urns of the pair that have earlier versions, in one transaction; `lastUrn` null when none were left. */
   applyVersionRetention(batch: VersionRetentionBatch): Promise<{ readonly versionsDeleted: number; readonly lastUrn: string | null }>;
 }
+
+export interface RetentionPort extends RetentionReads, RetentionWrites {}

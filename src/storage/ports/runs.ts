@@ -76,13 +76,17 @@ export interface EntityRollbackResult {
   readonly entityDeleted?: { readonly aspectRows: number; readonly timeseriesRows: number };
 }
 
-/** Ingestion runs: which run wrote each aspect version, and rolling a run back. */
-export interface RunPort {
+/** What RunPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface RunReads {
   /** Runs by the time they last wrote, newest first. */
   listRuns(query: RunListQuery): Promise<RunSummary[]>;
   findRunAspects(query: RunAspectQuery): Promise<RunAspect[]>;
   /** Who wrote the latest version of every aspect of these entities. */
   aspectRuns(urns: readonly string[]): Promise<AspectRun[]>;
+}
+
+/** What RunPort changes: always the primary database. */
+export interface RunWrites {
   /** Rolls back the run's latest versions of one entity's aspects, re-read and locked inside the transaction. */
   rollbackEntity(request: EntityRollbackRequest): Promise<EntityRollbackResult>;
   /**
@@ -91,3 +95,6 @@ export interface RunPort {
    */
   deleteRunTimeseriesRows(runId: string): Promise<number>;
 }
+
+/** Ingestion runs: which run wrote each aspect version, and rolling a run back. */
+export interface RunPort extends RunReads, RunWrites {}

@@ -25,7 +25,14 @@ export interface ScheduleClaim {
   readonly leaseMillis: number;
 }
 
-export interface SchedulePort {
+/** What SchedulePort only reads: a composition root may answer these from another handle (a read replica). */
+export interface ScheduleReads {
+  /** Newest first. */
+  listScheduledRuns(filter: { readonly job?: string; readonly limit: number }): Promise<ScheduledRun[]>;
+}
+
+/** What SchedulePort changes: always the primary database. */
+export interface ScheduleWrites {
   /** Claims the occurrence for this node: true for one caller only, unless an earlier claim's lease ran out unfinished. */
   claimScheduledRun(claim: ScheduleClaim): Promise<boolean>;
   /** Records how the claimed occurrence ended; only the claimant's own claim is updated. */
@@ -37,8 +44,8 @@ export interface SchedulePort {
     readonly outcome: 'completed' | 'failed';
     readonly error: string | null;
   }): Promise<void>;
-  /** Newest first. */
-  listScheduledRuns(filter: { readonly job?: string; readonly limit: number }): Promise<ScheduledRun[]>;
   /** Forgets finished occurrences due before `before`; returns how many. */
   pruneScheduledRuns(before: number): Promise<number>;
 }
+
+export interface SchedulePort extends ScheduleReads, ScheduleWrites {}

@@ -47,17 +47,21 @@ export interface TaskPatch {
   readonly progress?: Json;
 }
 
-/**
- * Background task records, shared by every process using the database.
- */
-export interface TaskPort {
+/** What TaskPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface TaskReads {
+  getTask(ref: TaskRef): Promise<TaskRecord | undefined>;
+  /** Newest first. */
+  listTasks(filter: { readonly state?: TaskState; readonly kind?: string; readonly limit: number }): Promise<TaskRecord[]>;
+  /** Whether the process that registered `nodeId` is alive; undefined when the backend cannot tell. */
+  isTaskNodeAlive(nodeId: string): Promise<boolean | undefined>;
+}
+
+/** What TaskPort changes: always the primary database. */
+export interface TaskWrites {
   /** Records a running task, unless one with the same exclusive key already runs: then that one is returned instead. */
   createTask(task: NewTask): Promise<{ created: TaskRecord } | { running: TaskRecord }>;
   /** Applies the patch; with `whileRunning`, only if the task is still running. Returns the record, or undefined when nothing matched. */
   updateTask(ref: TaskRef, patch: TaskPatch, options?: { readonly whileRunning?: boolean }): Promise<TaskRecord | undefined>;
-  getTask(ref: TaskRef): Promise<TaskRecord | undefined>;
-  /** Newest first. */
-  listTasks(filter: { readonly state?: TaskState; readonly kind?: string; readonly limit: number }): Promise<TaskRecord[]>;
   /** Forgets tasks that ended before `endedBefore` (running ones never); returns how many. */
   pruneTasks(endedBefore: number): Promise<number>;
   /** Flags a running task for cancellation; its owner stops it at the next step. */
@@ -66,6 +70,9 @@ export interface TaskPort {
   heartbeatTasks(nodeId: string, now: number): Promise<void>;
   /** Makes this process's liveness visible to other processes until close(), where the backend can. */
   registerTaskNode(nodeId: string): Promise<void>;
-  /** Whether the process that registered `nodeId` is alive; undefined when the backend cannot tell. */
-  isTaskNodeAlive(nodeId: string): Promise<boolean | undefined>;
 }
+
+/**
+ * Background task records, shared by every process using the database.
+ */
+export interface TaskPort extends TaskReads, TaskWrites {}

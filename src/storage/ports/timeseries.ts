@@ -47,15 +47,25 @@ export interface TimeseriesIndexStats extends TimeseriesIndexRef {
   readonly newestTimestampMillis: number | null;
 }
 
-/** Timeseries indices: one per (entityType, aspect), one partition per UTC day. */
-export interface TimeseriesPort {
-  /** Deletes the urn's timeseries rows in the scope, in one transaction; returns the rows removed. */
-  deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number>;
+/** What TimeseriesPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface TimeseriesReads {
   queryTimeseries(query: TimeseriesQuery): Promise<TimeseriesEvent[]>;
   timeseriesIndexStats(): Promise<TimeseriesIndexStats[]>;
-  /** Rows strictly older than `before`, and all rows, without scanning the index row by row. */
-  countTimeseriesBefore(index: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }>;
   listTimeseriesPartitions(index: TimeseriesIndexRef): Promise<TimeseriesPartition[]>;
   /** The timestamp of the oldest row at or after `from` (an index seek in the first partition that has one); null if none. */
   oldestTimestampFrom(index: TimeseriesIndexRef, from: number): Promise<number | null>;
 }
+
+/** What TimeseriesPort changes: always the primary database. */
+export interface TimeseriesWrites {
+  /** Deletes the urn's timeseries rows in the scope, in one transaction; returns the rows removed. */
+  deleteTimeseriesRows(urn: string, scope: TimeseriesRowScope): Promise<number>;
+  /**
+   * Rows strictly older than `before`, and all rows, without scanning the index row by row. A write: a boundary day
+   * whose bucket counts cannot be trusted is recounted and its buckets stored again.
+   */
+  countTimeseriesBefore(index: TimeseriesIndexRef, before: number): Promise<{ matching: number; total: number }>;
+}
+
+/** Timeseries indices: one per (entityType, aspect), one partition per UTC day. */
+export interface TimeseriesPort extends TimeseriesReads, TimeseriesWrites {}

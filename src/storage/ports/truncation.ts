@@ -24,12 +24,14 @@ export interface ReclaimStep {
   readonly done: boolean;
 }
 
-/**
- * Truncation primitives. Each call is one short transaction that keeps the partition row counts exact, so a task
- * can stop between any two calls. Given a task, the same transaction adds the step to the task's counters (rows
- * deleted, batches, partitions dropped, bytes freed): a crash can never leave the counters behind the data.
- */
-export interface TruncationPort {
+/** What TruncationPort only reads: a composition root may answer these from another handle (a read replica). */
+export interface TruncationReads {
+  /** Bytes the index occupies, as the engine counts them. */
+  timeseriesIndexSizeBytes(index: TimeseriesIndexRef): Promise<number>;
+}
+
+/** What TruncationPort changes: always the primary database. */
+export interface TruncationWrites {
   /**
    * Retires whole partitions that end at or before `before`, oldest first, up to
    * `maxPartitions`: they leave the index at once (no read sees them again) and
@@ -51,6 +53,11 @@ export interface TruncationPort {
    * space freed by deletions back to the file system; `done` once nothing is left to do.
    */
   reclaimTimeseriesSpace(index: TimeseriesIndexRef, before: number, maxMillis: number, task?: TaskRef): Promise<ReclaimStep>;
-  /** Bytes the index occupies, as the engine counts them. */
-  timeseriesIndexSizeBytes(index: TimeseriesIndexRef): Promise<number>;
 }
+
+/**
+ * Truncation primitives. Each call is one short transaction that keeps the partition row counts exact, so a task
+ * can stop between any two calls. Given a task, the same transaction adds the step to the task's counters (rows
+ * deleted, batches, partitions dropped, bytes freed): a crash can never leave the counters behind the data.
+ */
+export interface TruncationPort extends TruncationReads, TruncationWrites {}

@@ -25,23 +25,27 @@ export interface SignInFailures {
   readonly lastFailureAt: number;
 }
 
-export interface UserAccessStore {
+/** What UserAccessStore only reads: a composition root may answer these from another handle (a read replica). */
+export interface UserAccessReads {
   getSessionState(userUrn: string): Promise<SessionState>;
+  /** Users (entities or password holders) whose urn equals `userUrn` ignoring ASCII case; reads only. */
+  userUrnsIgnoringCase(userUrn: string): Promise<string[]>;
+  getInvite(roleKey: string): Promise<InviteRecord | undefined>;
+  getSignInFailures(username: string, address: string): Promise<SignInFailures | undefined>;
+}
+
+/** What UserAccessStore changes: always the primary database. */
+export interface UserAccessWrites {
   /** Raises the user's session epoch: every session minted before ends. */
   endSessions(userUrn: string): Promise<void>;
   /** Sets the password and ends the user's sessions, in one transaction. */
   resetPassword(userUrn: string, hash: string, now: number): Promise<void>;
-
-  /** Users (entities or password holders) whose urn equals `userUrn` ignoring ASCII case; reads only. */
-  userUrnsIgnoringCase(userUrn: string): Promise<string[]>;
-
-  getInvite(roleKey: string): Promise<InviteRecord | undefined>;
   /** Replaces the role's invite (the previous token stops working). */
   putInvite(invite: InviteRecord): Promise<void>;
-
-  getSignInFailures(username: string, address: string): Promise<SignInFailures | undefined>;
   recordSignInFailure(username: string, address: string, now: number): Promise<void>;
   clearSignInFailures(username: string, address: string): Promise<void>;
   /** Forgets failures last seen before `before`; returns how many pairs were forgotten. */
   pruneSignInFailures(before: number): Promise<number>;
 }
+
+export interface UserAccessStore extends UserAccessReads, UserAccessWrites {}

@@ -4,8 +4,6 @@ import type {
   AspectMentionQuery,
   AspectPort,
   AspectWriteOutcome,
-  DatasetSearchPage,
-  DatasetSearchQuery,
   EntityUrnQuery,
   Json,
   StoredAspect,
@@ -20,7 +18,6 @@ import { MissingEntities } from '../store-error.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { named, positional } from './named-query.ts';
 import type { PostgresRelationships } from './relationships.ts';
-import { searchDatasets } from './search.ts';
 import { PartitionMoved, type PostgresTimeseries } from './timeseries.ts';
 import { inTransaction } from './transaction.ts';
 import { END_SESSIONS_SQL } from './user-access.ts';
@@ -288,10 +285,6 @@ export class PostgresAspects implements PortImpl<AspectPort> {
       out.set(row.entity, list);
     }
     return out;
-  }
-
-  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
-    return searchDatasets(this.pool, query);
   }
 
   listEntityUrns(query: EntityUrnQuery): Promise<string[]> {

@@ -4,6 +4,7 @@ import type { Store, StoreHooks } from '../store.ts';
 import { PostgresAspects } from './aspects.ts';
 import { PostgresAuthListener } from './auth-listener.ts';
 import { PostgresChangeEvents } from './change-events.ts';
+import { PostgresSearch } from './search.ts';
 import { PostgresDatabase } from './database.ts';
 import { translatePostgresError } from './driver-errors.ts';
 import { PostgresIdentity } from './identity.ts';
@@ -51,6 +52,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
       changeEvents: new PostgresChangeEvents(pool),
+      search: new PostgresSearch(aspects, hooks.documents, pool),
     },
     translatePostgresError,
   );

@@ -1,5 +1,22 @@
 import type pg from 'pg';
-import type { DatasetSearchPage, DatasetSearchQuery } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import { SearchScan } from '../search-scan.ts';
+import type { AspectReads, DatasetSearchPage, DatasetSearchQuery, SearchDocuments, SearchPort } from '../store.ts';
+
+/** Entity search by scan (storage/search-scan.ts), and the console's dataset listing in PostgreSQL's SQL. */
+export class PostgresSearch extends SearchScan implements PortImpl<SearchPort> {
+  constructor(
+    aspects: Pick<PortImpl<AspectReads>, 'listEntityUrns' | 'getEntities'>,
+    documents: SearchDocuments,
+    private readonly pool: pg.Pool,
+  ) {
+    super(aspects, documents);
+  }
+
+  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
+    return searchDatasets(this.pool, query);
+  }
+}
 
 /** Datasets with their platform (from the urn) and deprecated flag (from the latest deprecation aspect). */
 const MATCHES = `
@@ -13,7 +30,7 @@ const MATCHES = `
   )`;
 const FILTERED = `($2::text IS NULL OR platform = $2) AND ($3::boolean IS NULL OR deprecated = $3)`;
 
-export async function searchDatasets(pool: pg.Pool, q: DatasetSearchQuery): Promise<DatasetSearchPage> {
+async function searchDatasets(pool: pg.Pool, q: DatasetSearchQuery): Promise<DatasetSearchPage> {
   const params = [q.text ?? null, q.platform ?? null, q.deprecated ?? null];
   const [total, page, platforms, deprecated] = await Promise.all([
     pool.query<{ n: number }>(`${MATCHES} SELECT COUNT(*)::bigint AS n FROM d WHERE ${FILTERED}`, params),

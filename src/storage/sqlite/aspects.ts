@@ -5,24 +5,13 @@ import { type AspectRow as StoredRow, toStoredAspect } from '../aspect-row.ts';
 import { runIdOf } from '../run-id.ts';
 import { MissingEntities } from '../store-error.ts';
 import type { PortImpl } from '../compose-store.ts';
-import type {
-  AspectMentionQuery,
-  AspectPort,
-  AspectWriteOutcome,
-  DatasetSearchPage,
-  DatasetSearchQuery,
-  EntityUrnQuery,
-  StoredAspect,
-  WriteBatch,
-  WriteOp,
-} from '../ports/aspects.ts';
+import type { AspectMentionQuery, AspectPort, AspectWriteOutcome, EntityUrnQuery, StoredAspect, WriteBatch, WriteOp } from '../ports/aspects.ts';
 import type { VersionRetention } from '../ports/retention.ts';
 import type { TimeseriesIndexRef } from '../ports/timeseries.ts';
 import { onWriteParams, ON_WRITE_SQL } from '../retention-sql.ts';
 import { bySqliteNames } from './statements.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import type { SqliteRelationships } from './relationships.ts';
-import { searchDatasets } from './search.ts';
 import type { StatementCache } from './statements.ts';
 import type { SqliteTimeseries } from './timeseries.ts';
 import { END_SESSIONS_SQL } from './user-access.ts';
@@ -193,10 +182,6 @@ export class SqliteAspects implements PortImpl<AspectPort> {
       out.set(urn, found);
     }
     return out;
-  }
-
-  searchDatasets(query: DatasetSearchQuery): DatasetSearchPage {
-    return searchDatasets(this.statements, query);
   }
 
   listEntityUrns(query: EntityUrnQuery): string[] {

@@ -1,5 +1,22 @@
-import type { DatasetSearchPage, DatasetSearchQuery } from '../store.ts';
+import type { PortImpl } from '../compose-store.ts';
+import { SearchScan } from '../search-scan.ts';
+import type { AspectReads, DatasetSearchPage, DatasetSearchQuery, SearchDocuments, SearchPort } from '../store.ts';
 import type { StatementCache } from './statements.ts';
+
+/** Entity search by scan (storage/search-scan.ts), and the console's dataset listing in SQLite's SQL. */
+export class SqliteSearch extends SearchScan implements PortImpl<SearchPort> {
+  constructor(
+    aspects: Pick<PortImpl<AspectReads>, 'listEntityUrns' | 'getEntities'>,
+    documents: SearchDocuments,
+    private readonly statements: StatementCache,
+  ) {
+    super(aspects, documents);
+  }
+
+  searchDatasets(query: DatasetSearchQuery): DatasetSearchPage {
+    return searchDatasets(this.statements, query);
+  }
+}
 
 /** Datasets with their platform (from the urn) and deprecated flag (from the latest deprecation aspect). */
 const MATCHES = `
@@ -13,7 +30,7 @@ const MATCHES = `
   )`;
 const FILTERED = `(@platform IS NULL OR platform = @platform) AND (@deprecated IS NULL OR deprecated = @deprecated)`;
 
-export function searchDatasets(statements: StatementCache, q: DatasetSearchQuery): DatasetSearchPage {
+function searchDatasets(statements: StatementCache, q: DatasetSearchQuery): DatasetSearchPage {
   const params = { text: q.text ?? null, platform: q.platform ?? null, deprecated: q.deprecated === undefined ? null : Number(q.deprecated) };
   const total = (statements.get(`${MATCHES} SELECT COUNT(*) AS n FROM d WHERE ${FILTERED}`).get(params) as { n: number }).n;
   const urns = (

@@ -10,6 +10,7 @@ import { SqliteIdentity } from './identity.ts';
 import { SqliteRelationships } from './relationships.ts';
 import { SqliteRetention } from './retention.ts';
 import { SqliteChangeEvents } from './change-events.ts';
+import { SqliteSearch } from './search.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';
 import { StatementCache } from './statements.ts';
@@ -55,6 +56,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
       schedules: new SqliteSchedules(sql),
       userAccess: new SqliteUserAccess(db, sql),
       changeEvents: new SqliteChangeEvents(db, sql),
+      search: new SqliteSearch(aspects, hooks.documents, statements),
     },
     translateSqliteError,
   );

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import type { Logger } from 'pino';
 import { parseRetentionPolicy, toPolicyRecord } from '../../catalog/retention/retention-policy.ts';
-import type { Store } from '../../storage/store.ts';
+import type { Parts } from '../../storage/store.ts';
 import { RETENTION_ACTOR } from './retention-record.ts';
 
 /** Raised at start-up: the server does not start on a retention file it cannot read whole. */
@@ -44,9 +44,9 @@ export async function readRetentionFile(file: string) {
  * Seeds the policies of the file, as DataHub's boot step does: a policy the file set before (or none) is written; one
  * set since over the API is left alone unless its entry says `forceOverwrite: true`. Returns the keys written.
  */
-export async function seedRetentionPolicies(store: Store, file: string, logger: Logger, now: number): Promise<number> {
+export async function seedRetentionPolicies({ retention }: Pick<Parts, 'retention'>, file: string, logger: Logger, now: number): Promise<number> {
   const entries = await readRetentionFile(file);
-  const existing = new Map((await store.listRetentionPolicies()).map((p) => [`${p.entityType}\u0000${p.aspect}`, p]));
+  const existing = new Map((await retention.listRetentionPolicies()).map((p) => [`${p.entityType}\u0000${p.aspect}`, p]));
   let written = 0;
   for (const { policy, forceOverwrite } of entries) {
     const current = existing.get(`${policy.entity}\u0000${policy.aspect}`);
@@ -57,7 +57,7 @@ export async function seedRetentionPolicies(store: Store, file: string, logger: 
       );
       continue;
     }
-    await store.putRetentionPolicy(toPolicyRecord(policy, 'file', RETENTION_ACTOR, now));
+    await retention.putRetentionPolicy(toPolicyRecord(policy, 'file', RETENTION_ACTOR, now));
     written++;
   }
   logger.info({ file, policies: entries.length, written }, 'retention policies seeded from file');

@@ -1,7 +1,7 @@
 import { timeseriesAspectPairs } from '../../catalog/registry/index.ts';
 import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
 import { versionRuleOf } from '../../catalog/retention/retention-policy.ts';
-import type { RetentionPolicyRecord, Store, VersionRule } from '../../storage/store.ts';
+import type { RetentionPolicyRecord, Parts, VersionRule, ReadParts } from '../../storage/store.ts';
 
 export interface PolicyRef {
   readonly entity: string;
@@ -29,7 +29,7 @@ export interface TimeseriesPlanItem {
  * cutoff: the counts a truncation's dry run reads (partition row counts, one range count in the boundary day).
  */
 export async function planTimeseries(
-  store: Pick<Store, 'countTimeseriesBefore'>,
+  { timeseries }: Pick<Parts, 'timeseries'>,
   policies: RetentionPolicies,
   now: number,
   maxDeletePercent: number,
@@ -40,7 +40,7 @@ export async function planTimeseries(
     const policy = policies.governing(index.entityType, index.aspect);
     if (!policy || policy.maxAgeSeconds === null || !inScope(policy, scope)) continue;
     const cutoffMillis = now - policy.maxAgeSeconds * 1000;
-    const counts = await store.countTimeseriesBefore(index, cutoffMillis);
+    const counts = await timeseries.countTimeseriesBefore(index, cutoffMillis);
     if (counts.total === 0) continue;
     const sharePercent = (counts.matching / counts.total) * 100;
     items.push({
@@ -67,12 +67,12 @@ export interface VersionPlanItem {
 }
 
 export async function planVersions(
-  store: Pick<Store, 'versionHistoryPairs'>,
+  { retention }: Pick<ReadParts, 'retention'>,
   policies: RetentionPolicies,
   scope: PolicyRef | null = null,
 ): Promise<VersionPlanItem[]> {
   const items: VersionPlanItem[] = [];
-  for (const pair of await store.versionHistoryPairs()) {
+  for (const pair of await retention.versionHistoryPairs()) {
     const policy = policies.governing(pair.entityType, pair.aspect);
     const rule = versionRuleOf(policy);
     if (!policy || !rule || !inScope(policy, scope)) continue;

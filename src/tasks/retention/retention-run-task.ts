@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
-import type { Json, Store, TaskRef, TaskState } from '../../storage/store.ts';
+import type { Json, Parts, TaskRef, TaskState } from '../../storage/store.ts';
 import { formatTaskId } from '../task-id.ts';
 import type { BackgroundTask } from '../task-runner.ts';
 import { DEFAULT_BATCH_SIZE, type TimeseriesOperations } from '../truncation/timeseries-operations.ts';
@@ -28,7 +28,7 @@ export class RetentionRunTask implements BackgroundTask {
   private versionsDeleted = 0;
 
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'retention' | 'tasks' | 'timeseries'>,
     private readonly record: RetentionRunRecord,
     private readonly policies: RetentionPolicies,
     private readonly operations: TimeseriesOperations,
@@ -52,7 +52,7 @@ export class RetentionRunTask implements BackgroundTask {
       error = 'The retention run stopped on a storage error; what it deleted stays deleted. See the server log.';
     }
     try {
-      await this.store.updateTask(this.ref, { progress: this.progress(), state, endedAt: this.clock(), error }, { whileRunning: true });
+      await this.ports.tasks.updateTask(this.ref, { progress: this.progress(), state, endedAt: this.clock(), error }, { whileRunning: true });
       this.logger.info(
         { taskId: formatTaskId(this.ref), state, versionsDeleted: this.versionsDeleted, outcomes: this.outcomes.length },
         'retention run ended',
@@ -69,7 +69,7 @@ export class RetentionRunTask implements BackgroundTask {
   private async runTimeseries(): Promise<void> {
     const r = this.record;
     const runId = formatTaskId(this.ref);
-    for (const item of await planTimeseries(this.store, this.policies, r.now, r.maxDeletePercent, r.policy)) {
+    for (const item of await planTimeseries(this.ports, this.policies, r.now, r.maxDeletePercent, r.policy)) {
       if (item.rowsToDelete === 0) continue;
       const base = {
         kind: 'timeseries' as const,
@@ -111,17 +111,17 @@ export class RetentionRunTask implements BackgroundTask {
           : { ...base, outcome: 'busy', taskId: formatTaskId(started.running), reason: 'A truncation of this index was already running.' },
       );
     }
-    await this.store.updateTask(this.ref, { progress: this.progress(), heartbeatAt: this.clock() }, { whileRunning: true });
+    await this.ports.tasks.updateTask(this.ref, { progress: this.progress(), heartbeatAt: this.clock() }, { whileRunning: true });
   }
 
   /** Returns how the run ends: completed, or failed when stopped by shutdown. */
   private async runVersions(signal: AbortSignal): Promise<TaskState> {
-    for (const item of await planVersions(this.store, this.policies, this.record.policy)) {
+    for (const item of await planVersions(this.ports, this.policies, this.record.policy)) {
       let deleted = 0;
       let afterUrn: string | undefined;
       for (;;) {
         if (signal.aborted) return signal.reason === 'cancelled' ? 'cancelled' : 'failed';
-        const step = await this.store.applyVersionRetention({
+        const step = await this.ports.retention.applyVersionRetention({
           entityType: item.entityType,
           aspect: item.aspect,
           rule: item.rule,
@@ -145,7 +145,7 @@ export class RetentionRunTask implements BackgroundTask {
           outcome: 'applied',
           versionsDeleted: deleted,
         });
-        await this.store.updateTask(this.ref, { progress: this.progress(), heartbeatAt: this.clock() }, { whileRunning: true });
+        await this.ports.tasks.updateTask(this.ref, { progress: this.progress(), heartbeatAt: this.clock() }, { whileRunning: true });
       }
     }
     return 'completed';

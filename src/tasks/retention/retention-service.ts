@@ -4,7 +4,7 @@ import { findEntitySpec } from '../../catalog/registry/index.ts';
 import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
 import { ALL, parseRetentionPolicy, toPolicyRecord, versionRuleOf } from '../../catalog/retention/retention-policy.ts';
 import { parseUrn } from '../../catalog/urn.ts';
-import type { RetentionPolicyRecord, Store, TaskRef } from '../../storage/store.ts';
+import type { RetentionPolicyRecord, Parts, TaskRef } from '../../storage/store.ts';
 import { formatTaskId } from '../task-id.ts';
 import type { TaskRunner } from '../task-runner.ts';
 import { waitForTaskEnd } from '../wait-for-task.ts';
@@ -63,7 +63,7 @@ export interface ApplyRetentionArgs {
 /** Policies, their preview, runs (scheduled, manual, after a change) and DataHub's applyRetention. */
 export class RetentionService {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'retention' | 'tasks' | 'timeseries'>,
     private readonly policies: RetentionPolicies,
     private readonly operations: TimeseriesOperations,
     private readonly runner: TaskRunner,
@@ -73,7 +73,7 @@ export class RetentionService {
   ) {}
 
   list(): Promise<RetentionPolicyRecord[]> {
-    return this.store.listRetentionPolicies();
+    return this.ports.retention.listRetentionPolicies();
   }
 
   /**
@@ -82,7 +82,7 @@ export class RetentionService {
    */
   async set(input: unknown, actor: string, source: 'api' | 'file' = 'api'): Promise<RetentionPolicyRecord> {
     const record = toPolicyRecord(parseRetentionPolicy(input), source, actor, this.clock());
-    await this.store.putRetentionPolicy(record);
+    await this.ports.retention.putRetentionPolicy(record);
     await this.policies.reload();
     this.logger.info(
       { entity: record.entityType, aspect: record.aspect, maxVersions: record.maxVersions, maxAgeSeconds: record.maxAgeSeconds, actor },
@@ -94,7 +94,7 @@ export class RetentionService {
 
   async remove(entity: string, aspect: string, actor: string): Promise<void> {
     const entityType = entity === ALL ? ALL : (findEntitySpec(entity)?.name ?? entity);
-    if (!(await this.store.deleteRetentionPolicy(entityType, aspect)))
+    if (!(await this.ports.retention.deleteRetentionPolicy(entityType, aspect)))
       throw notFound(`No retention policy for entity ${entity} and aspect ${aspect}`);
     await this.policies.reload();
     this.logger.info({ entity: entityType, aspect, actor }, 'retention policy deleted');
@@ -120,8 +120,8 @@ export class RetentionService {
   async preview(): Promise<RetentionPreviewEntry[]> {
     const now = this.clock();
     const out: RetentionPreviewEntry[] = [];
-    const stats = new Map((await this.store.timeseriesIndexStats()).map((s) => [`${s.entityType}\u0000${s.aspect}`, s]));
-    for (const item of await planTimeseries(this.store, this.policies, now, this.settings.maxDeletePercent)) {
+    const stats = new Map((await this.ports.timeseries.timeseriesIndexStats()).map((s) => [`${s.entityType}\u0000${s.aspect}`, s]));
+    for (const item of await planTimeseries(this.ports, this.policies, now, this.settings.maxDeletePercent)) {
       const s = stats.get(`${item.entityType}\u0000${item.aspect}`);
       const sizeBytes = s?.sizeBytes ?? 0;
       out.push({
@@ -135,13 +135,13 @@ export class RetentionService {
         bytes: item.totalRows === 0 ? 0 : Math.round((sizeBytes * item.rowsToDelete) / item.totalRows),
         bytesEstimated: true,
         cutoffMillis: item.cutoffMillis,
-        oldestKeptMillis: await this.store.oldestTimestampFrom(item, item.cutoffMillis),
+        oldestKeptMillis: await this.ports.timeseries.oldestTimestampFrom(item, item.cutoffMillis),
         newestKeptMillis: item.rowsToDelete === item.totalRows ? null : (s?.newestTimestampMillis ?? null),
         needsConfirmation: item.needsConfirmation,
       });
     }
-    for (const item of await planVersions(this.store, this.policies)) {
-      const p = await this.store.previewVersionRetention(item.entityType, item.aspect, item.rule, now);
+    for (const item of await planVersions(this.ports, this.policies)) {
+      const p = await this.ports.retention.previewVersionRetention(item.entityType, item.aspect, item.rule, now);
       out.push({
         policy: item.policy,
         kind: 'versioned',
@@ -171,7 +171,7 @@ export class RetentionService {
       throw badRequest(`Fields 'entity' and 'aspect' name one policy: give both, as strings, or neither`);
     }
     const entityType = entity === ALL ? ALL : (findEntitySpec(entity)?.name ?? entity);
-    if (!(await this.store.listRetentionPolicies()).some((p) => p.entityType === entityType && p.aspect === aspect)) {
+    if (!(await this.ports.retention.listRetentionPolicies()).some((p) => p.entityType === entityType && p.aspect === aspect)) {
       throw notFound(`No retention policy for entity ${entity} and aspect ${aspect}`);
     }
     return { entity: entityType, aspect };
@@ -189,7 +189,7 @@ export class RetentionService {
 
   private async tryStart(request: RunRequest, actor: string): Promise<{ created: RetentionRunRecord } | { running: RetentionRunRecord }> {
     const now = this.clock();
-    const result = await this.store.createTask(
+    const result = await this.ports.tasks.createTask(
       newRetentionTask(
         this.runner.owner(),
         actor,
@@ -211,7 +211,7 @@ export class RetentionService {
       { runId: formatTaskId(record), trigger: record.trigger, policy: record.policy, confirm: record.confirm },
       'retention run started',
     );
-    this.runner.launch(new RetentionRunTask(this.store, record, this.policies, this.operations, this.logger, this.clock));
+    this.runner.launch(new RetentionRunTask(this.ports, record, this.policies, this.operations, this.logger, this.clock));
     return { created: record };
   }
 
@@ -224,7 +224,7 @@ export class RetentionService {
   }
 
   async getRun(ref: TaskRef): Promise<RetentionRunRecord | undefined> {
-    const task = await this.store.getTask(ref);
+    const task = await this.ports.tasks.getTask(ref);
     return task && isRetentionRun(task) ? retentionRunRecord(task) : undefined;
   }
 
@@ -234,7 +234,7 @@ export class RetentionService {
   }
 
   async runs(limit: number): Promise<RetentionRunRecord[]> {
-    return (await this.store.listTasks({ kind: RETENTION_KIND, limit })).map(retentionRunRecord);
+    return (await this.ports.tasks.listTasks({ kind: RETENTION_KIND, limit })).map(retentionRunRecord);
   }
 
   /**
@@ -245,13 +245,13 @@ export class RetentionService {
   async applyRetention(args: ApplyRetentionArgs): Promise<string> {
     const began = this.clock();
     const entityType = args.urn === null ? null : parseUrn(args.urn).entityType;
-    const pairs = (await planVersions(this.store, this.policies)).filter(
+    const pairs = (await planVersions(this.ports, this.policies)).filter(
       (p) => (entityType === null || p.entityType === entityType) && (args.aspectName === null || p.aspect === args.aspectName),
     );
     const planned = this.clock();
     let deleted = 0;
     for (const pair of pairs) {
-      const step = await this.store.applyVersionRetention({
+      const step = await this.ports.retention.applyVersionRetention({
         entityType: pair.entityType,
         aspect: pair.aspect,
         rule: pair.rule,

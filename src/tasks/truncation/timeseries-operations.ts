@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { badRequest, conflict, notFound } from '../../catalog/errors.ts';
 import { timeseriesAspectPairs } from '../../catalog/registry/index.ts';
 import { dryRunMessage, FLAG_CONFLICT_MESSAGE, resolveTimeseriesIndex, timeseriesIndexName, truncationStrategy } from '../../catalog/truncation.ts';
-import type { Store, TaskRecord, TaskRef, TaskState, TimeseriesIndexRef } from '../../storage/store.ts';
+import type { Parts, TaskRecord, TaskRef, TaskState, TimeseriesIndexRef } from '../../storage/store.ts';
 import { formatTaskId } from '../task-id.ts';
 import type { TaskRunner } from '../task-runner.ts';
 import { waitForTaskEnd } from '../wait-for-task.ts';
@@ -56,7 +56,7 @@ function futureCutoffMessage(cutoff: number, now: number, counts: { matching: nu
 /** The operations resource's use cases: truncate an index, list index sizes, follow tasks. */
 export class TimeseriesOperations {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'tasks' | 'timeseries' | 'truncation'>,
     private readonly runner: TaskRunner,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
@@ -70,7 +70,7 @@ export class TimeseriesOperations {
     const index = resolveTimeseriesIndex(req.entityType, req.aspect);
     const strategy = truncationStrategy(req);
     if (strategy === 'conflict') return FLAG_CONFLICT_MESSAGE;
-    const counts = await this.store.countTimeseriesBefore(index, req.endTimeMillis);
+    const counts = await this.ports.timeseries.countTimeseriesBefore(index, req.endTimeMillis);
     if (req.dryRun) return dryRunMessage(counts, strategy);
     const now = this.clock();
     if (req.endTimeMillis > now + FUTURE_CUTOFF_TOLERANCE_MILLIS && req.force !== true) {
@@ -99,7 +99,7 @@ export class TimeseriesOperations {
 
   /** Records the truncation as a task and runs it in this process, unless one of the same index runs already. */
   async startTruncation(params: TruncationParams, actor: string): Promise<{ created: TaskRecord } | { running: TaskRecord }> {
-    const result = await this.store.createTask(newTruncationTask(this.runner.owner(), actor, params, this.clock()));
+    const result = await this.ports.tasks.createTask(newTruncationTask(this.runner.owner(), actor, params, this.clock()));
     if ('running' in result) return result;
     const task = result.created;
     this.logger.info(
@@ -113,13 +113,13 @@ export class TimeseriesOperations {
       },
       'truncation started',
     );
-    this.runner.launch(new TruncateTask(this.store, truncationRecord(task), this.logger, this.clock));
+    this.runner.launch(new TruncateTask(this.ports, truncationRecord(task), this.logger, this.clock));
     return result;
   }
 
   /** Every timeseries index the registry knows, largest first, with how far back its data goes. */
   async indexSizes(): Promise<IndexSize[]> {
-    const stats = new Map((await this.store.timeseriesIndexStats()).map((s) => [`${s.entityType}\u0000${s.aspect}`, s]));
+    const stats = new Map((await this.ports.timeseries.timeseriesIndexStats()).map((s) => [`${s.entityType}\u0000${s.aspect}`, s]));
     return timeseriesAspectPairs()
       .map((pair) => {
         const s = stats.get(`${pair.entityType}\u0000${pair.aspect}`);
@@ -137,7 +137,7 @@ export class TimeseriesOperations {
 
   /** The truncation task; undefined for none, or for a task of another kind (a retention run has its own routes). */
   async getTask(ref: TaskRef): Promise<TaskRecord | undefined> {
-    const task = await this.store.getTask(ref);
+    const task = await this.ports.tasks.getTask(ref);
     return task && isTruncation(task) ? task : undefined;
   }
 
@@ -147,12 +147,12 @@ export class TimeseriesOperations {
   }
 
   listTasks(filter: { state?: TaskState; limit: number }): Promise<TaskRecord[]> {
-    return this.store.listTasks({ ...filter, kind: TRUNCATION_KIND });
+    return this.ports.tasks.listTasks({ ...filter, kind: TRUNCATION_KIND });
   }
 
   /** The latest truncation tasks, newest first. */
   async truncations(limit: number): Promise<TruncationRecord[]> {
-    return (await this.store.listTasks({ limit, kind: TRUNCATION_KIND })).map(truncationRecord);
+    return (await this.ports.tasks.listTasks({ limit, kind: TRUNCATION_KIND })).map(truncationRecord);
   }
 
   /** Asks a running task to stop at its next step; it then ends as cancelled. */

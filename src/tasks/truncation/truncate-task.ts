@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
-import type { Store, TaskRef, TaskState, TruncationStep } from '../../storage/store.ts';
+import type { Parts, TaskRef, TaskState, TruncationStep } from '../../storage/store.ts';
 import { changedSomething } from '../../storage/ports/truncation.ts';
 import { formatTaskId } from '../task-id.ts';
 import type { BackgroundTask, StopReason } from '../task-runner.ts';
@@ -40,7 +40,7 @@ export class TruncateTask implements BackgroundTask {
   private readonly deadline: number;
 
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'tasks' | 'truncation'>,
     private readonly record: TruncationRecord,
     private readonly logger: Logger,
     private readonly clock: () => number = Date.now,
@@ -75,7 +75,7 @@ export class TruncateTask implements BackgroundTask {
       state = 'failed';
       error = 'The truncation stopped on a storage error; rows deleted so far stay deleted and counts are consistent. See the server log.';
     }
-    const ended = await this.store.updateTask(
+    const ended = await this.ports.tasks.updateTask(
       this.ref,
       { progress: { throttledMillis: this.throttledMillis }, state, endedAt: this.clock(), error },
       { whileRunning: true },
@@ -96,19 +96,19 @@ export class TruncateTask implements BackgroundTask {
       for (;;) {
         const stop = this.stopReason(signal);
         if (stop) return stop;
-        const step = await this.timed(() => this.store.retireTimeseriesPartitionsBefore(this.index, cutoff, budget, this.ref));
+        const step = await this.timed(() => this.ports.truncation.retireTimeseriesPartitionsBefore(this.index, cutoff, budget, this.ref));
         if (step.partitionsDropped === 0) break;
         await this.afterStep(step, signal);
       }
       const stop = this.stopReason(signal);
       if (stop) return stop;
-      await this.afterStep(await this.timed(() => this.store.trimTimeseriesBoundary(this.index, cutoff, this.ref)), signal);
+      await this.afterStep(await this.timed(() => this.ports.truncation.trimTimeseriesBoundary(this.index, cutoff, this.ref)), signal);
       return undefined;
     }
     for (;;) {
       const stop = this.stopReason(signal);
       if (stop) return stop;
-      const step = await this.timed(() => this.store.deleteTimeseriesRowsBefore(this.index, cutoff, batchSize, this.ref));
+      const step = await this.timed(() => this.ports.truncation.deleteTimeseriesRowsBefore(this.index, cutoff, batchSize, this.ref));
       if (step.rows === 0) return undefined;
       await this.afterStep(step, signal);
     }
@@ -158,7 +158,7 @@ export class TruncateTask implements BackgroundTask {
 
   private async saveProgress(signal: AbortSignal): Promise<void> {
     this.lastWrite = this.clock();
-    const saved = await this.store.updateTask(
+    const saved = await this.ports.tasks.updateTask(
       this.ref,
       { progress: { throttledMillis: this.throttledMillis }, heartbeatAt: this.lastWrite },
       { whileRunning: true },
@@ -182,14 +182,14 @@ export class TruncateTask implements BackgroundTask {
       await yieldToEventLoop();
       for (let done = false; !done;) {
         if (signal.aborted) return;
-        const r = await this.store.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS, this.ref);
+        const r = await this.ports.truncation.reclaimTimeseriesSpace(this.index, this.record.cutoffMillis, RECLAIM_STEP_MILLIS, this.ref);
         reclaimed += r.reclaimedBytes;
         freed += r.freedBytes;
         done = r.done;
         await yieldToEventLoop();
       }
-      const sizeAfter = await this.store.timeseriesIndexSizeBytes(this.index);
-      await this.store.updateTask(this.ref, {
+      const sizeAfter = await this.ports.truncation.timeseriesIndexSizeBytes(this.index);
+      await this.ports.tasks.updateTask(this.ref, {
         progress: { freedBytes: freed, sizeBytesAfter: sizeAfter, sizeBytesBefore: sizeAfter + freed, reclaimedBytes: reclaimed },
       });
     } catch (err) {

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { toEntityChangeEvent } from '../../catalog/events/entity-change-event.ts';
-import type { ClaimedDelivery, DeliveryOutcome, Store } from '../../storage/store.ts';
+import type { ClaimedDelivery, DeliveryOutcome, Parts } from '../../storage/store.ts';
 import { MAX_RESPONSE_BYTES, postWebhook, WebhookAttemptError } from './post-webhook.ts';
 import type { WebhookSecrets } from './webhook-secrets.ts';
 import { DELIVERY_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signDelivery, TIMESTAMP_HEADER } from './webhook-signature.ts';
@@ -57,7 +57,7 @@ export class WebhookDeliverer {
   private readonly waiting = new Map<string, Held[]>();
 
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'changeEvents'>,
     private readonly secrets: WebhookSecrets,
     private readonly log: Logger,
     options: DelivererOptions,
@@ -110,7 +110,7 @@ export class WebhookDeliverer {
     const room = Math.min(this.o.batch, this.o.maxInFlight - this.inFlight);
     if (room <= 0) return false;
     const now = Date.now();
-    const claimed = await this.store.claimWebhookDeliveries(this.o.claimant, now, now + this.o.leaseMillis, room);
+    const claimed = await this.ports.changeEvents.claimWebhookDeliveries(this.o.claimant, now, now + this.o.leaseMillis, room);
     let setAside = 0;
     for (const delivery of claimed) {
       const queue = this.waiting.get(delivery.subscription.id) ?? [];
@@ -187,7 +187,7 @@ export class WebhookDeliverer {
           : { state: 'pending', status, error, at, nextAttemptAt: at + Math.min(MAX_RETRY_MILLIS, this.o.firstRetryMillis * 2 ** (attempts - 1)) };
     // The URL may carry a token in its query; the log names the subscription, never the URL or the secret.
     if (error !== null) this.log.info({ subscription: c.subscription.id, event: c.event.id, attempts, status, error }, 'webhook delivery failed');
-    await this.store.finishWebhookDelivery(c.subscription.id, c.event.id, this.o.claimant, outcome);
+    await this.ports.changeEvents.finishWebhookDelivery(c.subscription.id, c.event.id, this.o.claimant, outcome);
   }
 
   /**

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { badRequest } from '../../catalog/errors.ts';
 import { EMITTED_CATEGORIES } from '../../catalog/events/entity-change-event.ts';
 import { findEntitySpec } from '../../catalog/registry/index.ts';
-import type { Store, WebhookDeliveryRecord, WebhookDeliveryState, WebhookSubscriptionRecord } from '../../storage/store.ts';
+import type { Parts, WebhookDeliveryRecord, WebhookDeliveryState, WebhookSubscriptionRecord } from '../../storage/store.ts';
 import type { WebhookSecrets } from './webhook-secrets.ts';
 import { validateWebhookUrl } from './webhook-target.ts';
 
@@ -44,7 +44,7 @@ function filterList(field: string, raw: unknown, allowed: (v: string) => boolean
 /** Webhook subscriptions and their delivery log; the caller checks the privilege (MANAGE_WEBHOOKS_PRIVILEGE). */
 export class WebhookSubscriptions {
   constructor(
-    private readonly store: Store,
+    private readonly ports: Pick<Parts, 'changeEvents'>,
     private readonly secrets: WebhookSecrets,
   ) {}
 
@@ -63,7 +63,7 @@ export class WebhookSubscriptions {
       `one of ${EMITTED_CATEGORIES.join(', ')}`,
     );
     const entityTypes = filterList('entityTypes', input.entityTypes, (t) => findEntitySpec(t) !== undefined, 'an entity type of the registry');
-    if ((await this.store.listWebhookSubscriptions()).length >= MAX_SUBSCRIPTIONS)
+    if ((await this.ports.changeEvents.listWebhookSubscriptions()).length >= MAX_SUBSCRIPTIONS)
       throw badRequest(`At most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first`);
     const record: WebhookSubscriptionRecord = {
       id: crypto.randomUUID(),
@@ -74,16 +74,16 @@ export class WebhookSubscriptions {
       createdBy: actor,
       createdAt: now,
     };
-    await this.store.createWebhookSubscription(record);
+    await this.ports.changeEvents.createWebhookSubscription(record);
     return { subscription: view(record), secret };
   }
 
   async list(): Promise<SubscriptionView[]> {
-    return (await this.store.listWebhookSubscriptions()).map(view);
+    return (await this.ports.changeEvents.listWebhookSubscriptions()).map(view);
   }
 
   delete(id: string): Promise<boolean> {
-    return this.store.deleteWebhookSubscription(id);
+    return this.ports.changeEvents.deleteWebhookSubscription(id);
   }
 
   async deliveries(filter: { subscriptionId?: string | null; state?: string | null; start?: number | null; count?: number | null }) {
@@ -94,7 +94,7 @@ export class WebhookSubscriptions {
       throw badRequest(`count: an integer from 1 to ${MAX_DELIVERY_PAGE}, got ${count}`);
     const state = filter.state ?? undefined;
     if (state !== undefined && !(STATES as readonly string[]).includes(state)) throw badRequest(`state: one of ${STATES.join(', ')}, got ${state}`);
-    const page = await this.store.listWebhookDeliveries({
+    const page = await this.ports.changeEvents.listWebhookDeliveries({
       start,
       count,
       ...(filter.subscriptionId ? { subscriptionId: filter.subscriptionId } : {}),

@@ -1,0 +1,116 @@
+import type { Json } from './aspects.ts';
+
+/** One criterion of DataHub's search filter (FacetFilterInput / Criterion). */
+export interface SearchCriterion {
+  readonly field: string;
+  readonly values: readonly string[];
+  /** EQUAL when absent, as in DataHub. */
+  readonly condition?: string;
+  readonly negated?: boolean;
+}
+
+/** DataHub's `orFilters`: the document matches when every criterion of at least one group holds; no groups match all. */
+export type SearchFilter = readonly (readonly SearchCriterion[])[];
+
+export interface SortCriterion {
+  readonly field: string;
+  readonly order: 'ASCENDING' | 'DESCENDING';
+}
+
+/** What searchAcrossEntities and scrollAcrossEntities ask, in registry terms: which documents match, in what order. */
+export interface SearchQuery {
+  /** Registry entity names, searched in this order. */
+  readonly entityTypes: readonly string[];
+  /** A full-text query; undefined matches everything. */
+  readonly query?: string;
+  readonly filter: SearchFilter;
+  /** DataHub leaves soft-deleted entities out unless this is set or the filter names `removed`. */
+  readonly includeSoftDeleted: boolean;
+  readonly sort: readonly SortCriterion[];
+}
+
+/** A page by offset (searchAcrossEntities' start and count) or after a scroll id the engine returned (none: the first page). */
+export type SearchPaging = { readonly start: number; readonly count: number } | { readonly scrollId: string | undefined; readonly count: number };
+
+export interface SearchRequest extends SearchQuery {
+  readonly paging: SearchPaging;
+}
+
+export interface SearchHit {
+  readonly urn: string;
+  readonly entityType: string;
+}
+
+export interface SearchResult {
+  readonly hits: readonly SearchHit[];
+  /** Present when more may follow (scroll paging only). */
+  readonly nextScrollId?: string;
+  /** Every match, when the engine counted them anyway; otherwise `count` answers. */
+  readonly total?: number;
+}
+
+/** Per facet field (as asked, `.keyword` removed), how many matches hold each value, each counted once per entity. */
+export type FacetCounts = Map<string, Map<string, number>>;
+
+/** The console's dataset listing: by urn text, platform and deprecation, with counts per platform and flag. */
+export interface DatasetSearchQuery {
+  /** Case-insensitive substring of the urn (platform and name); undefined matches all. */
+  readonly text?: string;
+  readonly platform?: string;
+  readonly deprecated?: boolean;
+  readonly start: number;
+  readonly count: number;
+}
+
+export interface DatasetSearchPage {
+  readonly total: number;
+  readonly urns: readonly string[];
+  /** Counts over the text match alone, so a filter's other choices stay visible. */
+  readonly platformCounts: ReadonlyArray<{ readonly value: string; readonly count: number }>;
+  readonly deprecatedCounts: ReadonlyArray<{ readonly value: 'true' | 'false'; readonly count: number }>;
+}
+
+/** A search document: each searchable field's values (DataHub's index document, field by field). */
+export type SearchDocument = ReadonlyMap<string, readonly unknown[]>;
+
+/**
+ * What an engine is given when it opens, from the catalog: how an entity becomes a search document and how a
+ * document meets a query. A scan applies it to each entity it reads; an index applies it when a change is indexed.
+ */
+export interface SearchDocuments {
+  /** The registry's name of an entity type; throws the catalog's error for an unknown one. */
+  entityType(name: string): string;
+  /** `platform.keyword` and `platform` are one field. */
+  baseField(field: string): string;
+  /** The fields a filter and a sort read. */
+  fieldsOf(filter: SearchFilter, sort: readonly SortCriterion[]): string[];
+  /** The aspects a document needs for these fields (every searchable one when undefined: a full-text query). */
+  aspectsFor(entityType: string, fields: readonly string[] | undefined): string[];
+  /** The document of one entity from the latest values of (at least) the aspects its fields need. */
+  document(entityType: string, urn: string, aspects: ReadonlyMap<string, Json>, fields: readonly string[] | undefined): SearchDocument;
+  matches(doc: SearchDocument, filter: SearchFilter, query: string | undefined): boolean;
+  compare(a: SearchDocument, b: SearchDocument, sort: readonly SortCriterion[]): number;
+  /** The error for a scroll id this server did not return. */
+  invalidScrollId(scrollId: string): Error;
+}
+
+/** What SearchPort only reads: every method. */
+export interface SearchReads {
+  /** One page of matches, in the query's sort order (registry order of the types, then urn, when unsorted). */
+  search(request: SearchRequest): Promise<SearchResult>;
+  /** How many entities match. */
+  count(query: SearchQuery): Promise<number>;
+  /** Facet counts over every match. */
+  facets(query: SearchQuery, fields: readonly string[]): Promise<FacetCounts>;
+  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
+}
+
+/** Nothing yet: an engine with an index of its own adds here what keeps it current. */
+export type SearchWrites = Record<never, never>;
+
+/**
+ * Entity search: DataHub's query, orFilters, sort, paging and facets over search documents. Each engine has its
+ * adapter (sqlite/search.ts, postgres/search.ts); today both scan the entities in urn order and match in JavaScript
+ * (storage/search-scan.ts), with the console's dataset listing in SQL.
+ */
+export type SearchPort = SearchReads & SearchWrites;
