@@ -16,7 +16,7 @@ describe('search words', () => {
 });
 
 describe('search query parser', () => {
-  const words = (w: string[], extra: object = {}) => ({ kind: 'words', words: w, prefix: false, text: w.join(' '), ...extra });
+  const words = (w: string[], extra: object = {}) => ({ kind: 'words', words: w, prefix: false, quoted: false, text: w.join(' '), ...extra });
   it('reads terms, phrases, exclusions, OR and parentheses as DataHub does', () => {
     assert.deepEqual(parseSearchQuery(''), { kind: 'all' });
     assert.deepEqual(parseSearchQuery('*'), { kind: 'all' });
@@ -26,10 +26,22 @@ describe('search query parser', () => {
     assert.deepEqual(q.kind === 'and' && q.children[1], { kind: 'not', child: words(['test']) });
     const or = q.kind === 'and' ? q.children[2] : undefined;
     assert.equal(or?.kind, 'or');
-    assert.deepEqual(or?.kind === 'or' && or.children[0], { kind: 'words', words: ['daily', 'orders'], prefix: false, text: 'daily orders' });
-    assert.deepEqual(parseSearchQuery('ord*'), { kind: 'words', words: ['ord'], prefix: true, text: 'ord' });
+    assert.deepEqual(or?.kind === 'or' && or.children[0], {
+      kind: 'words',
+      words: ['daily', 'orders'],
+      prefix: false,
+      quoted: true,
+      text: 'daily orders',
+    });
+    assert.deepEqual(parseSearchQuery('ord*'), { kind: 'words', words: ['ord'], prefix: true, quoted: false, text: 'ord' });
     assert.deepEqual(parseSearchQuery('a OR b').kind, 'or');
-    assert.deepEqual(parseSearchQuery('sales-orders'), { kind: 'words', words: ['sales', 'orders'], prefix: false, text: 'sales-orders' });
+    assert.deepEqual(parseSearchQuery('sales-orders'), {
+      kind: 'words',
+      words: ['sales', 'orders'],
+      prefix: false,
+      quoted: false,
+      text: 'sales-orders',
+    });
     const urn = 'urn:li:dataset:(urn:li:dataPlatform:hive,db.users,PROD)';
     assert.equal(parseSearchQuery(urn).kind, 'words');
   });
@@ -40,6 +52,7 @@ describe('search query parser', () => {
       kind: 'words',
       words: ['latitude'],
       prefix: false,
+      quoted: false,
       text: 'latitude',
       field: 'fieldPaths',
     });
@@ -47,6 +60,7 @@ describe('search query parser', () => {
       kind: 'words',
       words: ['encoding'],
       prefix: true,
+      quoted: false,
       text: 'encoding',
       field: 'customProperties',
     });

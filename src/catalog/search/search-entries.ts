@@ -1,27 +1,10 @@
 import { DATAHUB_REGISTRY, type RegistrySearchable } from '../registry/datahub-registry.ts';
 import { findAspectSpec } from '../registry/index.ts';
+import { foldText, indexedText } from './search-tokens.ts';
 import type { Json } from '../../storage/store.ts';
+import type { SearchEntry } from '../../storage/ports/search-index.ts';
 
-/**
- * One value an aspect contributes to its entity's search document, as the index keeps it: which field, the value as
- * text (exact, for filters, facets and sorts), and how full-text search treats it. Derived from DataHub's
- * `@Searchable` annotations in the generated registry, never from a hand-written list.
- */
-export interface SearchEntry {
-  readonly field: string;
-  readonly value: string;
-  /** The value as a number, for DATETIME and COUNT fields (range filters and sorts compare numbers). */
-  readonly number?: number;
-  /** Full-text indexed: its words are matched by queries (plain ones only when `byDefault`, `/q field:` always). */
-  readonly text: boolean;
-  /** A plain query searches this field (DataHub's queryByDefault). */
-  readonly byDefault: boolean;
-  /** How much a match here weighs (DataHub's boostScore; 1 by default). */
-  readonly boost: number;
-  /** The entity's display name (`_entityName`, or a key's name): exact and prefix matches on it rank first. */
-  readonly isName: boolean;
-  readonly autocomplete: boolean;
-}
+export type { SearchEntry };
 
 /** Field types whose values are words people search for; the others (numbers, times, booleans, paths) are exact. */
 const TEXT_TYPES = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM', 'KEYWORD', 'URN', 'URN_PARTIAL', undefined]);
@@ -54,6 +37,20 @@ function valuesAt(value: unknown, segments: readonly string[], out: unknown[]): 
 
 const asText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
+const flag = (field: string, value: string, number?: number): SearchEntry => ({
+  field,
+  value,
+  folded: value,
+  ...(number !== undefined ? { number } : {}),
+  text: false,
+  byDefault: false,
+  boost: 1,
+  isName: false,
+  autocomplete: false,
+});
+
+const exact = (v: string): string => (v.length > MAX_EXACT_VALUE ? v.slice(0, MAX_EXACT_VALUE) : v);
+
 function entriesOf(s: RegistrySearchable, values: readonly unknown[], isKey: boolean, out: SearchEntry[]): void {
   const text = TEXT_TYPES.has(s.type);
   const isName = (s.fieldNameAliases ?? []).includes('_entityName') || (isKey && s.type === 'WORD_GRAM');
@@ -62,7 +59,9 @@ function entriesOf(s: RegistrySearchable, values: readonly unknown[], isKey: boo
     const number = NUMBER_TYPES.has(s.type ?? '') && typeof v === 'number' ? v : undefined;
     out.push({
       field: s.name,
-      value,
+      value: exact(value),
+      folded: exact(foldText(value)),
+      ...(text ? { words: indexedText(value) } : {}),
       ...(number !== undefined ? { number } : {}),
       text,
       byDefault: text && s.queryByDefault !== false,
@@ -71,40 +70,24 @@ function entriesOf(s: RegistrySearchable, values: readonly unknown[], isKey: boo
       autocomplete: s.enableAutocomplete === true,
     });
   }
-  const flag = (field: string, value: string, number?: number): void => {
-    out.push({
-      field,
-      value,
-      ...(number !== undefined ? { number } : {}),
-      text: false,
-      byDefault: false,
-      boost: 1,
-      isName: false,
-      autocomplete: false,
-    });
-  };
-  if (s.hasValuesFieldName) flag(s.hasValuesFieldName, String(values.length > 0));
-  if (s.numValuesFieldName) flag(s.numValuesFieldName, String(values.length), values.length);
+  // The entity's name, under the one field name ranking and `_entityName` filters read, whatever the type calls it.
+  if (isName) for (const v of values) out.push({ ...flag('_entityName', exact(asText(v))), folded: exact(foldText(asText(v))) });
+  if (s.hasValuesFieldName) out.push(flag(s.hasValuesFieldName, String(values.length > 0)));
+  if (s.numValuesFieldName) out.push(flag(s.numValuesFieldName, String(values.length), values.length));
 }
 
 /**
  * Fields Almanac derives beside the annotated ones, each from one aspect: DataHub's UI and SDK filter on them.
  * (`_entityType` and `urn` belong to the entity, not an aspect: the index keeps them with the entity's row.)
  */
+
 const DERIVED: ReadonlyMap<string, (value: Json) => SearchEntry[]> = new Map([
+  ['upstreamLineage', (value: Json) => [flag('hasUpstreams', String(Array.isArray(value.upstreams) && value.upstreams.length > 0))]],
+  // When a deprecation is overdue depends on the time of the search: the index keeps the time, the query compares.
   [
-    'upstreamLineage',
-    (value: Json) => [
-      {
-        field: 'hasUpstreams',
-        value: String(Array.isArray(value.upstreams) && value.upstreams.length > 0),
-        text: false,
-        byDefault: false,
-        boost: 1,
-        isName: false,
-        autocomplete: false,
-      },
-    ],
+    'deprecation',
+    (value: Json) =>
+      typeof value.decommissionTime === 'number' ? [flag('decommissionTime', String(value.decommissionTime), value.decommissionTime)] : [],
   ],
 ]);
 

@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.ts';
-import type { ParsedSearchQuery as SearchQuery } from '../../storage/ports/search-query.ts';
+import type { ParsedSearchQuery as SearchQuery } from '../../storage/ports/search-index.ts';
 import { searchWords } from './search-tokens.ts';
 
 export type { SearchQuery };
@@ -146,5 +146,5 @@ function leaf(t: Token, phrase: boolean, fieldQueries: boolean): SearchQuery {
     if (value === '*' && field !== undefined) return { kind: 'exists', field };
     fail(t.at, `${JSON.stringify(t.text)} has no letters or digits to search for`);
   }
-  return { kind: 'words', words, prefix, text: prefix ? value.slice(0, -1) : value, ...(field !== undefined ? { field } : {}) };
+  return { kind: 'words', words, prefix, quoted: phrase, text: prefix ? value.slice(0, -1) : value, ...(field !== undefined ? { field } : {}) };
 }

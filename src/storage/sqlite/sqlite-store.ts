@@ -11,6 +11,7 @@ import { SqliteRelationships } from './relationships.ts';
 import { SqliteRetention } from './retention.ts';
 import { SqliteChangeEvents } from './change-events.ts';
 import { SqliteSearch } from './search.ts';
+import { SqliteSearchIndex } from './search-index.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';
 import { StatementCache } from './statements.ts';
@@ -39,7 +40,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   const sql = (text: string) => statements.get(text);
   const timeseries = new SqliteTimeseries(db, file);
   const tasks = new SqliteTasks(db, sql);
-  const relationships = new SqliteRelationships(db, sql, hooks.indexer);
+  const relationships = new SqliteRelationships(db, sql, hooks.indexer, new SqliteSearchIndex(sql));
   const aspects = new SqliteAspects(db, statements, timeseries, relationships, hooks.retention);
   return composeStore(
     'sqlite',
