@@ -10,6 +10,7 @@ import { identityRoutes } from './openapi/identity-routes.ts';
 import { openLineageRoutes } from './openapi/openlineage-routes.ts';
 import { relationshipRoutes } from './openapi/relationship-routes.ts';
 import { timelineRoutes } from './openapi/timeline-routes.ts';
+import { traceRoutes } from './openapi/trace-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { configRoutes } from './restli/config-routes.ts';
@@ -43,6 +44,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   relationshipsRestliRoutes,
   timelineRoutes,
   openLineageRoutes,
+  traceRoutes,
 ];
 
 /** Then these, at the root only: what operators poll, and the console's static files. */

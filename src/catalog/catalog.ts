@@ -214,6 +214,13 @@ export class Catalog {
     return this.store.getAspect(urn, aspect, version);
   }
 
+  /** The newest `limit` versions of one aspect, newest first (version 0, then n, n-1, ...), with their system metadata. */
+  aspectHistory(urn: string, aspect: string, limit: number): Promise<StoredAspect[]> {
+    const parsed = parseUrn(urn);
+    aspectSpec(parsed.entityType, aspect);
+    return this.store.getAspectHistory(urn, aspect, limit);
+  }
+
   /** Hard deletes the entity, or one aspect of it (a timeseries aspect optionally inside a time window). */
   delete(request: DeleteRequest): Promise<DeleteResult> {
     return hardDelete(this.store, request);

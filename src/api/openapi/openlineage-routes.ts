@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { parseOpenLineageEvent } from '../../catalog/openlineage/event.ts';
 import { openLineageProposals } from '../../catalog/openlineage/to-proposals.ts';
-import { newTraceId, traceparentOf, withTraceId } from '../../catalog/trace/trace-id.ts';
 import type { AppContext } from '../context.ts';
 import { requireIngest } from '../guards.ts';
+import { tracedWrite } from './write-traces.ts';
 
 /** DataHub's path, and the one OpenLineage's HTTP transport posts to unless told otherwise. */
 export const OPENLINEAGE_PATHS = ['/openapi/openlineage/api/v1/lineage', '/api/v1/lineage'] as const;
@@ -20,10 +20,9 @@ export const openLineageRoutes =
         const proposals = openLineageProposals(parseOpenLineageEvent(req.body));
         req.writes.take(proposals.length, 'body');
         await requireIngest(ctx, req.principal, proposals);
-        const traceId = newTraceId(Date.now());
-        await ctx.catalog.ingest(withTraceId(proposals, traceId), req.principal.actorUrn);
+        await tracedWrite(ctx, reply, proposals, (traced) => ctx.catalog.ingest(traced, req.principal.actorUrn));
         ctx.metrics.ingested.inc({ route: 'openlineage' }, proposals.length);
-        return reply.code(202).header('traceparent', traceparentOf(traceId)).send();
+        return reply.code(202).send();
       });
     }
   };
