@@ -249,6 +249,13 @@ for (const backend of await backends()) {
       });
     }
 
+    it('refuses a query parameter, which it would otherwise ignore, with 400', async () => {
+      const res = await server.request('POST', `${PATH}?async=false`, { body: runEvent('queried', randomUUID(), 'START') });
+      assert.equal(res.status, 400);
+      assert.match(res.json.message, /Unknown query parameter 'async'/);
+      assert.equal(await exists(pg('queried.report')), false);
+    });
+
     it('refuses malformed JSON with 400', async () => {
       const res = await server.request('POST', PATH, { rawBody: '{"eventType": "START",', headers: { 'Content-Type': 'application/json' } });
       assert.equal(res.status, 400);

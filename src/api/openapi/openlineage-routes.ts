@@ -3,6 +3,7 @@ import { parseOpenLineageEvent } from '../../catalog/openlineage/event.ts';
 import { openLineageProposals } from '../../catalog/openlineage/to-proposals.ts';
 import type { AppContext } from '../context.ts';
 import { requireIngest } from '../guards.ts';
+import { acceptQuery } from '../query-params.ts';
 import { tracedWrite } from './write-traces.ts';
 
 /** DataHub's path, and the one OpenLineage's HTTP transport posts to unless told otherwise. */
@@ -17,6 +18,7 @@ export const openLineageRoutes =
   async (app) => {
     for (const path of OPENLINEAGE_PATHS) {
       app.post(path, async (req, reply) => {
+        acceptQuery(req.query, {});
         const proposals = openLineageProposals(parseOpenLineageEvent(req.body));
         req.writes.take(proposals.length, 'body');
         await requireIngest(ctx, req.principal, proposals);
