@@ -197,7 +197,7 @@ export class Catalog {
   aspectHistory(urn: string, aspect: string, limit: number): Promise<StoredAspect[]> {
     const parsed = parseUrn(urn);
     aspectSpec(parsed.entityType, aspect);
-    return this.store.getAspectHistory(urn, aspect, limit);
+    return this.ports.aspects.getAspectHistory(urn, aspect, limit);
   }
 
   /** Hard deletes the entity, or one aspect of it (a timeseries aspect optionally inside a time window). */
