@@ -61,12 +61,12 @@ export class IndexSearch {
     const matched = matchedSql(req, this.dialect, params, this.rules, now);
     const parts: string[] = [];
     for (const field of counts.keys()) {
-      const name = this.dialect.param(params, field);
+      const name = `CAST(${this.dialect.param(params, field)} AS text)`;
       if (ENTITY_TYPE_FACETS.has(field)) {
         parts.push(`SELECT ${name} AS field, m.entity_type AS value, count(*) AS n FROM m GROUP BY m.entity_type`);
       } else if (field === 'deprecationState') {
         for (const state of DEPRECATION_STATES) {
-          const value = this.dialect.param(params, state);
+          const value = `CAST(${this.dialect.param(params, state)} AS text)`;
           const condition = deprecationStateSql(state, this.dialect, params, now);
           parts.push(`SELECT ${name} AS field, ${value} AS value, count(*) AS n FROM m JOIN entities e ON e.urn = m.urn WHERE ${condition}`);
         }

@@ -1,6 +1,6 @@
 import type { SearchDocuments } from '../../storage/store.ts';
 import { badRequest } from '../errors.ts';
-import { entitySpec } from '../registry/index.ts';
+import { entitySpec, findEntitySpec } from '../registry/index.ts';
 import { parseUrn } from '../urn.ts';
 import { aspectsForFields, baseFieldName, searchDocument } from './search-document.ts';
 import { foldText } from './search-tokens.ts';
@@ -11,7 +11,8 @@ import { compareDocuments, filterFields, matchesFilter, matchesText } from './se
  * `@Searchable` fields, DataHub's filter conditions and Almanac's full-text rule.
  */
 export const searchDocuments: SearchDocuments = {
-  entityType: (name) => entitySpec(name).name,
+  // GraphQL's EntityType names (DATA_JOB) as well as the registry's (dataJob).
+  entityType: (name) => (findEntitySpec(name) ?? entitySpec(name.replace(/_/g, ''))).name,
   baseField: baseFieldName,
   fieldsOf: filterFields,
   aspectsFor: aspectsForFields,

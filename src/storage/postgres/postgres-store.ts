@@ -5,6 +5,7 @@ import { PostgresAspects } from './aspects.ts';
 import { PostgresAuthListener } from './auth-listener.ts';
 import { PostgresChangeEvents } from './change-events.ts';
 import { PostgresSearch } from './search.ts';
+import { PostgresSearchIndex } from './search-index.ts';
 import { PostgresDatabase } from './database.ts';
 import { translatePostgresError } from './driver-errors.ts';
 import { PostgresIdentity } from './identity.ts';
@@ -32,7 +33,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const timeseries = new PostgresTimeseries(pool);
-  const relationships = new PostgresRelationships(pool, hooks.indexer);
+  const relationships = new PostgresRelationships(pool, hooks.indexer, new PostgresSearchIndex());
   const newClient = () => new pg.Client({ connectionString: url, types });
   const tasks = new PostgresTasks(pool, newClient);
   const authListener = new PostgresAuthListener(newClient);
@@ -52,7 +53,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
       changeEvents: new PostgresChangeEvents(pool),
-      search: new PostgresSearch(aspects, hooks.documents, pool),
+      search: new PostgresSearch(hooks.documents, pool),
     },
     translatePostgresError,
   );

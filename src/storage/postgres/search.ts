@@ -1,16 +1,45 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
-import { SearchScan } from '../search-scan.ts';
-import type { AspectReads, DatasetSearchPage, DatasetSearchQuery, SearchDocuments, SearchPort } from '../store.ts';
+import { IndexSearch } from '../index-search.ts';
+import type { SearchDialect } from '../search-sql.ts';
+import type { DatasetSearchPage, DatasetSearchQuery, SearchDocuments, SearchPort } from '../store.ts';
 
-/** Entity search by scan (storage/search-scan.ts), and the console's dataset listing in PostgreSQL's SQL. */
-export class PostgresSearch extends SearchScan implements PortImpl<SearchPort> {
+const typeOf = (value: unknown): string =>
+  typeof value === 'number' ? (Number.isInteger(value) ? 'bigint' : 'float8') : typeof value === 'boolean' ? 'boolean' : 'text';
+
+/** PostgreSQL's side of the search SQL: numbered, typed parameters, arrays for lists, the tsvector's @@ for words. */
+const POSTGRES_SEARCH: SearchDialect = {
+  // Typed by the value: a placeholder in a SELECT list or a CASE has no column to take its type from.
+  param: (params, value) => {
+    params.push(value);
+    return `$${params.length}::${typeOf(value)}`;
+  },
+  wordsMatch: (params, words, prefix, field) => {
+    // Words are letters and digits only (catalog/search/search-tokens.ts): safe as tsquery lexemes.
+    params.push(words.map((w, i) => (prefix && i === words.length - 1 ? `${w}:*` : w)).join(' <-> '));
+    const match = `$${params.length}::text`;
+    let restrict = 'by_default';
+    if (field !== undefined) {
+      params.push(field);
+      restrict = `field = $${params.length}::text`;
+    }
+    return `SELECT urn, max(boost) AS score FROM search_text WHERE tsv @@ to_tsquery('simple', ${match}) AND ${restrict} GROUP BY urn`;
+  },
+  like: 'LIKE',
+  in: (params, values) => {
+    params.push(values);
+    return `= ANY($${params.length}::text[])`;
+  },
+  nullsLast: (expr, dir) => `${expr} ${dir} NULLS LAST`,
+};
+
+/** Entity search over the search index (storage/index-search.ts), and the console's dataset listing in PostgreSQL's SQL. */
+export class PostgresSearch extends IndexSearch implements PortImpl<SearchPort> {
   constructor(
-    aspects: Pick<PortImpl<AspectReads>, 'listEntityUrns' | 'getEntities'>,
     documents: SearchDocuments,
     private readonly pool: pg.Pool,
   ) {
-    super(aspects, documents);
+    super(POSTGRES_SEARCH, documents, async (sql, params) => (await pool.query(sql, params as unknown[])).rows as Array<Record<string, unknown>>);
   }
 
   searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
