@@ -138,7 +138,7 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     clearSignInFailures: 'write',
     pruneSignInFailures: 'write',
   },
-  search: { search: 'read', count: 'read', facets: 'read', searchDatasets: 'read' },
+  search: { search: 'read', count: 'read', facets: 'read' },
 };
 
 /**

@@ -1,4 +1,4 @@
-import type { DatasetSearchPage, DatasetSearchQuery, FacetCounts, ReadParts, SearchHit, SearchQuery, SearchResult } from '../../storage/store.ts';
+import type { FacetCounts, ReadParts, SearchHit, SearchQuery, SearchResult } from '../../storage/store.ts';
 import { checkFilter } from './search-filter.ts';
 import { parseSearchQuery } from './search-query.ts';
 
@@ -44,11 +44,6 @@ export class EntitySearch {
   /** Per facet field, how many matches hold each value (each counted once per entity). */
   async aggregate(request: EntitySearchRequest, facets: readonly string[]): Promise<FacetCounts> {
     return this.ports.search.facets(checked(request), facets);
-  }
-
-  /** A page of datasets by name and facets, with facet counts (the console's and `search`'s listing). */
-  datasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
-    return this.ports.search.searchDatasets(query);
   }
 
   private pageOf(req: EntitySearchRequest, result: SearchResult): SearchPage {

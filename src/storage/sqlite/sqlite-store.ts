@@ -57,7 +57,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
       schedules: new SqliteSchedules(sql),
       userAccess: new SqliteUserAccess(db, sql),
       changeEvents: new SqliteChangeEvents(db, sql),
-      search: new SqliteSearch(db, hooks.documents, statements),
+      search: new SqliteSearch(db, hooks.documents),
     },
     translateSqliteError,
   );
