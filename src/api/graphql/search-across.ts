@@ -153,12 +153,13 @@ const FACETS: ReadonlyArray<readonly [field: string, displayName: string]> = [
 ];
 
 /** Facet counts over every match, most frequent value first. */
-export async function facets(ctx: GraphqlContext, req: EntitySearchRequest) {
+export async function facets(ctx: GraphqlContext, req: EntitySearchRequest, fields?: readonly string[]) {
+  const shown = fields === undefined ? FACETS : fields.map((f) => [f, FACETS.find(([name]) => name === f)?.[1] ?? f] as const);
   const counts = await ctx.app.search.aggregate(
     req,
-    FACETS.map(([field]) => field),
+    shown.map(([field]) => field),
   );
-  return FACETS.map(([field, displayName]) => ({
+  return shown.map(([field, displayName]) => ({
     field,
     displayName,
     aggregations: [...(counts.get(field) ?? [])]

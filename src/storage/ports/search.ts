@@ -41,6 +41,8 @@ export interface SearchRequest extends SearchQuery {
 export interface SearchHit {
   readonly urn: string;
   readonly entityType: string;
+  /** The entity's display name, as indexed (`_entityName`), when it has one. */
+  readonly name?: string;
 }
 
 export interface SearchResult {
