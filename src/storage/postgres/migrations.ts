@@ -426,6 +426,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER change_event_fan_out AFTER INSERT ON change_events FOR EACH ROW EXECUTE FUNCTION fan_out_change_event();
   `,
+  // Audit events (issue 36): one row per sign-in, token, user, role, group or policy change; pruned by age.
+  `
+  CREATE TABLE audit_events (
+    id BIGSERIAL PRIMARY KEY,
+    ts BIGINT NOT NULL,
+    event_type TEXT NOT NULL,
+    actor_urn TEXT NOT NULL,
+    entity_urn TEXT,
+    entity_type TEXT,
+    aspect_name TEXT,
+    details TEXT
+  );
+  CREATE INDEX audit_events_by_time ON audit_events (ts, id);
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
