@@ -19,6 +19,7 @@ import type { Config } from '../config.ts';
 import type { TimeseriesOperations } from '../tasks/truncation/timeseries-operations.ts';
 import type { RetentionService } from '../tasks/retention/retention-service.ts';
 import type { WebhookSubscriptions } from '../tasks/webhooks/webhook-subscriptions.ts';
+import type { AuditTrail } from '../auth/audit-trail.ts';
 import type { GraphqlExecutor } from './graphql/executor.ts';
 import type { Metrics } from './metrics.ts';
 
@@ -43,6 +44,7 @@ export interface AppContext {
   readonly login: LoginService;
   readonly users: UserAdmin;
   readonly policies: PolicyService;
+  readonly auditTrail: AuditTrail;
   readonly metrics: Metrics;
   /** One GraphQL schema and document cache, shared by every path the endpoint is mounted at. */
   readonly graphql: GraphqlExecutor;

@@ -463,6 +463,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END
   $$;
   `,
+  // 18: audit events (issue 36): one row per sign-in, token, user, role, group or policy change; pruned by age.
+  `
+  CREATE TABLE audit_events (
+    id BIGSERIAL PRIMARY KEY,
+    ts BIGINT NOT NULL,
+    event_type TEXT NOT NULL,
+    actor_urn TEXT NOT NULL,
+    entity_urn TEXT,
+    entity_type TEXT,
+    aspect_name TEXT,
+    details TEXT
+  );
+  CREATE INDEX audit_events_by_time ON audit_events (ts, id);
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

@@ -13,6 +13,7 @@ import { PostgresRelationships } from './relationships.ts';
 import { PostgresRetention } from './retention.ts';
 import { PostgresRuns } from './runs.ts';
 import { PostgresSchedules } from './schedules.ts';
+import { PostgresAudit } from './audit.ts';
 import { PostgresTasks } from './tasks.ts';
 import { PostgresTimeseries } from './timeseries.ts';
 import { PostgresTruncation } from './truncation.ts';
@@ -54,6 +55,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
       userAccess: new PostgresUserAccess(pool),
       changeEvents: new PostgresChangeEvents(pool),
       search: new PostgresSearch(hooks.documents, pool),
+      audit: new PostgresAudit(pool),
     },
     translatePostgresError,
   );

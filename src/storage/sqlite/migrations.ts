@@ -385,6 +385,20 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     INSERT INTO search_words (search_words, rowid, words) VALUES ('delete', OLD.id, OLD.words);
   END;
   `,
+  // 17: audit events (issue 36): one row per sign-in, token, user, role, group or policy change; pruned by age.
+  `
+  CREATE TABLE audit_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts INTEGER NOT NULL,
+    event_type TEXT NOT NULL,
+    actor_urn TEXT NOT NULL,
+    entity_urn TEXT,
+    entity_type TEXT,
+    aspect_name TEXT,
+    details TEXT
+  );
+  CREATE INDEX audit_events_by_time ON audit_events (ts, id);
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
