@@ -7,7 +7,11 @@ export type RoleName = 'Admin' | 'Editor' | 'Reader' | 'none';
 /** Creates a local user with the given role (or none) and returns a bearer header for them. */
 export async function actorWithRole(server: TestServer, username: string, role: RoleName, password = 'correct horse battery'): Promise<string> {
   const roleUrn = role === 'none' ? undefined : (`urn:li:dataHubRole:${role}` as RoleUrn);
-  const urn = await createLocalUser(server.app.services, { username, password, role: roleUrn, actor: 'urn:li:corpuser:datahub' });
+  const urn = await createLocalUser(
+    server.app.services,
+    { username, password, role: roleUrn, actor: 'urn:li:corpuser:datahub' },
+    server.config.passwords,
+  );
   const { token } = await server.app.services.tokens.mint({ actorUrn: urn, ownerUrn: urn, duration: 'ONE_DAY', name: `${username} test token` });
   return `Bearer ${token}`;
 }
