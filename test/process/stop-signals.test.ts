@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,27 @@ const portIsFree = (port: number) =>
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
   });
 
+/** A sign-in whose body is still arriving: the server has begun it, and a draining server answers it before it stops. */
+function requestInFlight(address: string): { finish(): Promise<{ status: number; connection: string | undefined }> } {
+  const req = http.request(`${address}/logIn`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+  const answered = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+    req.on('response', (res) => {
+      res.resume();
+      resolve({ status: res.statusCode!, connection: res.headers.connection });
+    });
+    req.on('error', reject);
+  });
+  req.write('{"username":"nobody",');
+  return { finish: () => (req.end('"password":"not a password"}'), answered) };
+}
+
+/** Resolves once `condition` holds, checking every 20 ms; rejects after `ms`. */
+async function until(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  for (const end = Date.now() + ms; !condition(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
 const WAYS: ReadonlyArray<{ name: string; command: string; args: string[]; skip?: string }> = [
   { name: 'npm start', command: 'npm', args: ['start'] },
   { name: 'almanac serve', command: process.execPath, args: [BIN, 'serve'] },
@@ -67,10 +89,16 @@ describe('stopping the server with a signal', () => {
             server.child.once('exit', (code, sig) => resolve({ code, signal: sig })),
           );
           const port = Number(new URL(server.address).port);
-          assert.equal((await fetch(`${server.address}/health`)).status, 200);
           if (way.command !== process.execPath) assert.notEqual(server.serverPid, server.child.pid, 'a wrapper process started the server');
 
+          const inFlight = requestInFlight(server.address);
+          // Answered after the sign-in's headers arrived, on the same event loop: the sign-in has begun by then.
+          assert.equal((await fetch(`${server.address}/health`)).status, 200);
+
           server.child.kill(signal);
+          await until(() => server.log.some((l) => l.msg === 'shutting down: draining requests'), 'the server to start draining');
+          // Answered, and its connection closed, so no idle keep-alive socket holds the stop.
+          assert.deepEqual(await inFlight.finish(), { status: 401, connection: 'close' });
           const status = await exited;
           // Its last log lines, read once the output closes (at once, unless something still holds it open).
           await Promise.race([
