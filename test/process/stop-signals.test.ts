@@ -62,6 +62,7 @@ async function until(condition: () => boolean, what: string, ms = 10_000): Promi
 
 const WAYS: ReadonlyArray<{ name: string; command: string; args: string[]; skip?: string }> = [
   { name: 'npm start', command: 'npm', args: ['start'] },
+  { name: 'npm run almanac -- serve', command: 'npm', args: ['run', 'almanac', '--', 'serve'] },
   { name: 'almanac serve', command: process.execPath, args: [BIN, 'serve'] },
   {
     name: 'almanac serve re-run under the pinned Node',
