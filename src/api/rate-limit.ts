@@ -15,7 +15,7 @@ export type ExpensiveOperationLimiter = (req: FastifyRequest, reply: FastifyRepl
 const EXPENSIVE: ReadonlyMap<string, true | ReadonlySet<string>> = new Map<string, true | ReadonlySet<string>>([
   ['POST /operations', new Set(['truncateTimeseriesAspect', 'getIndexSizes'])],
   ['POST /aspects', new Set(['getTimeseriesAspectValues'])],
-  ['POST /entities', new Set(['listUrns', 'deleteReferences'])],
+  ['POST /entities', new Set(['listUrns', 'deleteReferences', 'search', 'searchAcrossEntities', 'scrollAcrossEntities', 'filter', 'list'])],
   ['POST /runs', new Set(['list', 'describe', 'rollback'])],
   ['GET /relationships', true],
   ['POST /relationships', true],
