@@ -20,6 +20,7 @@ const EXPENSIVE: ReadonlyMap<string, true | ReadonlySet<string>> = new Map<strin
   ['GET /relationships', true],
   ['POST /relationships', true],
   ['GET /openapi/v2/entity/:entityName', true],
+  ['GET /openapi/v3/entity/:entityName', true],
   ['GET /openapi/relationships/v1', true],
   ['POST /openapi/v3/relationship/scroll', true],
   ['POST /openapi/v3/lineage/scroll', true],
