@@ -206,6 +206,7 @@ for (const backend of await backends()) {
       await refused('search', { entity: 'dataset', input: '*', start: 0, count: 10, view: 'x' }, /Unknown parameter 'view' for action 'search'/);
       await refused('search', { entity: 'dataset', input: '*', start: 0, count: 10_001 }, /'count' must be at most 10000/);
       await refused('search', { entity: 'dataset', input: '*', count: 10 }, /'start' is required/);
+      await refused('search', { entity: 'dataset', input: '*', start: 0, count: 10, fulltext: 'yes' }, /'fulltext' must be a boolean/);
       await refused('search', { entity: 'nosuchthing', input: '*', start: 0, count: 10 }, /nosuchthing/);
       await refused('search', { entity: 'dataset', input: '(orders', start: 0, count: 10 }, /could not be parsed at position/);
       await refused(

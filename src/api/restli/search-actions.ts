@@ -4,7 +4,7 @@ import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entit
 import { autocompleteQuery, facetDisplayName, SEARCH_FACETS, sortedFacetValues } from '../../catalog/search/search-facets.ts';
 import { fullTextQuery, type SearchCriterion, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
 import type { AppContext } from '../context.ts';
-import { acceptOnly, intParam, MAX_INT, requireParam, stringParam, type ActionBody } from './params.ts';
+import { acceptOnly, boolParam, intParam, MAX_INT, requireParam, stringParam, type ActionBody } from './params.ts';
 
 /** DataHub's ELASTIC_MAX_PAGE_SIZE: the most one page may hold. */
 const MAX_PAGE_SIZE = 10_000;
@@ -151,6 +151,8 @@ export async function searchAction(ctx: AppContext, action: string | undefined, 
   switch (action) {
     case 'search': {
       acceptOnly(body, query, 'search', SEARCH);
+      // Deprecated in DataHub and without effect on the index: checked, then ignored.
+      boolParam(body, 'fulltext');
       const req = requestOf(body, [entityName(stringParam(body, 'entity', true))], stringParam(body, 'input', true));
       return { value: await searchResult(ctx, body, req) };
     }
