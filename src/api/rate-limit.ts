@@ -15,11 +15,12 @@ export type ExpensiveOperationLimiter = (req: FastifyRequest, reply: FastifyRepl
 const EXPENSIVE: ReadonlyMap<string, true | ReadonlySet<string>> = new Map<string, true | ReadonlySet<string>>([
   ['POST /operations', new Set(['truncateTimeseriesAspect', 'getIndexSizes'])],
   ['POST /aspects', new Set(['getTimeseriesAspectValues'])],
-  ['POST /entities', new Set(['listUrns', 'deleteReferences'])],
+  ['POST /entities', new Set(['listUrns', 'deleteReferences', 'search', 'searchAcrossEntities', 'scrollAcrossEntities', 'filter', 'list'])],
   ['POST /runs', new Set(['list', 'describe', 'rollback'])],
   ['GET /relationships', true],
   ['POST /relationships', true],
   ['GET /openapi/v2/entity/:entityName', true],
+  ['GET /openapi/v3/entity/:entityName', true],
   ['GET /openapi/relationships/v1', true],
   ['POST /openapi/v3/relationship/scroll', true],
   ['POST /openapi/v3/lineage/scroll', true],

@@ -172,9 +172,14 @@ export function matchedSql(
 export function orderSql(q: SearchQuery & { readonly parsed?: ParsedQuery }, d: SearchDialect, params: unknown[], rules: SearchRules): string {
   const keys: string[] = [];
   for (const s of q.sort) {
+    const dir = s.order === 'DESCENDING' ? 'DESC' : 'ASC';
+    // The urn is the entity's own, not an indexed value (DataHub sorts on it as a keyword).
+    if (rules.baseField(s.field) === 'urn') {
+      keys.push(`m.urn ${dir}`);
+      continue;
+    }
     const field = d.param(params, rules.baseField(s.field));
     const agg = s.order === 'DESCENDING' ? 'max' : 'min';
-    const dir = s.order === 'DESCENDING' ? 'DESC' : 'ASC';
     keys.push(d.nullsLast(`(SELECT ${agg}(num) FROM search_fields s WHERE s.urn = m.urn AND s.field = ${field})`, dir));
     keys.push(d.nullsLast(`(SELECT ${agg}(value) FROM search_fields s WHERE s.urn = m.urn AND s.field = ${field})`, dir));
   }

@@ -49,6 +49,30 @@ for (const backend of await backends()) {
       );
     });
 
+    it("scrolls one type by GET with a query in DataHub's query language, read through the index", async () => {
+      const get = (query: string) => server.request('GET', `/openapi/v3/entity/dataset${query}`);
+      const first = await get(`?query=${encodeURIComponent('reads -b')}&count=1&aspectNames=datasetProperties`);
+      assert.equal(first.status, 200, first.text);
+      assert.deepEqual(first.json.entities, [{ urn: A, datasetProperties: { value: { name: 'reads.a', customProperties: {} } } }]);
+      assert.equal(first.json.totalCount, 2);
+      const next = await get(`?query=${encodeURIComponent('reads -b')}&count=1&aspectNames=datasetProperties&scrollId=${first.json.scrollId}`);
+      assert.deepEqual(
+        next.json.entities.map((e: { urn: string }) => e.urn),
+        [K],
+      );
+      assert.equal(next.json.scrollId, null);
+      const fielded = await get(`?query=${encodeURIComponent('/q platform: *kafka*')}`);
+      assert.deepEqual(
+        fielded.json.entities.map((e: { urn: string }) => e.urn),
+        [K],
+      );
+      assert.deepEqual(Object.keys(fielded.json.entities[0]).sort(), ['datasetKey', 'datasetProperties', 'urn']);
+      const bad = await get(`?query=${encodeURIComponent('(reads')}`);
+      assert.equal(bad.status, 400);
+      assert.match(bad.json.message, /could not be parsed at position/);
+      assert.match((await get('?cuont=1')).json.message, /Unknown query parameter 'cuont'/);
+    });
+
     it('answers systemMetadata only when asked', async () => {
       const res = await scroll('?systemMetadata=true&count=1', { entities: ['dataset'], aspects: [] });
       const first = res.json.entities[0];

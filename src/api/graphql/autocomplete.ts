@@ -1,4 +1,5 @@
 import { badRequest } from '../../catalog/errors.ts';
+import { autocompleteQuery } from '../../catalog/search/search-facets.ts';
 import type { SearchHit } from '../../catalog/search/entity-search.ts';
 import { entityRef } from './entity-refs.ts';
 import { DEFAULT_SEARCH_TYPES, typeOfEntity } from './entity-types.ts';
@@ -85,21 +86,8 @@ function limitOf(limit: number | null | undefined): number {
   return n;
 }
 
-/** The query as a prefix of the field (a name by default): what a user typing into a search box means. */
-function prefixQuery(input: AutoCompleteInput): string {
-  const text = input.query.trim();
-  if (text === '' || text === '*') return '*';
-  if (input.field)
-    return `/q ${input.field}:${text
-      .replace(/[\s"()|]+/g, ' ')
-      .trim()
-      .split(' ')
-      .join(` ${input.field}:`)}*`;
-  return `${text}*`;
-}
-
 async function complete(ctx: GraphqlContext, input: AutoCompleteInput, types: readonly string[]) {
-  const req = searchRequest({ ...input, query: prefixQuery(input), types });
+  const req = searchRequest({ ...input, query: autocompleteQuery(input.query, input.field), types });
   const page = await ctx.app.search.page(req, 0, limitOf(input.limit));
   const entities = (await Promise.all(page.hits.map((h: SearchHit) => entityRef(ctx, h.urn)))).filter((e) => e !== null);
   const suggestions = [...new Set(page.hits.map((h) => h.name ?? h.urn))];

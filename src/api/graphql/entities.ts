@@ -376,10 +376,16 @@ const typeDefs = /* GraphQL */ `
     id: String!
   }
 
+  "A slice of DataHub's DocumentInfo: the title (what \`datahub search\` shows of a document)."
+  type DocumentInfo {
+    title: String
+  }
+
   type Document implements Entity {
     urn: String!
     type: EntityType!
     exists: Boolean
+    info: DocumentInfo
   }
 
   type StructuredPropertyDefinition {
@@ -579,7 +585,7 @@ const resolvers: Resolvers = {
     }),
   },
   Role: { ...COMMON, id: keyField('id') },
-  Document: { ...COMMON, exists: existsField },
+  Document: { ...COMMON, exists: existsField, info: fromAspect('documentInfo', (v) => ({ title: str(v.title) })) },
   StructuredPropertyEntity: {
     ...COMMON,
     exists: existsField,

@@ -1,5 +1,6 @@
 import { badRequest } from '../../catalog/errors.ts';
 import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entity-search.ts';
+import { facetDisplayName, SEARCH_FACETS, sortedFacetValues } from '../../catalog/search/search-facets.ts';
 import { fullTextQuery, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
 import { entityRef } from './entity-refs.ts';
 import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity, typenameOfEntity } from './entity-types.ts';
@@ -136,25 +137,9 @@ function pageCount(count: number | null | undefined): number {
   return n;
 }
 
-/** The facets searchAcrossEntities counts (DataHub's field names and display names), in this order. */
-const FACETS: ReadonlyArray<readonly [field: string, displayName: string]> = [
-  ['_entityType', 'Type'],
-  ['platform', 'Platform'],
-  ['origin', 'Environment'],
-  ['typeNames', 'Sub Type'],
-  ['container', 'Container'],
-  ['owners', 'Owned By'],
-  ['tags', 'Tag'],
-  ['glossaryTerms', 'Glossary Term'],
-  ['domains', 'Domain'],
-  ['deprecated', 'Deprecated'],
-  // Almanac's: ACTIVE, DEPRECATED or OVERDUE (catalog/deprecation-lifecycle.ts).
-  ['deprecationState', 'Deprecation state'],
-];
-
 /** Facet counts over every match, most frequent value first. */
 export async function facets(ctx: GraphqlContext, req: EntitySearchRequest, fields?: readonly string[]) {
-  const shown = fields === undefined ? FACETS : fields.map((f) => [f, FACETS.find(([name]) => name === f)?.[1] ?? f] as const);
+  const shown = fields === undefined ? SEARCH_FACETS : fields.map((f) => [f, facetDisplayName(f)] as const);
   const counts = await ctx.app.search.aggregate(
     req,
     shown.map(([field]) => field),
@@ -162,8 +147,7 @@ export async function facets(ctx: GraphqlContext, req: EntitySearchRequest, fiel
   return shown.map(([field, displayName]) => ({
     field,
     displayName,
-    aggregations: [...(counts.get(field) ?? [])]
-      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    aggregations: sortedFacetValues(counts.get(field))
       // Entity types as GraphQL names them (DATASET), as DataHub's `_entityType` aggregation does.
       .map(([value, count]) => ({ value: field === '_entityType' ? typeOfEntity(value) : value, count })),
   }));

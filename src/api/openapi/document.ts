@@ -9,6 +9,14 @@ const typeParam = {
   required: true,
   schema: { type: 'string', enum: allEntitySpecs().map((e) => e.name) },
 };
+/** The query parameters of the scroll of one entity type, v2 and v3. */
+const scrollOfTypeParams = [
+  typeParam,
+  ...['aspectNames', 'scrollId', 'sort', 'sortCriteria', 'query', 'pitKeepAlive'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+  { name: 'count', in: 'query', schema: { type: 'integer', default: 10, maximum: 10000 } },
+  { name: 'sortOrder', in: 'query', schema: { type: 'string', enum: ['ASCENDING', 'DESCENDING'] } },
+  ...['systemMetadata', 'skipCache', 'includeSoftDelete'].map((name) => ({ name, in: 'query', schema: { type: 'boolean' } })),
+];
 
 /** The OpenAPI 3 description of the v3 entity endpoints Almanac serves. */
 export function openapiDocument(): Record<string, unknown> {
@@ -39,6 +47,12 @@ export function openapiDocument(): Record<string, unknown> {
     security: [{ bearer: [] }],
     paths: {
       '/openapi/v3/entity/{entityType}': {
+        get: {
+          summary:
+            "Scroll entities of one type (DataHub v3), query in DataHub's query language: {entities: [{urn, <aspect>: {value}}], scrollId, totalCount}; scrollId null once done",
+          parameters: scrollOfTypeParams,
+          responses: { '200': { description: 'One page' }, '400': error },
+        },
         post: {
           summary: 'Upsert aspects of one or more entities',
           parameters: [typeParam],
@@ -75,17 +89,7 @@ export function openapiDocument(): Record<string, unknown> {
       '/openapi/v2/entity/{entityType}': {
         get: {
           summary: 'Scroll entities of one type (DataHub v2): {scrollId?, results: [{urn, aspects: {name: {value}}}]}; no scrollId once done',
-          parameters: [
-            typeParam,
-            ...['aspectNames', 'scrollId', 'sort', 'sortCriteria', 'query', 'pitKeepAlive'].map((name) => ({
-              name,
-              in: 'query',
-              schema: { type: 'string' },
-            })),
-            { name: 'count', in: 'query', schema: { type: 'integer', default: 10, maximum: 10000 } },
-            { name: 'sortOrder', in: 'query', schema: { type: 'string', enum: ['ASCENDING', 'DESCENDING'] } },
-            ...['systemMetadata', 'skipCache', 'includeSoftDelete'].map((name) => ({ name, in: 'query', schema: { type: 'boolean' } })),
-          ],
+          parameters: scrollOfTypeParams,
           responses: { '200': { description: 'One page' }, '400': error },
         },
       },

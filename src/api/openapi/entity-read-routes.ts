@@ -6,7 +6,7 @@ import { fullTextQuery } from '../../catalog/search/search-filter.ts';
 import { parseUrn } from '../../catalog/urn.ts';
 import type { StoredAspect } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
-import { entityV2 } from './entity-v2-routes.ts';
+import { entityV2, scrollOfType } from './entity-v2-routes.ts';
 import { acceptParams, aspectView, countParam, flag, one, sortOf, versionedAspects, withoutUrnOrder, type Query } from './read-params.ts';
 
 /** The query parameters of DataHub's v3 scroll (v3 EntityController.scrollEntities). */
@@ -133,6 +133,15 @@ export const entityReadRoutes =
         scrollId: page.nextScrollId ?? null,
         totalCount: await page.total(),
         facets: [],
+      };
+    });
+
+    app.get<{ Params: { entityName: string }; Querystring: Query }>('/openapi/v3/entity/:entityName', async (req) => {
+      const { page, stored, withSystemMetadata } = await scrollOfType(ctx, req.params.entityName, req.query);
+      return {
+        entities: page.hits.map((h) => entityV3(h.urn, stored.get(h.urn) ?? [], withSystemMetadata)),
+        scrollId: page.nextScrollId ?? null,
+        totalCount: await page.total(),
       };
     });
 

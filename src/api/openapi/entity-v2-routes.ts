@@ -37,32 +37,42 @@ export const entityV2 = (urn: string, aspects: readonly StoredAspect[], withSyst
   aspects: Object.fromEntries(aspects.map((a) => [a.aspect, aspectView(a, withSystemMetadata)])),
 });
 
+/**
+ * DataHub's scroll of one entity type by query string (GenericEntitiesController.getEntities, v2 and v3 alike): the
+ * query in DataHub's query language, read through the search index, and the aspects named (every versioned one when
+ * none) of each entity on the page.
+ */
+export async function scrollOfType(ctx: AppContext, entityName: string, q: Query) {
+  acceptParams(q, SCROLL_PARAMS);
+  const spec = entitySpec(entityName);
+  const count = countParam(q);
+  const aspects = aspectNames(spec, q);
+  const withSystemMetadata = flag(q, 'systemMetadata');
+  flag(q, 'skipCache');
+  const page = await ctx.search.scroll(
+    {
+      entityTypes: [spec.name],
+      query: fullTextQuery(one(q, 'query')),
+      filter: [],
+      includeSoftDeleted: flag(q, 'includeSoftDelete'),
+      sort: sortOf(q),
+    },
+    one(q, 'scrollId'),
+    count,
+  );
+  const stored = await ctx.catalog.getEntities(
+    page.hits.map((h) => h.urn),
+    aspects,
+  );
+  return { page, stored, withSystemMetadata };
+}
+
 /** DataHub's OpenAPI v2 entity scroll and get, as datahub-gc's execution request cleanup reads them. */
 export const openapiV2Routes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
     app.get<{ Params: { entityName: string }; Querystring: Query }>('/openapi/v2/entity/:entityName', async (req) => {
-      acceptParams(req.query, SCROLL_PARAMS);
-      const spec = entitySpec(req.params.entityName);
-      const count = countParam(req.query);
-      const aspects = aspectNames(spec, req.query);
-      const page = await ctx.search.scroll(
-        {
-          entityTypes: [spec.name],
-          query: fullTextQuery(one(req.query, 'query')),
-          filter: [],
-          includeSoftDeleted: flag(req.query, 'includeSoftDelete'),
-          sort: sortOf(req.query),
-        },
-        one(req.query, 'scrollId'),
-        count,
-      );
-      const withSystemMetadata = flag(req.query, 'systemMetadata');
-      flag(req.query, 'skipCache');
-      const stored = await ctx.catalog.getEntities(
-        page.hits.map((h) => h.urn),
-        aspects,
-      );
+      const { page, stored, withSystemMetadata } = await scrollOfType(ctx, req.params.entityName, req.query);
       const results = page.hits.map((h) => entityV2(h.urn, stored.get(h.urn) ?? [], withSystemMetadata));
       // No scrollId once there is nothing more: datahub-gc stops on its absence.
       return page.nextScrollId ? { scrollId: page.nextScrollId, results } : { results };

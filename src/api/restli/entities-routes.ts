@@ -6,6 +6,7 @@ import type { Json } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
 import { aspectList } from './aspect-list.ts';
 import { applyRetentionAction } from './apply-retention.ts';
+import { searchAction } from './search-actions.ts';
 import { requireDelete, requireIngest } from '../guards.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, stringParam, unknownAction } from './params.ts';
 
@@ -13,7 +14,7 @@ import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, requireParam, str
 const DEFAULT_LIST_URNS = 100;
 const MAX_LIST_URNS = 10_000;
 
-/** Rest.li `entities` resource: the snapshot form, exists, delete, deleteReferences and listUrns. */
+/** Rest.li `entities` resource: the snapshot form, exists, delete, deleteReferences, listUrns and the search actions. */
 export const entitiesRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
   async (app) => {
@@ -68,8 +69,11 @@ export const entitiesRoutes =
         }
         case 'applyRetention':
           return applyRetentionAction(ctx, body, req.query, req.principal);
-        default:
-          throw unknownAction('entities', req.query.action);
+        default: {
+          const answer = await searchAction(ctx, req.query.action, body, req.query);
+          if (answer === undefined) throw unknownAction('entities', req.query.action);
+          return answer;
+        }
       }
     });
 
