@@ -426,6 +426,17 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER change_event_fan_out AFTER INSERT ON change_events FOR EACH ROW EXECUTE FUNCTION fan_out_change_event();
   `,
+  // Change events are recorded by the adapter from each write's outcome, in the write's transaction (the
+  // one-statement write included), as catalog/events/change-event-rules.ts says; the triggers of migration 16 go.
+  `
+  DROP TRIGGER change_event_deprecation_inserted ON aspects;
+  DROP TRIGGER change_event_deprecation_updated ON aspects;
+  DROP FUNCTION record_deprecation_change();
+  DROP TRIGGER change_event_task_ended ON tasks;
+  DROP FUNCTION record_task_end();
+  DROP TRIGGER change_event_fan_out ON change_events;
+  DROP FUNCTION fan_out_change_event();
+  `,
 ];
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
