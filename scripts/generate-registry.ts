@@ -131,6 +131,19 @@ function searchableOf(at: AnnotatedPath, annotation: unknown, where: string): Re
     // DataHub names the index field after the annotated field unless the annotation names it.
     name: typeof annotation.fieldName === 'string' ? annotation.fieldName : (at.field ?? last),
     ...(typeof annotation.fieldType === 'string' ? { type: annotation.fieldType } : {}),
+    ...(typeof annotation.boostScore === 'number' && annotation.boostScore !== 1 ? { boostScore: annotation.boostScore } : {}),
+    ...(annotation.enableAutocomplete === true ? { enableAutocomplete: true } : {}),
+    ...(annotation.addToFilters === true ? { addToFilters: true } : {}),
+    ...(typeof annotation.filterNameOverride === 'string' ? { filterNameOverride: annotation.filterNameOverride } : {}),
+    // DataHub's default is true; only a field that opts out says so.
+    ...(annotation.queryByDefault === false ? { queryByDefault: false } : {}),
+    ...(typeof annotation.hasValuesFieldName === 'string' ? { hasValuesFieldName: annotation.hasValuesFieldName } : {}),
+    ...(typeof annotation.numValuesFieldName === 'string' ? { numValuesFieldName: annotation.numValuesFieldName } : {}),
+    ...(Array.isArray(annotation.fieldNameAliases) &&
+    annotation.fieldNameAliases.every((a) => typeof a === 'string') &&
+    annotation.fieldNameAliases.length > 0
+      ? { fieldNameAliases: annotation.fieldNameAliases as string[] }
+      : {}),
   };
 }
 

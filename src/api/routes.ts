@@ -7,8 +7,10 @@ import { openapiRoutes } from './openapi/entity-routes.ts';
 import { entityReadRoutes } from './openapi/entity-read-routes.ts';
 import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
 import { identityRoutes } from './openapi/identity-routes.ts';
+import { openLineageRoutes } from './openapi/openlineage-routes.ts';
 import { relationshipRoutes } from './openapi/relationship-routes.ts';
 import { timelineRoutes } from './openapi/timeline-routes.ts';
+import { traceRoutes } from './openapi/trace-routes.ts';
 import { operatorRoutes } from './operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { configRoutes } from './restli/config-routes.ts';
@@ -41,6 +43,8 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   relationshipRoutes,
   relationshipsRestliRoutes,
   timelineRoutes,
+  openLineageRoutes,
+  traceRoutes,
 ];
 
 /** Then these, at the root only: what operators poll, and the console's static files. */

@@ -193,6 +193,13 @@ export class Catalog {
     return this.ports.aspects.getAspect(urn, aspect, version);
   }
 
+  /** The newest `limit` versions of one aspect, newest first (version 0, then n, n-1, ...), with their system metadata. */
+  aspectHistory(urn: string, aspect: string, limit: number): Promise<StoredAspect[]> {
+    const parsed = parseUrn(urn);
+    aspectSpec(parsed.entityType, aspect);
+    return this.ports.aspects.getAspectHistory(urn, aspect, limit);
+  }
+
   /** Hard deletes the entity, or one aspect of it (a timeseries aspect optionally inside a time window). */
   delete(request: DeleteRequest): Promise<DeleteResult> {
     return hardDelete(this.ports, request);

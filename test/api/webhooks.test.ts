@@ -166,6 +166,41 @@ for (const backend of await backends()) {
       );
     });
 
+    it('does not send to a refused address a subscription made before the rule refused it', async () => {
+      // As a row written by an older version would be: the URL was valid when it was made.
+      const id = 'legacy-nat64';
+      await server.app.services.store.changeEvents.createWebhookSubscription({
+        id,
+        url: 'http://[64:ff9b::a9fe:a9fe]/latest/meta-data',
+        sealedSecret: server.app.services.webhookSecrets.seal(SECRET),
+        categories: null,
+        entityTypes: null,
+        createdBy: 'urn:li:corpuser:datahub',
+        createdAt: Date.now(),
+      });
+      try {
+        const urn = datasetUrn('hooks.legacy');
+        await createDataset(server.request, urn);
+        await gqlData(server, 'mutation($input: UpdateDeprecationInput!) { updateDeprecation(input: $input) }', {
+          input: { urn, deprecated: true, note: 'not there' },
+        });
+        let logged: { state: string; attempts: number; lastStatusCode: number | null; lastError: string | null } | undefined;
+        for (const until = Date.now() + 10_000; !logged?.attempts && Date.now() < until; await new Promise((r) => setTimeout(r, 50)))
+          [logged] = (await gqlData(server, DELIVERIES, { id })).webhookDeliveries.deliveries;
+        assert.deepEqual(
+          [logged?.state, logged?.attempts, logged?.lastStatusCode, logged?.lastError],
+          [
+            'pending',
+            1,
+            null,
+            `64:ff9b::a9fe:a9fe is the NAT64 form of 169.254.169.254, a link-local, unspecified, multicast or broadcast address; not sent`,
+          ],
+        );
+      } finally {
+        await gqlData(server, 'mutation($id: String!) { deleteWebhookSubscription(id: $id) }', { id });
+      }
+    });
+
     it('never returns a secret after creation, validates targets and filters, and lets only Admins subscribe', async () => {
       const generated = await gqlData(server, CREATE, { input: { url: receiver.url, categories: ['RUN'], entityTypes: ['dataProcessInstance'] } });
       assert.match(generated.createWebhookSubscription.secret, /^[A-Za-z0-9_-]{43}$/);
@@ -183,6 +218,16 @@ for (const backend of await backends()) {
         // The same address written as a number, and as an IPv4-mapped IPv6 address.
         [{ url: 'http://2852039166/latest/meta-data' }, /^url: 169\.254\.169\.254 is a link-local/],
         [{ url: 'http://[::ffff:169.254.169.254]/' }, /^url: ::ffff:a9fe:a9fe is a link-local/],
+        // Cloud metadata services outside the link-local ranges: AWS over IPv6, Alibaba.
+        [{ url: 'http://[fd00:ec2::254]/latest/meta-data' }, /^url: fd00:ec2::254 is a cloud metadata address/],
+        [{ url: 'http://100.100.100.200/latest/meta-data' }, /^url: 100\.100\.100\.200 is a cloud metadata address/],
+        // IPv6 forms a translator or tunnel turns back into 169.254.169.254.
+        [{ url: 'http://[64:ff9b::a9fe:a9fe]/' }, /^url: 64:ff9b::a9fe:a9fe is the NAT64 form of 169\.254\.169\.254, a link-local/],
+        [{ url: 'http://[64:ff9b:1::a9fe:a9fe]/' }, /^url: 64:ff9b:1::a9fe:a9fe is the NAT64 form of 169\.254\.169\.254/],
+        [{ url: 'http://[::169.254.169.254]/' }, /^url: ::a9fe:a9fe is the IPv4-compatible form of 169\.254\.169\.254, a link-local/],
+        [{ url: 'http://[2002:a9fe:a9fe::]/' }, /^url: 2002:a9fe:a9fe:: is the 6to4 form of 169\.254\.169\.254, a link-local/],
+        [{ url: 'http://[2001:0:a9fe:a9fe::]/' }, /^url: 2001:0:a9fe:a9fe:: is the Teredo server form of 169\.254\.169\.254/],
+        [{ url: 'http://[64:ff9b::6464:64c8]/' }, /^url: 64:ff9b::6464:64c8 is the NAT64 form of 100\.100\.100\.200, a cloud metadata address/],
         [{ url: 'http://user:pw@example.com/hook' }, /^url: must not carry credentials/],
         [{ url: receiver.url, secret: 'short' }, /^secret: a string of 16 to 256 characters/],
         [{ url: receiver.url, categories: ['TAG'] }, /^categories: unknown value TAG/],
@@ -191,6 +236,22 @@ for (const backend of await backends()) {
         const res = await gql(server, CREATE, { input });
         assert.match(res.json.errors?.[0]?.message ?? '', message, res.text);
         assert.equal(res.json.errors[0].extensions.code, 400);
+      }
+      // Loopback and private targets stay allowed, in every spelling, and so do IPv6 forms of allowed IPv4 addresses.
+      for (const url of [
+        'http://127.0.0.1:9/hook',
+        'http://[::1]:9/hook',
+        'http://10.1.2.3:9/hook',
+        'http://192.168.0.10:9/hook',
+        'http://100.64.0.1:9/hook',
+        'http://[fd00::1]:9/hook',
+        'http://[::ffff:10.1.2.3]:9/hook',
+        'http://[64:ff9b::10.1.2.3]:9/hook',
+      ]) {
+        const made = await gql(server, CREATE, { input: { url } });
+        const id = made.json.data?.createWebhookSubscription?.subscription?.id;
+        assert.ok(id, `${url} is allowed: ${made.text}`);
+        await gqlData(server, 'mutation($id: String!) { deleteWebhookSubscription(id: $id) }', { id });
       }
       const editor = await actorWithRole(server, 'hook-editor', 'Editor');
       const refused = await gql(server, CREATE, { input: { url: receiver.url } }, { auth: editor });

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, notFound } from '../../catalog/errors.ts';
 import type { Proposal } from '../../catalog/proposals.ts';
 import { entitySpec } from '../../catalog/registry/index.ts';
@@ -8,9 +8,13 @@ import type { AppContext } from '../context.ts';
 import { acceptQuery, type QuerySpec } from '../query-params.ts';
 import { requireAuthorityWrites, requireDelete, requireEdit, requireIngest } from '../guards.ts';
 import { openapiDocument } from './document.ts';
+import { tracedWrite } from './write-traces.ts';
 
-/** Writes are synchronous either way; `createIfNotExists=true` (create-only) is not supported, so it is refused. */
-const WRITE_QUERY: QuerySpec = { async: ['true', 'false'], createIfNotExists: ['false'] };
+/**
+ * Writes are synchronous either way; `createIfNotExists=true` (create-only) is not supported, so it is refused. The
+ * answer always carries system metadata (with the write's trace id), so `systemMetadata` is accepted either way.
+ */
+const WRITE_QUERY: QuerySpec = { async: ['true', 'false'], createIfNotExists: ['false'], systemMetadata: ['true', 'false'] };
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -43,25 +47,26 @@ export const openapiRoutes =
     app.get('/openapi/v3/api-docs', { config: { public: true } }, async () => openapiDocument());
 
     /** POST writes whole aspects, PATCH applies JSON Patches; both answer the entities as they now are. */
-    const writeEntities = (changeType: 'UPSERT' | 'PATCH') => async (req: FastifyRequest<{ Params: { entityType: string } }>) => {
-      acceptQuery(req.query, WRITE_QUERY);
-      const spec = entitySpec(req.params.entityType);
-      if (!Array.isArray(req.body)) throw badRequest('Request body must be an array of {"urn": ..., "<aspect>": {"value": ...}}');
-      const proposals: Proposal[] = [];
-      const urns: string[] = [];
-      req.body.forEach((item: unknown, i: number) => {
-        if (!isObject(item) || typeof item.urn !== 'string') throw badRequest(`'[${i}].urn' is required and must be a string`);
-        urns.push(item.urn);
-        for (const [aspect, body] of Object.entries(item)) {
-          if (aspect !== 'urn') proposals.push(toProposal(spec.name, item.urn, aspect, body, `[${i}].${aspect}`, changeType));
-        }
-      });
-      req.writes.take(proposals.length, 'body');
-      await requireEdit(ctx, req.principal, urns);
-      await requireAuthorityWrites(ctx, req.principal, proposals);
-      await ctx.catalog.ingest(proposals, req.principal.actorUrn);
-      return Promise.all([...new Set(urns)].map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
-    };
+    const writeEntities =
+      (changeType: 'UPSERT' | 'PATCH') => async (req: FastifyRequest<{ Params: { entityType: string } }>, reply: FastifyReply) => {
+        acceptQuery(req.query, WRITE_QUERY);
+        const spec = entitySpec(req.params.entityType);
+        if (!Array.isArray(req.body)) throw badRequest('Request body must be an array of {"urn": ..., "<aspect>": {"value": ...}}');
+        const proposals: Proposal[] = [];
+        const urns: string[] = [];
+        req.body.forEach((item: unknown, i: number) => {
+          if (!isObject(item) || typeof item.urn !== 'string') throw badRequest(`'[${i}].urn' is required and must be a string`);
+          urns.push(item.urn);
+          for (const [aspect, body] of Object.entries(item)) {
+            if (aspect !== 'urn') proposals.push(toProposal(spec.name, item.urn, aspect, body, `[${i}].${aspect}`, changeType));
+          }
+        });
+        req.writes.take(proposals.length, 'body');
+        await requireEdit(ctx, req.principal, urns);
+        await requireAuthorityWrites(ctx, req.principal, proposals);
+        await tracedWrite(ctx, reply, proposals, (traced) => ctx.catalog.ingest(traced, req.principal.actorUrn));
+        return Promise.all([...new Set(urns)].map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
+      };
     app.post('/openapi/v3/entity/:entityType', writeEntities('UPSERT'));
     app.patch('/openapi/v3/entity/:entityType', writeEntities('PATCH'));
 
@@ -92,9 +97,12 @@ export const openapiRoutes =
       req.writes.take(1, 'body');
       await requireIngest(ctx, req.principal, [proposal]);
       const existed = await ctx.catalog.exists(req.params.urn);
-      await ctx.catalog.ingest([proposal], req.principal.actorUrn);
+      const [traced] = await tracedWrite(ctx, reply, [proposal], async (t) => {
+        await ctx.catalog.ingest(t, req.principal.actorUrn);
+        return t;
+      });
       return reply
         .code(existed ? 200 : 201)
-        .send({ urn: req.params.urn, [req.params.aspect]: { value: proposal.value, systemMetadata: proposal.systemMetadata } });
+        .send({ urn: req.params.urn, [req.params.aspect]: { value: traced!.value, systemMetadata: traced!.systemMetadata } });
     });
   };

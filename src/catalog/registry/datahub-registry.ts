@@ -62,6 +62,19 @@ export interface RegistrySearchable {
   readonly name: string;
   /** DataHub's fieldType: KEYWORD, TEXT, URN, BOOLEAN, COUNT, DATETIME, ... */
   readonly type?: string;
+  /** How much a match in this field weighs in ranking (DataHub's default 1 is left out). */
+  readonly boostScore?: number;
+  readonly enableAutocomplete?: boolean;
+  /** Offered as a filter and facet in DataHub's UI. */
+  readonly addToFilters?: boolean;
+  readonly filterNameOverride?: string;
+  /** false: a plain query does not search this field (DataHub's default is true). */
+  readonly queryByDefault?: boolean;
+  /** A boolean field saying whether this one has any value (`hasDescription`). */
+  readonly hasValuesFieldName?: string;
+  /** A count field of this one's values (`numTags`). */
+  readonly numValuesFieldName?: string;
+  readonly fieldNameAliases?: readonly string[];
 }
 
 export const DATAHUB_REGISTRY: RegistryData = data as RegistryData;

@@ -1,19 +1,22 @@
 import type { AspectIndexer, Json } from '../../storage/store.ts';
 import { RELATIONSHIP_ASPECTS, relationshipsOf } from './edges.ts';
+import { SEARCHABLE_ASPECTS, searchEntries } from '../search/search-entries.ts';
 
 const STATUS = 'status';
 
 /**
  * What the store keeps beside aspect values: every relationship the registry's
- * `@Relationship` annotations declare, and which entities `status` soft-deletes.
+ * `@Relationship` annotations declare, which entities `status` soft-deletes, and
+ * each aspect's part of its entity's search document (`@Searchable`).
  * `openStore` gives it to the adapter, which applies it inside the write.
  */
 export const aspectIndexer: AspectIndexer = {
-  aspects: new Set([...RELATIONSHIP_ASPECTS, STATUS]),
-  index(_entityType: string, urn: string, aspect: string, value: Json) {
+  aspects: new Set([...RELATIONSHIP_ASPECTS, STATUS, ...SEARCHABLE_ASPECTS]),
+  index(entityType: string, urn: string, aspect: string, value: Json) {
     return {
       relationships: RELATIONSHIP_ASPECTS.has(aspect) ? relationshipsOf(urn, aspect, value) : [],
       softDeleted: aspect === STATUS && value.removed === true,
+      search: SEARCHABLE_ASPECTS.has(aspect) ? searchEntries(entityType, aspect, value) : [],
     };
   },
 };

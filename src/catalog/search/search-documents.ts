@@ -3,6 +3,7 @@ import { badRequest } from '../errors.ts';
 import { entitySpec } from '../registry/index.ts';
 import { parseUrn } from '../urn.ts';
 import { aspectsForFields, baseFieldName, searchDocument } from './search-document.ts';
+import { foldText } from './search-tokens.ts';
 import { compareDocuments, filterFields, matchesFilter, matchesText } from './search-filter.ts';
 
 /**
@@ -17,5 +18,6 @@ export const searchDocuments: SearchDocuments = {
   document: (entityType, urn, aspects, fields) => searchDocument(entityType, urn, parseUrn(urn).parts, aspects, fields),
   matches: (doc, filter, query) => matchesFilter(doc, filter) && matchesText(doc, query),
   compare: compareDocuments,
+  fold: foldText,
   invalidScrollId: (scrollId) => badRequest(`Invalid scrollId ${scrollId}: pass back a nextScrollId this server returned, unchanged`),
 };

@@ -1,4 +1,5 @@
 import type { Json } from './aspects.ts';
+import type { SearchEntry } from './search-index.ts';
 
 /**
  * One relationship an aspect declares: DataHub's graph edge from `source` to
@@ -19,6 +20,8 @@ export interface AspectIndexEntries {
   readonly relationships: readonly RelationshipEdge[];
   /** The value soft-deletes its entity (DataHub's status.removed): reads hide the relationships that touch it. */
   readonly softDeleted: boolean;
+  /** What the value contributes to its entity's search document (none when absent). */
+  readonly search?: readonly SearchEntry[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Json } from './aspects.ts';
+import type { ParsedSearchQuery } from './search-index.ts';
 
 /** One criterion of DataHub's search filter (FacetFilterInput / Criterion). */
 export interface SearchCriterion {
@@ -23,6 +24,8 @@ export interface SearchQuery {
   readonly entityTypes: readonly string[];
   /** A full-text query; undefined matches everything. */
   readonly query?: string;
+  /** The query as the catalog parsed it (DataHub's query language): what an index matches. */
+  readonly parsed?: ParsedSearchQuery;
   readonly filter: SearchFilter;
   /** DataHub leaves soft-deleted entities out unless this is set or the filter names `removed`. */
   readonly includeSoftDeleted: boolean;
@@ -92,6 +95,8 @@ export interface SearchDocuments {
   compare(a: SearchDocument, b: SearchDocument, sort: readonly SortCriterion[]): number;
   /** The error for a scroll id this server did not return. */
   invalidScrollId(scrollId: string): Error;
+  /** Case and accents folded, as the index folds values. */
+  fold(text: string): string;
 }
 
 /** What SearchPort only reads: every method. */

@@ -351,7 +351,41 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
        AND (s.entity_types IS NULL OR instr(s.entity_types, ',' || NEW.entity_type || ',') > 0);
   END;
   `,
-  // Change events are recorded by the adapter from each write's outcome, in the write's transaction, as
+  // 16: the search index. Each aspect's exact values (filters, facets, sorts, names) in search_fields; each text
+  // field's words in search_text, indexed by FTS5 (an external-content table kept current by its two triggers, FTS5's
+  // documented pattern). Written with the aspect, in its transaction; backfilled from stored aspects by this migration.
+  `
+  CREATE TABLE search_fields (
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    field TEXT NOT NULL,
+    value TEXT NOT NULL,
+    folded TEXT NOT NULL,
+    num REAL,
+    is_name INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX search_fields_by_urn ON search_fields (urn, aspect);
+  CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
+  CREATE INDEX search_fields_by_number ON search_fields (field, num) WHERE num IS NOT NULL;
+  CREATE TABLE search_text (
+    id INTEGER PRIMARY KEY,
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    field TEXT NOT NULL,
+    boost REAL NOT NULL,
+    by_default INTEGER NOT NULL,
+    words TEXT NOT NULL
+  );
+  CREATE INDEX search_text_by_urn ON search_text (urn, aspect);
+  CREATE VIRTUAL TABLE search_words USING fts5 (words, content = 'search_text', content_rowid = 'id', tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3');
+  CREATE TRIGGER search_text_inserted AFTER INSERT ON search_text BEGIN
+    INSERT INTO search_words (rowid, words) VALUES (NEW.id, NEW.words);
+  END;
+  CREATE TRIGGER search_text_deleted AFTER DELETE ON search_text BEGIN
+    INSERT INTO search_words (search_words, rowid, words) VALUES ('delete', OLD.id, OLD.words);
+  END;
+  `,
+  // 17: change events are recorded by the adapter from each write's outcome, in the write's transaction, as
   // catalog/events/change-event-rules.ts says (storage/ports/change-events.ts); the triggers of migration 15 go.
   `
   DROP TRIGGER change_event_deprecation_inserted;
@@ -360,6 +394,9 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   DROP TRIGGER change_event_fan_out;
   `,
 ];
+
+/** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
+export const SEARCH_MIGRATION = 16;
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
 export const RELATIONSHIPS_MIGRATION = 7;

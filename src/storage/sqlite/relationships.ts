@@ -23,6 +23,7 @@ import type {
 } from '../store.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { RelationshipPort } from '../ports/relationships.ts';
+import type { SqliteSearchIndex } from './search-index.ts';
 
 /** Lists travel as one JSON text parameter, so a statement's text never depends on a list's length. */
 const IN_JSON = (column: string) => `${column} IN (SELECT value FROM json_each(?))`;
@@ -38,6 +39,8 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     private readonly db: Database.Database,
     private readonly sql: (text: string) => Database.Statement,
     private readonly indexer: AspectIndexer,
+    /** Search entries come from the same value, at the same moment: this part writes them too. */
+    readonly searchIndex: SqliteSearchIndex,
   ) {
     // One read transaction: the page and its total come from the same snapshot.
     this.relatedTx = db.transaction((q) => this.readRelated(q));
@@ -50,7 +53,7 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     this.insert(urn, aspect, this.indexer.index(entityType, urn, aspect, value));
   }
 
-  private insert(urn: string, aspect: string, entries: AspectIndexEntries): void {
+  private insert(urn: string, aspect: string, entries: AspectIndexEntries, search = true): void {
     const insert = this.sql(
       `INSERT OR IGNORE INTO relationships (source_urn, destination_urn, relationship_type, owner_urn, aspect, source_type, destination_type, via_urn)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -59,6 +62,7 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
       insert.run(e.source, e.destination, e.relationshipType, urn, aspect, e.sourceType, e.destinationType, e.via);
     }
     if (entries.softDeleted) this.sql('INSERT INTO soft_deletions (urn, aspect) VALUES (?, ?)').run(urn, aspect);
+    if (search) this.searchIndex.write(urn, aspect, entries.search ?? []);
   }
 
   /** Drops what one aspect of the entity indexed. */
@@ -66,6 +70,7 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     if (!this.indexer.aspects.has(aspect)) return;
     this.sql('DELETE FROM relationships WHERE owner_urn = ? AND aspect = ?').run(urn, aspect);
     this.sql('DELETE FROM soft_deletions WHERE urn = ? AND aspect = ?').run(urn, aspect);
+    this.searchIndex.forgetAspect(urn, aspect);
   }
 
   /** A hard delete removes the entity from the graph: its own edges, every edge into it, and its soft-deletion mark. */
@@ -74,6 +79,12 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     this.sql('DELETE FROM relationships WHERE destination_urn = ?').run(urn);
     this.sql('DELETE FROM relationships WHERE owner_urn = ?').run(urn);
     this.sql('DELETE FROM soft_deletions WHERE urn = ?').run(urn);
+    this.searchIndex.forgetEntity(urn);
+  }
+
+  /** The search index's backfill, run by the migration that creates its tables. */
+  backfillSearch(): void {
+    this.searchIndex.backfill(this.db, this.indexer);
   }
 
   /** Indexes every stored latest aspect value; run once, by the migration that creates the tables. */
@@ -89,7 +100,8 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     for (;;) {
       const rows = page.all(aspects, ...after) as Array<{ urn: string; entity_type: string; aspect: string; metadata: string }>;
       // The tables were created empty in this transaction: nothing to replace, only to insert.
-      for (const r of rows) this.insert(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)));
+      // The search tables come later (SEARCH_MIGRATION), which backfills them itself.
+      for (const r of rows) this.insert(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)), false);
       if (rows.length < 1000) return;
       after = [rows.at(-1)!.urn, rows.at(-1)!.aspect];
     }

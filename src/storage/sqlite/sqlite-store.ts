@@ -11,6 +11,7 @@ import { SqliteRelationships } from './relationships.ts';
 import { SqliteRetention } from './retention.ts';
 import { SqliteChangeEvents } from './change-events.ts';
 import { SqliteSearch } from './search.ts';
+import { SqliteSearchIndex } from './search-index.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';
 import { StatementCache } from './statements.ts';
@@ -41,7 +42,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
   const changeEvents = new SqliteChangeEvents(db, sql, hooks.events);
   const tasks = new SqliteTasks(db, sql, changeEvents);
-  const relationships = new SqliteRelationships(db, sql, hooks.indexer);
+  const relationships = new SqliteRelationships(db, sql, hooks.indexer, new SqliteSearchIndex(sql));
   const aspects = new SqliteAspects(db, statements, timeseries, relationships, hooks.retention, changeEvents);
   return composeStore(
     'sqlite',

@@ -1,0 +1,114 @@
+import { DATAHUB_REGISTRY, type RegistrySearchable } from '../registry/datahub-registry.ts';
+import { findAspectSpec } from '../registry/index.ts';
+import { foldText, indexedText } from './search-tokens.ts';
+import type { Json } from '../../storage/store.ts';
+import type { SearchEntry } from '../../storage/ports/search-index.ts';
+
+export type { SearchEntry };
+
+/** Field types whose values are words people search for; the others (numbers, times, booleans, paths) are exact. */
+const TEXT_TYPES = new Set(['TEXT', 'TEXT_PARTIAL', 'WORD_GRAM', 'KEYWORD', 'URN', 'URN_PARTIAL', undefined]);
+const NUMBER_TYPES = new Set(['COUNT', 'DATETIME', 'DOUBLE']);
+/** Longest exact value kept for filters and facets: longer texts (descriptions) are searched by their words only. */
+export const MAX_EXACT_VALUE = 512;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The values at a path: `*` is every array element or map entry (a map entry indexes as `key=value`, as DataHub's do). */
+function valuesAt(value: unknown, segments: readonly string[], out: unknown[]): void {
+  if (segments.length === 0) {
+    if (value !== undefined && value !== null) out.push(value);
+    return;
+  }
+  const [head, ...rest] = segments as [string, ...string[]];
+  if (head === '*') {
+    if (Array.isArray(value)) for (const v of value) valuesAt(v, rest, out);
+    else if (isObject(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (rest.length === 0 && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) out.push(`${k}=${String(v)}`);
+        else valuesAt(v, rest, out);
+      }
+    } else valuesAt(value, rest, out);
+    return;
+  }
+  if (head.startsWith('$')) return; // map keys ($key): not indexed
+  if (isObject(value)) valuesAt(value[head], rest, out);
+}
+
+const asText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+const flag = (field: string, value: string, number?: number): SearchEntry => ({
+  field,
+  value,
+  folded: value,
+  ...(number !== undefined ? { number } : {}),
+  text: false,
+  byDefault: false,
+  boost: 1,
+  isName: false,
+  autocomplete: false,
+});
+
+const exact = (v: string): string => (v.length > MAX_EXACT_VALUE ? v.slice(0, MAX_EXACT_VALUE) : v);
+
+function entriesOf(s: RegistrySearchable, values: readonly unknown[], isKey: boolean, out: SearchEntry[]): void {
+  const text = TEXT_TYPES.has(s.type);
+  const isName = (s.fieldNameAliases ?? []).includes('_entityName') || (isKey && s.type === 'WORD_GRAM');
+  for (const v of values) {
+    const value = asText(v);
+    const number = NUMBER_TYPES.has(s.type ?? '') && typeof v === 'number' ? v : undefined;
+    out.push({
+      field: s.name,
+      value: exact(value),
+      folded: exact(foldText(value)),
+      ...(text ? { words: indexedText(value) } : {}),
+      ...(number !== undefined ? { number } : {}),
+      text,
+      byDefault: text && s.queryByDefault !== false,
+      boost: s.boostScore ?? 1,
+      isName,
+      autocomplete: s.enableAutocomplete === true,
+    });
+  }
+  // The entity's name, under the one field name ranking and `_entityName` filters read, whatever the type calls it.
+  if (isName) for (const v of values) out.push({ ...flag('_entityName', exact(asText(v))), folded: exact(foldText(asText(v))) });
+  if (s.hasValuesFieldName) out.push(flag(s.hasValuesFieldName, String(values.length > 0)));
+  if (s.numValuesFieldName) out.push(flag(s.numValuesFieldName, String(values.length), values.length));
+}
+
+/**
+ * Fields Almanac derives beside the annotated ones, each from one aspect: DataHub's UI and SDK filter on them.
+ * (`_entityType` and `urn` belong to the entity, not an aspect: the index keeps them with the entity's row.)
+ */
+
+const DERIVED: ReadonlyMap<string, (value: Json) => SearchEntry[]> = new Map([
+  ['upstreamLineage', (value: Json) => [flag('hasUpstreams', String(Array.isArray(value.upstreams) && value.upstreams.length > 0))]],
+  // When a deprecation is overdue depends on the time of the search: the index keeps the time, the query compares.
+  [
+    'deprecation',
+    (value: Json) =>
+      typeof value.decommissionTime === 'number' ? [flag('decommissionTime', String(value.decommissionTime), value.decommissionTime)] : [],
+  ],
+]);
+
+/** What one aspect value contributes to its entity's search document; nothing for an aspect without annotations. */
+export function searchEntries(entityType: string, aspectName: string, value: Json): SearchEntry[] {
+  const spec = findAspectSpec(entityType, aspectName);
+  if (!spec || spec.kind === 'timeseries') return [];
+  const out: SearchEntry[] = [];
+  for (const s of DATAHUB_REGISTRY.aspects[aspectName]?.searchable ?? []) {
+    const values: unknown[] = [];
+    valuesAt(value, s.path.split('/'), values);
+    entriesOf(s, values, spec.kind === 'key', out);
+  }
+  out.push(...(DERIVED.get(aspectName)?.(value) ?? []));
+  return out;
+}
+
+/** Aspects whose values contribute anything: the store indexes only these. */
+export const SEARCHABLE_ASPECTS: ReadonlySet<string> = new Set([
+  ...Object.entries(DATAHUB_REGISTRY.aspects)
+    .filter(([, a]) => (a.searchable?.length ?? 0) > 0 && a.kind !== 'timeseries')
+    .map(([name]) => name),
+  ...DERIVED.keys(),
+]);

@@ -1,0 +1,184 @@
+import type { ParsedSearchQuery as ParsedQuery } from './ports/search-index.ts';
+import type { SearchCriterion, SearchFilter, SearchQuery } from './ports/search.ts';
+
+/**
+ * SQL over the search index, the same shape on both engines: `search_fields` holds each exact value an aspect
+ * contributes (field, value, folded value, number), the engine's full-text table holds each text field's words, and
+ * `entities` is the universe. A parsed query becomes one SELECT of `(urn, score)`; filters become EXISTS clauses on
+ * `search_fields`. What differs between engines (placeholders, the full-text match, LIKE) comes from the dialect.
+ */
+export interface SearchDialect {
+  /** A placeholder for the value (numbered or named: the text may use values in any order). */
+  readonly param: (params: unknown[], value: unknown) => string;
+  /** `SELECT urn, max(boost) AS score` of the rows whose words match (a phrase; the last word a prefix if asked). */
+  readonly wordsMatch: (params: unknown[], words: readonly string[], prefix: boolean, field: string | undefined) => string;
+  readonly like: 'LIKE' | 'ILIKE';
+  /** `IN (...)` over a list of values, as one parameter. */
+  readonly in: (params: unknown[], values: readonly unknown[]) => string;
+  /** An ORDER BY key with missing values last. */
+  readonly nullsLast: (expr: string, dir: 'ASC' | 'DESC') => string;
+}
+
+const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** A `*` pattern as LIKE's, everything else literal. */
+export const likePattern = (pattern: string): string => pattern.split('*').map(likeEscape).join('%');
+
+/**
+ * The matches of a parsed query as `SELECT urn, score`: full-text words and phrases from the text table, exact-value
+ * forms (`_exists_`, wildcards) from `search_fields`, AND as a join (scores add), OR as a union (the best score),
+ * NOT as an anti-join. `universe` writes the SELECT of every candidate, for a query that only excludes. Placeholders
+ * are numbered or named by the dialect, so the order values are added in need not be the order of the text.
+ */
+export function matchSql(q: ParsedQuery, d: SearchDialect, params: unknown[], universe: () => string): string {
+  switch (q.kind) {
+    case 'all':
+      return `SELECT urn, 0 AS score FROM (${universe()}) u`;
+    case 'words':
+      return d.wordsMatch(params, q.words, q.prefix || !q.quoted, q.field);
+    case 'exists':
+      return `SELECT DISTINCT urn, 0 AS score FROM search_fields WHERE field = ${d.param(params, q.field)}`;
+    case 'wildcard':
+      return `SELECT DISTINCT urn, 0 AS score FROM search_fields WHERE field = ${d.param(params, q.field)} AND folded ${d.like} ${d.param(params, likePattern(q.pattern))} ESCAPE '\\'`;
+    case 'or': {
+      const parts = q.children.map((c) => matchSql(c, d, params, universe));
+      return `SELECT urn, max(score) AS score FROM (${parts.join(' UNION ALL ')}) o GROUP BY urn`;
+    }
+    case 'not':
+      return `SELECT urn, 0 AS score FROM (${universe()}) u WHERE urn NOT IN (SELECT urn FROM (${matchSql(q.child, d, params, universe)}) n)`;
+    case 'and': {
+      const positive = q.children.filter((c) => c.kind !== 'not');
+      const negative = q.children.filter((c): c is Extract<ParsedQuery, { kind: 'not' }> => c.kind === 'not');
+      const base = positive.length > 0 ? positive : [{ kind: 'all' } as const];
+      const joined = base.map((c, i) => `(${matchSql(c, d, params, universe)}) a${i}`);
+      let sql = `SELECT a0.urn, ${base.map((_, i) => `a${i}.score`).join(' + ')} AS score FROM ${joined[0]}`;
+      for (let i = 1; i < joined.length; i++) sql += ` JOIN ${joined[i]} ON a${i}.urn = a0.urn`;
+      const exclusions = negative.map((n) => `a0.urn NOT IN (SELECT urn FROM (${matchSql(n.child, d, params, universe)}) x)`);
+      return exclusions.length > 0 ? `${sql} WHERE ${exclusions.join(' AND ')}` : sql;
+    }
+  }
+}
+
+/** What the builder needs from the catalog, beside the dialect: the registry's entity names and DataHub's folding. */
+export interface SearchRules {
+  /** The registry's name of an entity type as a filter value names it (`DATASET`, `dataset`, `DATA_JOB`); throws for an unknown one. */
+  readonly entityType: (value: string) => string;
+  /** Case and accents folded, as the index folds values. */
+  readonly fold: (text: string) => string;
+  /** `platform.keyword` and `platform` are one field. */
+  readonly baseField: (field: string) => string;
+}
+
+const ENTITY_TYPE_FIELDS = new Set(['_entityType', 'entityType', '_index']);
+const numeric = (x: string | undefined): boolean => x !== undefined && x.trim() !== '' && Number.isFinite(Number(x));
+const COMPARISONS: Readonly<Record<string, string>> = {
+  GREATER_THAN: '>',
+  GREATER_THAN_OR_EQUAL_TO: '>=',
+  LESS_THAN: '<',
+  LESS_THAN_OR_EQUAL_TO: '<=',
+};
+
+/** The urns holding a value of `field` that meets the criterion, as a subquery of `search_fields`. */
+function valuesSql(field: string, c: SearchCriterion, d: SearchDialect, params: unknown[], rules: SearchRules): string {
+  const f = `SELECT urn FROM search_fields WHERE field = ${d.param(params, field)}`;
+  const condition = c.condition ?? 'EQUAL';
+  const first = c.values[0] ?? '';
+  switch (condition) {
+    case 'EXISTS':
+      return f;
+    case 'EQUAL':
+    case 'IN':
+      // Exact, through the folded index: the folded value narrows, the value decides.
+      return `${f} AND folded ${d.in(params, c.values.map(rules.fold))} AND value ${d.in(params, c.values)}`;
+    case 'IEQUAL':
+      return `${f} AND folded ${d.in(params, c.values.map(rules.fold))}`;
+    case 'CONTAIN':
+      return `${f} AND folded ${d.like} ${d.param(params, `%${likeEscape(rules.fold(first))}%`)} ESCAPE '\\'`;
+    case 'START_WITH':
+      return `${f} AND folded ${d.like} ${d.param(params, `${likeEscape(rules.fold(first))}%`)} ESCAPE '\\'`;
+    case 'END_WITH':
+      return `${f} AND folded ${d.like} ${d.param(params, `%${likeEscape(rules.fold(first))}`)} ESCAPE '\\'`;
+    default: {
+      const op = COMPARISONS[condition]!;
+      return numeric(first) ? `${f} AND num ${op} ${d.param(params, Number(first))}` : `${f} AND value ${op} ${d.param(params, first)}`;
+    }
+  }
+}
+
+/** DataHub's deprecation lifecycle (catalog/deprecation-lifecycle.ts) over the indexed flag and decommission time. */
+export function deprecationStateSql(state: string, d: SearchDialect, params: unknown[], now: number): string {
+  const deprecated = `e.urn IN (SELECT urn FROM search_fields WHERE field = 'deprecated' AND folded = 'true')`;
+  const overdue = `e.urn IN (SELECT urn FROM search_fields WHERE field = 'decommissionTime' AND num <= ${d.param(params, now)})`;
+  if (state === 'ACTIVE') return `NOT ${deprecated}`;
+  if (state === 'OVERDUE') return `(${deprecated} AND ${overdue})`;
+  return `(${deprecated} AND NOT ${overdue})`;
+}
+
+/** One criterion as a condition on the entity row `e`. */
+function criterionSql(c: SearchCriterion, d: SearchDialect, params: unknown[], rules: SearchRules, now: number): string {
+  const field = rules.baseField(c.field);
+  const not = c.negated === true ? 'NOT ' : '';
+  if (ENTITY_TYPE_FIELDS.has(field)) return `${not}e.entity_type ${d.in(params, c.values.map(rules.entityType))}`;
+  if (field === 'urn' && (c.condition ?? 'EQUAL') === 'EQUAL') return `${not}e.urn ${d.in(params, c.values)}`;
+  if (field === 'deprecationState') return `${not}(${c.values.map((v) => deprecationStateSql(v, d, params, now)).join(' OR ')})`;
+  // A flag that is false is a flag not set: entities without the aspect hold no row for it at all.
+  const condition = c.condition ?? 'EQUAL';
+  if ((condition === 'EQUAL' || condition === 'IN') && c.values.length > 0 && c.values.every((v) => v === 'false')) {
+    return `${c.negated === true ? '' : 'NOT '}e.urn IN (SELECT urn FROM search_fields WHERE field = ${d.param(params, field)} AND folded = 'true')`;
+  }
+  return `${not}e.urn IN (${valuesSql(field, c, d, params, rules)})`;
+}
+
+/** DataHub's orFilters: any group whose every criterion holds. */
+export function filterSql(filter: SearchFilter, d: SearchDialect, params: unknown[], rules: SearchRules, now: number): string | undefined {
+  if (filter.length === 0) return undefined;
+  const groups = filter.map((group) => (group.length === 0 ? '1 = 1' : group.map((c) => criterionSql(c, d, params, rules, now)).join(' AND ')));
+  return groups.length === 1 ? groups[0] : `(${groups.map((g) => `(${g})`).join(' OR ')})`;
+}
+
+/**
+ * Every match of a search as `(urn, entity_type, score, tier, type_order)`: the query's matches among the asked
+ * types, soft-deleted ones left out unless asked for, the filter applied. `tier` ranks an exact name match (2) and a
+ * name prefix (1) over the rest; `type_order` is the type's place in the request.
+ */
+export function matchedSql(
+  q: SearchQuery & { readonly parsed?: ParsedQuery },
+  d: SearchDialect,
+  params: unknown[],
+  rules: SearchRules,
+  now: number,
+): string {
+  const types = q.entityTypes.map(rules.entityType);
+  const universe = () => `SELECT urn FROM entities WHERE entity_type ${d.in(params, types)}`;
+  const parsed = q.parsed ?? { kind: 'all' as const };
+  const hits = matchSql(parsed, d, params, universe);
+  const where = [`e.entity_type ${d.in(params, types)}`];
+  const namesRemoved = q.filter.some((g) => g.some((c) => rules.baseField(c.field) === 'removed'));
+  if (!q.includeSoftDeleted && !namesRemoved) where.push(`e.urn NOT IN (SELECT urn FROM search_fields WHERE field = 'removed' AND folded = 'true')`);
+  const filter = filterSql(q.filter, d, params, rules, now);
+  if (filter) where.push(filter);
+  let tier = '0';
+  if (parsed.kind === 'words' && parsed.field === undefined) {
+    const name = rules.fold(parsed.text);
+    tier = `CASE WHEN e.urn IN (SELECT urn FROM search_fields WHERE field = '_entityName' AND folded = ${d.param(params, name)}) THEN 2
+      WHEN e.urn IN (SELECT urn FROM search_fields WHERE field = '_entityName' AND folded ${d.like} ${d.param(params, `${likeEscape(name)}%`)} ESCAPE '\\') THEN 1 ELSE 0 END`;
+  }
+  const typeOrder = types.length <= 1 ? '0' : `CASE e.entity_type ${types.map((t, i) => `WHEN ${d.param(params, t)} THEN ${i}`).join(' ')} END`;
+  return `SELECT e.urn AS urn, e.entity_type AS entity_type, h.score AS score, ${tier} AS tier, ${typeOrder} AS type_order
+    FROM (${hits}) h JOIN entities e ON e.urn = h.urn WHERE ${where.join(' AND ')}`;
+}
+
+/** The order of a page: the sort criteria when given (missing values last), else the ranking; then type and urn. */
+export function orderSql(q: SearchQuery & { readonly parsed?: ParsedQuery }, d: SearchDialect, params: unknown[], rules: SearchRules): string {
+  const keys: string[] = [];
+  for (const s of q.sort) {
+    const field = d.param(params, rules.baseField(s.field));
+    const agg = s.order === 'DESCENDING' ? 'max' : 'min';
+    const dir = s.order === 'DESCENDING' ? 'DESC' : 'ASC';
+    keys.push(d.nullsLast(`(SELECT ${agg}(num) FROM search_fields s WHERE s.urn = m.urn AND s.field = ${field})`, dir));
+    keys.push(d.nullsLast(`(SELECT ${agg}(value) FROM search_fields s WHERE s.urn = m.urn AND s.field = ${field})`, dir));
+  }
+  if (q.sort.length === 0 && q.parsed !== undefined && q.parsed.kind !== 'all') keys.push('m.tier DESC', 'm.score DESC');
+  keys.push('m.type_order', 'm.urn');
+  return keys.join(', ');
+}
