@@ -6,7 +6,8 @@ import { AuthStateCache } from './auth/auth-state-cache.ts';
 import { DeprecationImpact } from './catalog/deprecation-impact.ts';
 import { WebhookDeliverer } from './tasks/webhooks/webhook-deliverer.ts';
 import { WebhookSecrets } from './tasks/webhooks/webhook-secrets.ts';
-import { WebhookSubscriptions } from './tasks/webhooks/webhook-subscriptions.ts';
+import { WebhookSubscriptions } from './catalog/events/webhook-subscriptions.ts';
+import { validateWebhookUrl } from './tasks/webhooks/webhook-target.ts';
 import { Authorizer } from './auth/authorizer.ts';
 import { installDefaultPolicies } from './auth/default-policies.ts';
 import { PolicyService } from './auth/policy-service.ts';
@@ -136,7 +137,7 @@ export async function openServices(config: Config, options: { background?: boole
       users: new UserAdmin(ports, catalog, search, tokens, authorizer),
       policies: new PolicyService(catalog, search, authorizer),
       retentionPolicies,
-      webhooks: new WebhookSubscriptions(ports, webhookSecrets),
+      webhooks: new WebhookSubscriptions(ports, webhookSecrets, validateWebhookUrl),
       webhookSecrets,
     };
   } catch (e) {
