@@ -27,6 +27,7 @@ import type {
   RegistryEntity,
   RegistryRelationship,
   RegistrySearchable,
+  RegistryUrnField,
 } from '../src/catalog/registry/datahub-registry.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -52,6 +53,7 @@ interface AvroField {
   type: Avro;
   java?: { class?: string };
   Urn?: string;
+  UrnValidation?: { entityTypes?: string[] };
   Relationship?: Record<string, unknown>;
   Searchable?: Record<string, unknown>;
   TimeseriesFieldCollection?: unknown;
@@ -162,7 +164,7 @@ interface AnnotatedPath {
 function annotations(
   schema: AvroObject,
   named: Map<string, AvroObject>,
-  kind: 'Relationship' | 'Searchable',
+  kind: 'Relationship' | 'Searchable' | 'Urn',
   ignore: (annotation: unknown) => boolean = () => false,
 ): Array<{ at: AnnotatedPath; annotation: unknown }> {
   const found = new Map<string, { at: AnnotatedPath; annotation: unknown }>();
@@ -212,14 +214,19 @@ function annotations(
     const ns = name.slice(0, name.lastIndexOf('.'));
     for (const field of node.fields ?? []) {
       const fieldAt = deeper(field.name, Array.isArray(field.type) && field.type.includes('null'));
-      const annotation = field[kind];
+      // A urn field's typeref and its @UrnValidation's entity types sit side by side on the field.
+      const annotation =
+        kind !== 'Urn' ? field[kind] : field.Urn === undefined ? undefined : { typeref: field.Urn, allowed: field.UrnValidation?.entityTypes };
       if (annotation !== undefined) {
         const paths = Object.keys(annotation);
         if (paths.length > 0 && paths.every((p) => p.startsWith('/'))) {
           for (const p of paths) {
             const rest = p.slice(1).split('/');
             const optional = optionalAlong(field.type, rest, ns);
-            add({ segments: [...fieldAt.segments, ...rest], optional: [...fieldAt.optional, ...optional], field: field.name }, annotation[p]);
+            add(
+              { segments: [...fieldAt.segments, ...rest], optional: [...fieldAt.optional, ...optional], field: field.name },
+              (annotation as Record<string, unknown>)[p],
+            );
           }
         } else {
           add({ ...fieldAt, field: field.name }, annotation);
@@ -236,6 +243,45 @@ function relationships(schema: AvroObject, named: Map<string, AvroObject>, where
   return annotations(schema, named, 'Relationship')
     .map(({ at, annotation }) => relationshipOf(at, annotation, `${where} ${at.segments.join('/')}`))
     .sort((a, b) => compare(a.path, b.path) || compare(a.name, b.name));
+}
+
+/**
+ * The entity type each typed urn class holds (its Java class's ENTITY_TYPE). A class missing here stops the
+ * generator: a new one needs its entity type read from DataHub's source, not guessed from its name.
+ */
+const TYPED_URNS: Readonly<Record<string, string>> = {
+  BusinessAttributeUrn: 'businessAttribute',
+  ChartUrn: 'chart',
+  CorpGroupUrn: 'corpGroup',
+  CorpuserUrn: 'corpuser',
+  DashboardUrn: 'dashboard',
+  DataFlowUrn: 'dataFlow',
+  DataJobUrn: 'dataJob',
+  DataPlatformUrn: 'dataPlatform',
+  DataProcessUrn: 'dataProcess',
+  DatasetFieldUrn: 'datasetField',
+  DatasetUrn: 'dataset',
+  GlossaryNodeUrn: 'glossaryNode',
+  GlossaryTermUrn: 'glossaryTerm',
+  MLFeatureUrn: 'mlFeature',
+  MLModelUrn: 'mlModel',
+  TagUrn: 'tag',
+};
+
+/**
+ * Every urn-typed field of an aspect (the `Urn` typeref DataHub's EntityRegistryUrnValidator checks), with the entity
+ * type a typed urn (DatasetUrn, ...) must hold and the types a strict `@UrnValidation` allows.
+ */
+function urnFields(schema: AvroObject, named: Map<string, AvroObject>, where: string): RegistryUrnField[] {
+  return annotations(schema, named, 'Urn')
+    .map(({ at, annotation }): RegistryUrnField => {
+      const { typeref, allowed } = annotation as { typeref: string; allowed?: string[] };
+      const path = at.segments.join('/');
+      if (typeref === 'Urn') return { path, ...(allowed ? { allowed: [...allowed] } : {}) };
+      const entityType = TYPED_URNS[typeref] ?? fail(`${where} ${path}: typed urn ${typeref} has no known entity type`);
+      return { path, typeref, entityType, ...(allowed ? { allowed: [...allowed] } : {}) };
+    })
+    .sort((a, b) => compare(a.path, b.path));
 }
 
 /** An outer annotation holding only `v3` settings tunes the nested field's own annotation; it names no field itself. */
@@ -293,6 +339,7 @@ export function buildRegistry(source: SchemaSource): RegistryData {
     if (ann.type !== undefined && ann.type !== 'timeseries') fail(`${file}: unknown aspect type ${ann.type}`);
     const rels = relationships(schema, named, file);
     const search = searchables(schema, named, file);
+    const urns = kind === 'key' ? [] : urnFields(schema, named, file);
     const collections = (schema.fields ?? []).filter((f) => f.TimeseriesFieldCollection !== undefined).map((f) => f.name);
     aspects[ann.name] = {
       kind,
@@ -300,6 +347,7 @@ export function buildRegistry(source: SchemaSource): RegistryData {
       ...(kind === 'timeseries' ? { collections } : {}),
       ...(rels.length > 0 ? { relationships: rels } : {}),
       ...(search.length > 0 ? { searchable: search } : {}),
+      ...(urns.length > 0 ? { urns } : {}),
     };
     if (kind === 'key') keys.push({ schema, named, file });
   }

@@ -26,6 +26,7 @@ import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
 import { Metrics } from './api/metrics.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
+import { AuditTrail } from './auth/audit-trail.ts';
 import { housekeepingJob } from './tasks/housekeeping.ts';
 import { Scheduler } from './tasks/scheduler.ts';
 import { TimeseriesOperations } from './tasks/truncation/timeseries-operations.ts';
@@ -64,6 +65,8 @@ export interface Services {
   readonly login: LoginService;
   readonly users: UserAdmin;
   readonly policies: PolicyService;
+  /** DataHub's audit event search. */
+  readonly auditTrail: AuditTrail;
   /** The retention policies as this process applies them on write (reloaded after changes). */
   readonly retentionPolicies: RetentionPolicies;
   readonly webhooks: WebhookSubscriptions;
@@ -99,6 +102,7 @@ function chooseReads(store: Store): Parts {
     userAccess: store,
     changeEvents: store,
     search: store,
+    audit: store,
   });
 }
 
@@ -135,7 +139,8 @@ export async function openServices(config: Config, options: { background?: boole
       accessTokens: new AccessTokens(ports, tokens, authorizer, config.tokens),
       login: new LoginService(ports, tokens),
       users: new UserAdmin(ports, catalog, search, tokens, authorizer),
-      policies: new PolicyService(catalog, search, authorizer),
+      policies: new PolicyService(catalog, search, authorizer, ports),
+      auditTrail: new AuditTrail(ports, authorizer),
       retentionPolicies,
       webhooks: new WebhookSubscriptions(ports, webhookSecrets, validateWebhookUrl),
       webhookSecrets,
@@ -189,7 +194,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const scheduler = new Scheduler(ports, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
   });
-  scheduler.register(housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis));
+  scheduler.register(housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis, config.auditRetentionMillis));
   if (config.retention.scheduleOffsetMillis !== null) scheduler.register(retentionJob(retention, config.retention.scheduleOffsetMillis));
   scheduler.start();
   // Every process may deliver: deliveries are claimed, so each goes out from one of them.

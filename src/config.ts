@@ -42,6 +42,8 @@ export interface Config {
   readonly retention: RetentionConfig;
   /** Task records that ended longer ago than this are deleted by housekeeping (change events too, once delivered). */
   readonly taskHistoryMillis: number;
+  /** Audit events older than this are deleted by housekeeping. */
+  readonly auditRetentionMillis: number;
   /** Whether this process delivers webhook events (off: it records them, and other processes deliver them). */
   readonly webhookDelivery: boolean;
 }
@@ -223,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxDeletePercent: int('ALMANAC_RETENTION_MAX_DELETE_PERCENT', 99, 1, 100),
   };
   const taskHistoryMillis = int('ALMANAC_TASK_HISTORY_DAYS', 90, 1, 36_500) * 86_400_000;
+  const auditRetentionMillis = int('ALMANAC_AUDIT_RETENTION_DAYS', 90, 1, 36_500) * 86_400_000;
   if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
     problems.push('ALMANAC_HEADERS_TIMEOUT_MS: must not exceed ALMANAC_REQUEST_TIMEOUT_MS');
   }
@@ -252,6 +255,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxWritesPerRequest,
     retention: Object.freeze(retention),
     taskHistoryMillis,
+    auditRetentionMillis,
     webhookDelivery: bool('ALMANAC_WEBHOOK_DELIVERY', true),
   });
 }

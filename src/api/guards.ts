@@ -75,6 +75,7 @@ export async function requireIngest(ctx: AppContext, principal: Principal, write
     writes.map((w) => w.urn),
   );
   await requireAuthorityWrites(ctx, principal, writes);
+  await ctx.auditTrail.recordGroupWrites(principal.actorUrn, writes);
 }
 
 /**

@@ -11,6 +11,7 @@ import { openLineageRoutes } from './openapi/openlineage-routes.ts';
 import { relationshipRoutes } from './openapi/relationship-routes.ts';
 import { timelineRoutes } from './openapi/timeline-routes.ts';
 import { traceRoutes } from './openapi/trace-routes.ts';
+import { auditRoutes } from './openapi/audit-routes.ts';
 import { operatorRoutes } from './almanac/operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { configRoutes } from './restli/config-routes.ts';
@@ -45,6 +46,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   timelineRoutes,
   openLineageRoutes,
   traceRoutes,
+  auditRoutes,
 ];
 
 /** Then these, at the root only: what operators poll, and the console's static files. */

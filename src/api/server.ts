@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { runWithAuditOrigin } from '../auth/audit-events.ts';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -91,6 +92,8 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
 
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('writes', null as unknown as WriteBudget);
+  // The request's origin, for the audit events the services record while answering it (auth/audit-events.ts).
+  app.addHook('onRequest', (req, _reply, done) => runWithAuditOrigin(auditOrigin(req.url, req.ip, req.headers['user-agent']), () => done()));
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);
     req.writes = new WriteBudget(ctx.config.maxWritesPerRequest);
@@ -144,4 +147,11 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   }
   for (const plugin of ROOT_ROUTES) await app.register(plugin(context));
   return app;
+}
+
+/** DataHub's EventSource of a request: its GraphQL, OpenAPI or Rest.li surface. */
+function auditOrigin(url: string, sourceIP: string, userAgent: string | undefined) {
+  const path = url.replace(/^\/api\/gms(?=\/)/, '');
+  const eventSource = path.includes('/graphql') ? 'GRAPHQL' : path.startsWith('/openapi/') ? 'OPENAPI' : 'RESTLI';
+  return { sourceIP, eventSource, ...(userAgent ? { userAgent } : {}) };
 }

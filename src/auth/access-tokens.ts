@@ -4,6 +4,7 @@ import { UNAUTHORIZED_MESSAGE, type Authorizer } from './authorizer.ts';
 import type { TokenDuration } from './durations.ts';
 import type { Principal } from './principal.ts';
 import type { TokenService } from './token-service.ts';
+import { recordAudit } from './audit-events.ts';
 
 export interface CreateTokenInput {
   readonly actorUrn: string;
@@ -39,7 +40,7 @@ export interface TokenLimits {
  */
 export class AccessTokens {
   constructor(
-    private readonly ports: Pick<Parts, 'identity'> & Pick<ReadParts, 'aspects'>,
+    private readonly ports: Pick<Parts, 'identity' | 'audit'> & Pick<ReadParts, 'aspects'>,
     private readonly tokens: TokenService,
     private readonly authorizer: Authorizer,
     private readonly limits: TokenLimits,
@@ -71,7 +72,9 @@ export class AccessTokens {
         `Failed to create access token: ${input.actorUrn} already has ${held} tokens, the limit (ALMANAC_MAX_TOKENS_PER_USER) is ${this.limits.maxPerUser}; revoke one first`,
       );
     }
-    return this.tokens.mint({ ...input, ownerUrn: principal.actorUrn, now });
+    const minted = await this.tokens.mint({ ...input, ownerUrn: principal.actorUrn, now });
+    await recordAudit(this.ports.audit, 'CreateAccessTokenEvent', principal.actorUrn, { entityUrn: input.actorUrn }, now);
+    return minted;
   }
 
   async list(principal: Principal, input: ListTokensInput): Promise<AccessTokenPage> {
@@ -91,6 +94,7 @@ export class AccessTokens {
     if (!record) throw notFound('Access token no longer exists');
     if (record.ownerUrn !== principal.actorUrn && !(await this.canManage(principal))) throw forbidden(UNAUTHORIZED_MESSAGE);
     await this.ports.identity.deleteAccessToken(tokenId);
+    await recordAudit(this.ports.audit, 'RevokeAccessTokenEvent', principal.actorUrn, { entityUrn: record.actorUrn }, this.clock());
     return true;
   }
 }

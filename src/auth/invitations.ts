@@ -9,6 +9,7 @@ import { ROLES, isRoleUrn, type RoleUrn } from './roles.ts';
 import { safeEqual } from './secrets.ts';
 import type { TokenService } from './token-service.ts';
 import { checkPassword } from './users.ts';
+import { recordAudit } from './audit-events.ts';
 
 /** The invitation without a role is kept under this key; each role under its urn. */
 const NO_ROLE = '';
@@ -34,7 +35,7 @@ export interface SignUpInput {
 export class Invitations {
   constructor(
     private readonly catalog: Catalog,
-    private readonly ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'relationships'>,
+    private readonly ports: Pick<Parts, 'identity' | 'userAccess' | 'audit'> & Pick<ReadParts, 'relationships'>,
     private readonly tokens: TokenService,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -118,6 +119,7 @@ export class Invitations {
       urn,
     );
     if (role) await this.ports.identity.setRole([urn], role, urn, now);
+    await recordAudit(this.ports.audit, 'CreateUserEvent', urn, { entityUrn: urn }, now);
     return urn;
   }
 }

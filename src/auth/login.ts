@@ -3,6 +3,7 @@ import type { Parts, ReadParts } from '../storage/store.ts';
 import { decoyHash, verifyPassword } from './passwords.ts';
 import { corpUserUrn } from './principal.ts';
 import type { TokenService } from './token-service.ts';
+import { recordAudit } from './audit-events.ts';
 
 /** Failures allowed before each further attempt must wait. */
 export const FREE_ATTEMPTS = 5;
@@ -15,6 +16,7 @@ export const loginDelayMillis = (failures: number): number =>
   failures < FREE_ATTEMPTS ? 0 : Math.min(1000 * 2 ** (failures - FREE_ATTEMPTS), MAX_DELAY_MILLIS);
 
 const INVALID = 'Invalid username or password.';
+const PASSWORD_LOGIN = 'PASSWORD_LOGIN';
 
 export interface SignedIn {
   readonly token: string;
@@ -30,7 +32,7 @@ export interface SignedIn {
  */
 export class LoginService {
   constructor(
-    private readonly ports: Pick<Parts, 'userAccess'> & Pick<ReadParts, 'identity'>,
+    private readonly ports: Pick<Parts, 'userAccess' | 'audit'> & Pick<ReadParts, 'identity'>,
     private readonly tokens: TokenService,
     private readonly clock: () => number = Date.now,
   ) {}
@@ -70,12 +72,16 @@ export class LoginService {
     if (!state?.exists) {
       await this.ports.userAccess.recordSignInFailure(throttleKey, address, now);
       await this.ports.userAccess.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
+      await recordAudit(this.ports.audit, 'FailedLogInEvent', actorUrn, { loginSource: PASSWORD_LOGIN }, now);
       throw unauthenticated(INVALID);
     }
     await this.ports.userAccess.clearSignInFailures(throttleKey, address);
     // Only someone who knows the password learns that the account is inactive.
-    if (state.inactive)
+    if (state.inactive) {
+      await recordAudit(this.ports.audit, 'FailedLogInEvent', actorUrn, { loginSource: PASSWORD_LOGIN }, now);
       throw unauthenticated(`User ${actorUrn} is not active (suspended or soft-deleted). Please contact your DataHub administrator.`);
+    }
+    await recordAudit(this.ports.audit, 'LogInEvent', actorUrn, { loginSource: PASSWORD_LOGIN }, now);
     return this.session(actorUrn, now);
   }
 

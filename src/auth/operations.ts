@@ -70,6 +70,8 @@ export const OPERATIONS = {
     message: 'User is unauthorized to view retention policies.',
   },
   /** Webhook subscriptions and their delivery log (Almanac's): a subscription can send events anywhere it names. */
+  /** DataHub's audit search: `isAPIAuthorized(ANALYTICS, READ)`, refused with its message. */
+  searchAuditEvents: { anyOf: ['VIEW_ANALYTICS'], on: 'platform', message: (s) => `${s.actor} is unauthorized to READ ANALYTICS.` },
   manageWebhooks: { anyOf: ['MANAGE_WEBHOOKS_PRIVILEGE'], on: 'platform', message: 'User is unauthorized to manage webhooks.' },
   getIndexSizes: {
     anyOf: ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],

@@ -9,6 +9,8 @@ import { policyInfoOf, type PolicyUpdateInput } from './policy-input.ts';
 import { policiesAt } from './policy-reads.ts';
 import { POLICY_ASPECT, POLICY_ENTITY, POLICY_URN_PREFIX, type Policy, type PolicyInfo } from './policy.ts';
 import type { Principal } from './principal.ts';
+import type { Parts } from '../storage/store.ts';
+import { recordAudit, type AuditEventType } from './audit-events.ts';
 
 export const DEFAULT_POLICY_PAGE = 20;
 export const MAX_POLICY_PAGE = 1000;
@@ -45,6 +47,7 @@ export class PolicyService {
     private readonly catalog: Catalog,
     private readonly search: EntitySearch,
     private readonly authorizer: Authorizer,
+    private readonly ports: Pick<Parts, 'audit'>,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -81,24 +84,27 @@ export class PolicyService {
 
   /** Creates a policy under a new random id, as DataHub does; returns its urn. */
   create(principal: Principal, input: PolicyUpdateInput): Promise<string> {
-    return this.write(principal, `${POLICY_URN_PREFIX}${crypto.randomUUID()}`, input);
+    return this.write(principal, `${POLICY_URN_PREFIX}${crypto.randomUUID()}`, input, 'CreatePolicyEvent');
   }
 
   /** Replaces a policy's info (DataHub upserts: an unknown urn is created). */
   update(principal: Principal, urn: string, input: PolicyUpdateInput): Promise<string> {
-    return this.write(principal, policyUrn(urn), input);
+    return this.write(principal, policyUrn(urn), input, 'UpdatePolicyEvent');
   }
 
   /** Deletes the policy entity, as DataHub does; returns the urn whether or not it existed. */
   async delete(principal: Principal, urn: string): Promise<string> {
     await this.authorizer.require(principal, 'managePolicies');
     await this.catalog.delete({ urn: policyUrn(urn) });
+    await recordAudit(this.ports.audit, 'DeletePolicyEvent', principal.actorUrn, { entityUrn: policyUrn(urn) }, this.clock());
     return urn;
   }
 
-  private async write(principal: Principal, urn: string, input: PolicyUpdateInput): Promise<string> {
+  private async write(principal: Principal, urn: string, input: PolicyUpdateInput, event: AuditEventType): Promise<string> {
     await this.authorizer.require(principal, 'managePolicies');
-    await this.save(urn, policyInfoOf(input, this.clock()), principal.actorUrn);
+    const now = this.clock();
+    await this.save(urn, policyInfoOf(input, now), principal.actorUrn);
+    await recordAudit(this.ports.audit, event, principal.actorUrn, { entityUrn: urn, aspectName: POLICY_ASPECT }, now);
     return urn;
   }
 

@@ -15,6 +15,8 @@ export const PRIVILEGES = [
   'MANAGE_SECRETS',
   'MANAGE_GLOBAL_SETTINGS',
   'APPLY_RETENTION_PRIVILEGE',
+  /** DataHub's GET_ANALYTICS_PRIVILEGE, which its audit search (ApiGroup.ANALYTICS, READ) requires. */
+  'VIEW_ANALYTICS',
   /** Almanac's: webhook subscriptions send change events to URLs of the subscriber's choosing (Admin only by default). */
   'MANAGE_WEBHOOKS_PRIVILEGE',
 ] as const;

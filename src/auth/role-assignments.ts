@@ -2,13 +2,14 @@ import { badRequest } from '../catalog/errors.ts';
 import { parseUrn } from '../catalog/urn.ts';
 import type { Parts, ReadParts } from '../storage/store.ts';
 import { isRoleUrn } from './roles.ts';
+import { recordAudit } from './audit-events.ts';
 
 export const MAX_ROLE_ACTORS = 1000;
 
 /** Who holds which of DataHub's three roles: read on every authorization, changed by batchAssignRole. */
 export class RoleAssignments {
   constructor(
-    private readonly ports: Pick<Parts, 'identity'> & Pick<ReadParts, 'aspects'>,
+    private readonly ports: Pick<Parts, 'identity' | 'audit'> & Pick<ReadParts, 'aspects'>,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -26,6 +27,10 @@ export class RoleAssignments {
     const found = await this.ports.aspects.existing(actors);
     const missing = actors.find((a) => !found.has(a));
     if (missing) throw badRequest(`Failed to assign role: user ${missing} does not exist`);
-    await this.ports.identity.setRole(actors, roleUrn, assignedBy, this.clock());
+    const now = this.clock();
+    await this.ports.identity.setRole(actors, roleUrn, assignedBy, now);
+    // DataHub writes each user's roleMembership aspect: one UpdateAspectEvent per user.
+    for (const actor of actors)
+      await recordAudit(this.ports.audit, 'UpdateAspectEvent', assignedBy, { entityUrn: actor, aspectName: 'roleMembership' }, now);
   }
 }

@@ -7,6 +7,7 @@ import { Invitations } from './invitations.ts';
 import { ADMIN_URN, type Principal } from './principal.ts';
 import type { Parts, ReadParts } from '../storage/store.ts';
 import type { TokenService } from './token-service.ts';
+import { recordAudit } from './audit-events.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -31,9 +32,10 @@ const ADMIN_PROTECTED = `${ADMIN_URN} is the built-in administrator and cannot b
  */
 export class UserAdmin {
   readonly invitations: Invitations;
+  private readonly audit: Parts['audit'];
 
   constructor(
-    ports: Pick<Parts, 'identity' | 'userAccess'> & Pick<ReadParts, 'relationships'>,
+    ports: Pick<Parts, 'identity' | 'userAccess' | 'audit'> & Pick<ReadParts, 'relationships'>,
     private readonly catalog: Catalog,
     private readonly search: EntitySearch,
     tokens: TokenService,
@@ -41,6 +43,7 @@ export class UserAdmin {
     private readonly clock: () => number = Date.now,
   ) {
     this.invitations = new Invitations(catalog, ports, tokens, clock);
+    this.audit = ports.audit;
   }
 
   private requireManage(principal: Principal): Promise<void> {
@@ -75,6 +78,7 @@ export class UserAdmin {
     if (urn === ADMIN_URN) throw forbidden(ADMIN_PROTECTED);
     await this.catalog.delete({ urn });
     await this.catalog.deleteReferences(urn, false);
+    await recordAudit(this.audit, 'DeleteEntityEvent', principal.actorUrn, { entityUrn: urn }, this.clock());
     return true;
   }
 
@@ -90,6 +94,7 @@ export class UserAdmin {
       [{ entityType: 'corpuser', urn, changeType: 'UPSERT', aspectName: 'corpUserStatus', value, systemMetadata: null }],
       principal.actorUrn,
     );
+    await recordAudit(this.audit, 'UpdateUserEvent', principal.actorUrn, { entityUrn: urn, aspectName: 'corpUserStatus' }, value.lastModified.time);
     return urn;
   }
 

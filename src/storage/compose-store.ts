@@ -5,6 +5,7 @@
  */
 import type { Parts, ReadParts as Reads, Store, WriteParts as Writes } from './store.ts';
 import type { AspectPort } from './ports/aspects.ts';
+import type { AuditPort } from './ports/audit.ts';
 import type { ChangeEventPort } from './ports/change-events.ts';
 import type { DatabasePort } from './ports/database.ts';
 import type { IdentityPort } from './ports/identity.ts';
@@ -41,6 +42,7 @@ export interface PartImpls {
   readonly userAccess: PortImpl<UserAccessStore>;
   readonly changeEvents: PortImpl<ChangeEventPort>;
   readonly search: PortImpl<SearchPort>;
+  readonly audit: PortImpl<AuditPort>;
 }
 
 /** Each method of a port and whether it only reads. */
@@ -138,7 +140,8 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     clearSignInFailures: 'write',
     pruneSignInFailures: 'write',
   },
-  search: { search: 'read', count: 'read', facets: 'read', searchDatasets: 'read' },
+  search: { search: 'read', count: 'read', facets: 'read' },
+  audit: { searchAuditEvents: 'read', recordAuditEvent: 'write', pruneAuditEvents: 'write' },
 };
 
 /**

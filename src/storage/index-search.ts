@@ -37,10 +37,14 @@ export class IndexSearch {
     const matched = matchedSql(req, this.dialect, params, this.rules, this.clock());
     const order = orderSql(req, this.dialect, params, this.rules);
     // One more than asked: whether a next page exists, without counting.
-    const sql = `SELECT m.urn AS urn, m.entity_type AS entity_type FROM (${matched}) m ORDER BY ${order}
+    const sql = `SELECT m.urn AS urn, m.entity_type AS entity_type,
+        (SELECT min(n.value) FROM search_fields n WHERE n.urn = m.urn AND n.field = '_entityName') AS name
+      FROM (${matched}) m ORDER BY ${order}
       LIMIT ${this.dialect.param(params, paging.count + 1)} OFFSET ${this.dialect.param(params, start)}`;
     const rows = await this.run(sql, params);
-    const hits: SearchHit[] = rows.slice(0, paging.count).map((r) => ({ urn: String(r.urn), entityType: String(r.entity_type) }));
+    const hits: SearchHit[] = rows
+      .slice(0, paging.count)
+      .map((r) => ({ urn: String(r.urn), entityType: String(r.entity_type), ...(r.name != null ? { name: String(r.name) } : {}) }));
     const more = rows.length > paging.count;
     return { hits, ...('scrollId' in paging && more ? { nextScrollId: encode({ o: start + paging.count }) } : {}) };
   }
@@ -61,12 +65,12 @@ export class IndexSearch {
     const matched = matchedSql(req, this.dialect, params, this.rules, now);
     const parts: string[] = [];
     for (const field of counts.keys()) {
-      const name = this.dialect.param(params, field);
+      const name = `CAST(${this.dialect.param(params, field)} AS text)`;
       if (ENTITY_TYPE_FACETS.has(field)) {
         parts.push(`SELECT ${name} AS field, m.entity_type AS value, count(*) AS n FROM m GROUP BY m.entity_type`);
       } else if (field === 'deprecationState') {
         for (const state of DEPRECATION_STATES) {
-          const value = this.dialect.param(params, state);
+          const value = `CAST(${this.dialect.param(params, state)} AS text)`;
           const condition = deprecationStateSql(state, this.dialect, params, now);
           parts.push(`SELECT ${name} AS field, ${value} AS value, count(*) AS n FROM m JOIN entities e ON e.urn = m.urn WHERE ${condition}`);
         }

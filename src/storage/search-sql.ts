@@ -108,8 +108,8 @@ function valuesSql(field: string, c: SearchCriterion, d: SearchDialect, params: 
 /** DataHub's deprecation lifecycle (catalog/deprecation-lifecycle.ts) over the indexed flag and decommission time. */
 export function deprecationStateSql(state: string, d: SearchDialect, params: unknown[], now: number): string {
   const deprecated = `e.urn IN (SELECT urn FROM search_fields WHERE field = 'deprecated' AND folded = 'true')`;
-  const overdue = `e.urn IN (SELECT urn FROM search_fields WHERE field = 'decommissionTime' AND num <= ${d.param(params, now)})`;
   if (state === 'ACTIVE') return `NOT ${deprecated}`;
+  const overdue = `e.urn IN (SELECT urn FROM search_fields WHERE field = 'decommissionTime' AND num <= ${d.param(params, now)})`;
   if (state === 'OVERDUE') return `(${deprecated} AND ${overdue})`;
   return `(${deprecated} AND NOT ${overdue})`;
 }

@@ -5,6 +5,7 @@
  * test/conformance.
  */
 import type { AspectPort, AspectReads, AspectWrites } from './ports/aspects.ts';
+import type { AuditPort, AuditReads, AuditWrites } from './ports/audit.ts';
 import type { ChangeEventPort, ChangeEventRules, ChangeEventReads, ChangeEventWrites } from './ports/change-events.ts';
 import type { DatabasePort, DatabaseReads, DatabaseWrites } from './ports/database.ts';
 import type { IdentityPort, IdentityReads, IdentityWrites } from './ports/identity.ts';
@@ -20,6 +21,7 @@ import type { SearchDocuments, SearchPort, SearchReads, SearchWrites } from './p
 import type { UserAccessStore, UserAccessReads, UserAccessWrites } from './ports/user-access.ts';
 
 export type * from './ports/aspects.ts';
+export type * from './ports/audit.ts';
 export type * from './ports/change-events.ts';
 export type * from './ports/database.ts';
 export type * from './ports/identity.ts';
@@ -53,6 +55,7 @@ export interface Parts {
   readonly userAccess: UserAccessStore;
   readonly changeEvents: ChangeEventPort;
   readonly search: SearchPort;
+  readonly audit: AuditPort;
 }
 
 /**
@@ -73,6 +76,7 @@ export interface ReadParts {
   readonly userAccess: UserAccessReads;
   readonly changeEvents: ChangeEventReads;
   readonly search: SearchReads;
+  readonly audit: AuditReads;
 }
 
 /** What each part changes (each port's `XWrites`): always the primary database. */
@@ -90,6 +94,7 @@ export interface WriteParts {
   readonly userAccess: UserAccessWrites;
   readonly changeEvents: ChangeEventWrites;
   readonly search: SearchWrites;
+  readonly audit: AuditWrites;
 }
 
 /** An opened database: its parts, and which engine answers them. */

@@ -8,13 +8,21 @@ export const SCHEDULED_RUN_MEMORY_MILLIS = 7 * 24 * 60 * 60 * 1000;
 /**
  * The server's periodic upkeep, run once per interval across all processes: expired access tokens are deleted,
  * sign-in failures older than their memory forgotten, old scheduled-run records pruned, and task records that ended
- * longer ago than ALMANAC_TASK_HISTORY_DAYS deleted. (Each is also done
+ * longer ago than ALMANAC_TASK_HISTORY_DAYS deleted, audit events older than ALMANAC_AUDIT_RETENTION_DAYS too. (Each is also done
  * lazily where it matters; this keeps the tables from growing on a server nobody signs in to.)
  */
 export function housekeepingJob(
-  { identity, userAccess, schedules, tasks, changeEvents }: Pick<Parts, 'identity' | 'userAccess' | 'schedules' | 'tasks' | 'changeEvents'>,
+  {
+    identity,
+    userAccess,
+    schedules,
+    tasks,
+    changeEvents,
+    audit,
+  }: Pick<Parts, 'identity' | 'userAccess' | 'schedules' | 'tasks' | 'changeEvents' | 'audit'>,
   intervalMillis: number,
   taskHistoryMillis: number,
+  auditRetentionMillis: number,
   clock: () => number = Date.now,
 ): ScheduledJob {
   return {
@@ -28,6 +36,7 @@ export function housekeepingJob(
       await tasks.pruneTasks(now - taskHistoryMillis);
       // Change events go with the task records, once none of their deliveries is pending.
       await changeEvents.pruneChangeEvents(now - taskHistoryMillis);
+      await audit.pruneAuditEvents(now - auditRetentionMillis);
     },
   };
 }

@@ -20,6 +20,7 @@ import { retentionModule } from './retention.ts';
 import { webhooksModule } from './webhooks.ts';
 import { deprecationImpactModule } from './deprecation-impact.ts';
 import { searchModule } from './search.ts';
+import { autocompleteModule } from './autocomplete.ts';
 import { searchAcrossModule } from './search-across.ts';
 import { usersModule } from './users.ts';
 import { lineageSearchModule } from './lineage-search.ts';
@@ -37,6 +38,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   deprecationsModule,
   searchModule,
   searchAcrossModule,
+  autocompleteModule,
   lineageSearchModule,
   entityLineageModule,
   accessTokensModule,

@@ -2,7 +2,7 @@ import { badRequest } from '../../catalog/errors.ts';
 import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entity-search.ts';
 import { fullTextQuery, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
 import { entityRef } from './entity-refs.ts';
-import { DEFAULT_SEARCH_TYPES, entityOfType, typenameOfEntity } from './entity-types.ts';
+import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity, typenameOfEntity } from './entity-types.ts';
 import { searchFilterOf, type AndFilter, type FacetFilter, type SortInput } from './filters.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
@@ -78,7 +78,7 @@ const typeDefs = /* GraphQL */ `
     "Counted only when selected: a pass over every entity of the types searched."
     total: Int!
     searchResults: [SearchResult!]!
-    "Almanac computes no facets here: always empty."
+    "Counts per value of the filters DataHub's UI shows, over every match (empty with skipAggregates)."
     facets: [FacetMetadata!]
   }
 
@@ -90,7 +90,7 @@ const typeDefs = /* GraphQL */ `
   }
 `;
 
-interface CommonInput {
+export interface CommonInput {
   types?: readonly string[] | null;
   query: string;
   count?: number | null;
@@ -102,7 +102,7 @@ interface CommonInput {
 }
 
 /** DataHub's rules: orFilters when given, else the deprecated filters as one conjunction; the default types when none. */
-function searchRequest(input: CommonInput): EntitySearchRequest {
+export function searchRequest(input: CommonInput): EntitySearchRequest {
   if (input.viewUrn) throw badRequest('viewUrn: views are not supported by Almanac');
   const types = input.types && input.types.length > 0 ? input.types : DEFAULT_SEARCH_TYPES;
   const entityTypes = types.map((t) => {
@@ -138,8 +138,11 @@ function pageCount(count: number | null | undefined): number {
 
 /** The facets searchAcrossEntities counts (DataHub's field names and display names), in this order. */
 const FACETS: ReadonlyArray<readonly [field: string, displayName: string]> = [
+  ['_entityType', 'Type'],
   ['platform', 'Platform'],
   ['origin', 'Environment'],
+  ['typeNames', 'Sub Type'],
+  ['container', 'Container'],
   ['owners', 'Owned By'],
   ['tags', 'Tag'],
   ['glossaryTerms', 'Glossary Term'],
@@ -150,19 +153,23 @@ const FACETS: ReadonlyArray<readonly [field: string, displayName: string]> = [
 ];
 
 /** Facet counts over every match, most frequent value first. */
-async function facets(ctx: GraphqlContext, req: EntitySearchRequest) {
+export async function facets(ctx: GraphqlContext, req: EntitySearchRequest, fields?: readonly string[]) {
+  const shown = fields === undefined ? FACETS : fields.map((f) => [f, FACETS.find(([name]) => name === f)?.[1] ?? f] as const);
   const counts = await ctx.app.search.aggregate(
     req,
-    FACETS.map(([field]) => field),
+    shown.map(([field]) => field),
   );
-  return FACETS.map(([field, displayName]) => ({
+  return shown.map(([field, displayName]) => ({
     field,
     displayName,
-    aggregations: [...(counts.get(field) ?? [])].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([value, count]) => ({ value, count })),
+    aggregations: [...(counts.get(field) ?? [])]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      // Entity types as GraphQL names them (DATASET), as DataHub's `_entityType` aggregation does.
+      .map(([value, count]) => ({ value: field === '_entityType' ? typeOfEntity(value) : value, count })),
   }));
 }
 
-async function results(ctx: GraphqlContext, page: SearchPage) {
+export async function results(ctx: GraphqlContext, page: SearchPage) {
   const entities = await Promise.all(page.hits.map((h) => entityRef(ctx, h.urn)));
   return {
     count: page.hits.length,

@@ -3,6 +3,7 @@ import type { Json } from '../../storage/store.ts';
 import { arraysToMaps, mapsToArrays, UNIT_SEPARATOR } from './array-keys.ts';
 import { assertPlainKey } from '../untrusted-keys.ts';
 import { applyJsonPatch, type PatchOp } from './json-patch.ts';
+import { fineGrainedToArray, fineGrainedToMap } from './fine-grained-lineage.ts';
 import { PATCH_TEMPLATES, type ArrayField } from './templates.ts';
 
 /** A PATCH proposal's value, checked before any write: DataHub's plain array or its generic envelope. */
@@ -65,8 +66,11 @@ export function applyPatch(aspectName: string, current: Json | undefined, patch:
   const template = PATCH_TEMPLATES.get(aspectName);
   const doc = structuredClone(current ?? template?.getDefault(now) ?? {});
   const arrays = patch.generic ?? template?.arrays ?? [];
+  const fineGrained = patch.generic === undefined && template?.fineGrained === true;
   arraysToMaps(doc, arrays);
+  if (fineGrained) fineGrainedToMap(doc);
   applyJsonPatch(doc, patch.ops);
+  if (fineGrained) fineGrainedToArray(doc);
   mapsToArrays(doc, arrays);
   return doc;
 }

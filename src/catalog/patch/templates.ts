@@ -14,6 +14,8 @@ export interface ArrayField {
 export interface PatchTemplate {
   readonly arrays: readonly ArrayField[];
   readonly getDefault: (now: number) => Json;
+  /** `fineGrainedLineages` is keyed by operation, downstream, query and upstream (DataHub's FineGrainedLineageTemplateHelper). */
+  readonly fineGrained?: true;
 }
 
 const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
@@ -26,13 +28,15 @@ const byValue = (...names: string[]) => names.map((n) => field(n));
  * DataHub's registered aspect templates (entity-registry's aspect/patch/template
  * package): the aspects a plain JSON Patch array may target. Any other aspect
  * is patched only through the generic envelope with `arrayPrimaryKeys`.
- * Fine-grained lineage has a template of its own in DataHub and is not patchable here yet.
  */
 export const PATCH_TEMPLATES: ReadonlyMap<string, PatchTemplate> = new Map<string, PatchTemplate>([
   ['globalTags', { arrays: [field('tags', ['tag'])], getDefault: () => ({ tags: [] }) }],
   ['glossaryTerms', { arrays: [field('terms', ['urn'])], getDefault: (now) => ({ terms: [], auditStamp: stamp(now) }) }],
   ['ownership', { arrays: [field('owners', ['owner', 'type'])], getDefault: (now) => ({ owners: [], lastModified: stamp(now) }) }],
-  ['upstreamLineage', { arrays: [field('upstreams', ['dataset'])], getDefault: () => ({ upstreams: [], fineGrainedLineages: [] }) }],
+  [
+    'upstreamLineage',
+    { arrays: [field('upstreams', ['dataset'])], getDefault: () => ({ upstreams: [], fineGrainedLineages: [] }), fineGrained: true },
+  ],
   ['datasetProperties', { arrays: byValue('tags'), getDefault: () => ({ tags: [], customProperties: {} }) }],
   ['editableDatasetProperties', { arrays: [], getDefault: () => ({}) }],
   [
@@ -66,6 +70,7 @@ export const PATCH_TEMPLATES: ReadonlyMap<string, PatchTemplate> = new Map<strin
         inputDatasets: [],
         outputDatasets: [],
       }),
+      fineGrained: true,
     },
   ],
   ['dataFlowInfo', { arrays: [], getDefault: () => ({ customProperties: {} }) }],

@@ -38,6 +38,20 @@ export interface RegistryAspect {
   readonly relationships?: readonly RegistryRelationship[];
   /** `@Searchable` annotations: the search index fields DataHub fills from this aspect */
   readonly searchable?: readonly RegistrySearchable[];
+  /** every urn-typed field (DataHub's `Urn` typerefs), which a write must fill with urns of the types they allow */
+  readonly urns?: readonly RegistryUrnField[];
+}
+
+/** One urn-typed field: DataHub's EntityRegistryUrnValidator and UrnAnnotationValidator check its values on write. */
+export interface RegistryUrnField {
+  /** PathSpec without the leading slash; `*` is every array element or map value; an array of urns ends at the field */
+  readonly path: string;
+  /** a typed urn's typeref (DatasetUrn, CorpuserUrn, ...), absent for the generic Urn */
+  readonly typeref?: string;
+  /** the entity type a typed urn holds */
+  readonly entityType?: string;
+  /** the entity types a strict `@UrnValidation` allows */
+  readonly allowed?: readonly string[];
 }
 
 /** One `@Relationship` annotation: a urn-valued field pointing at other entities. */

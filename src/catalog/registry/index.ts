@@ -3,6 +3,7 @@ import { badRequest, validationFailed } from '../errors.ts';
 import { ASPECTS, type AspectKind, type AspectSpec } from './aspects.ts';
 import { ENTITIES, type EntitySpec } from './entities.ts';
 import { checkPartitionSpec, TIMESTAMP_MISSING, timeseriesAspectBase } from './timeseries-aspects.ts';
+import { checkUrnFields } from './urn-fields.ts';
 
 export type { AspectKind, AspectSpec, EntitySpec };
 export { DATAHUB_REGISTRY } from './datahub-registry.ts';
@@ -135,6 +136,7 @@ export function validateAspect(entityType: string, aspectName: string, value: un
     out = value as Record<string, unknown>;
   }
   if (spec.kind === 'timeseries') checkPartitionSpec(out);
+  if (spec.kind !== 'key') checkUrnFields(entityType, spec.name, out);
   return out;
 }
 

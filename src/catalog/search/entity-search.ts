@@ -1,5 +1,6 @@
-import type { DatasetSearchPage, DatasetSearchQuery, FacetCounts, ReadParts, SearchHit, SearchQuery, SearchResult } from '../../storage/store.ts';
+import type { FacetCounts, ReadParts, SearchHit, SearchQuery, SearchResult } from '../../storage/store.ts';
 import { checkFilter } from './search-filter.ts';
+import { parseSearchQuery } from './search-query.ts';
 
 export type { SearchHit } from '../../storage/store.ts';
 
@@ -14,6 +15,12 @@ export interface SearchPage {
   total(): Promise<number>;
 }
 
+/** The request as the port takes it: the filter checked and the query parsed, so a bad one is a 400 before any read. */
+function checked(req: EntitySearchRequest): SearchQuery {
+  checkFilter(req.filter);
+  return { ...req, parsed: parseSearchQuery(req.query) };
+}
+
 /**
  * Search and scroll over entities (DataHub's searchAcrossEntities, scrollAcrossEntities, filtered listings) and the
  * console's dataset listing, through the search port: the filter is checked here, once for every engine, and a
@@ -23,26 +30,20 @@ export class EntitySearch {
   constructor(private readonly ports: Pick<ReadParts, 'search'>) {}
 
   /** One scroll page: `count` hits after the scroll id's position. */
-  async scroll(req: EntitySearchRequest, scrollId: string | undefined, count: number): Promise<SearchPage> {
-    checkFilter(req.filter);
+  async scroll(request: EntitySearchRequest, scrollId: string | undefined, count: number): Promise<SearchPage> {
+    const req = checked(request);
     return this.pageOf(req, await this.ports.search.search({ ...req, paging: { scrollId, count } }));
   }
 
   /** One offset page (searchAcrossEntities' start and count). */
-  async page(req: EntitySearchRequest, start: number, count: number): Promise<SearchPage> {
-    checkFilter(req.filter);
+  async page(request: EntitySearchRequest, start: number, count: number): Promise<SearchPage> {
+    const req = checked(request);
     return this.pageOf(req, await this.ports.search.search({ ...req, paging: { start, count } }));
   }
 
   /** Per facet field, how many matches hold each value (each counted once per entity). */
-  aggregate(req: EntitySearchRequest, facets: readonly string[]): Promise<FacetCounts> {
-    checkFilter(req.filter);
-    return this.ports.search.facets(req, facets);
-  }
-
-  /** A page of datasets by name and facets, with facet counts (the console's and `search`'s listing). */
-  datasets(query: DatasetSearchQuery): Promise<DatasetSearchPage> {
-    return this.ports.search.searchDatasets(query);
+  async aggregate(request: EntitySearchRequest, facets: readonly string[]): Promise<FacetCounts> {
+    return this.ports.search.facets(checked(request), facets);
   }
 
   private pageOf(req: EntitySearchRequest, result: SearchResult): SearchPage {

@@ -112,3 +112,17 @@ export const SEARCHABLE_ASPECTS: ReadonlySet<string> = new Set([
     .map(([name]) => name),
   ...DERIVED.keys(),
 ]);
+
+/** Every field name the index may hold, for checking filters: annotated names, their has-values and count flags, and derived ones. */
+export const SEARCH_FIELD_NAMES: ReadonlySet<string> = new Set([
+  '_entityName',
+  'hasUpstreams',
+  'decommissionTime',
+  ...Object.values(DATAHUB_REGISTRY.aspects).flatMap((a) =>
+    (a.searchable ?? []).flatMap((s) => [
+      s.name,
+      ...(s.hasValuesFieldName ? [s.hasValuesFieldName] : []),
+      ...(s.numValuesFieldName ? [s.numValuesFieldName] : []),
+    ]),
+  ),
+]);

@@ -1,4 +1,3 @@
-import type { Json } from './aspects.ts';
 import type { ParsedSearchQuery } from './search-index.ts';
 
 /** One criterion of DataHub's search filter (FacetFilterInput / Criterion). */
@@ -42,6 +41,8 @@ export interface SearchRequest extends SearchQuery {
 export interface SearchHit {
   readonly urn: string;
   readonly entityType: string;
+  /** The entity's display name, as indexed (`_entityName`), when it has one. */
+  readonly name?: string;
 }
 
 export interface SearchResult {
@@ -55,48 +56,16 @@ export interface SearchResult {
 /** Per facet field (as asked, `.keyword` removed), how many matches hold each value, each counted once per entity. */
 export type FacetCounts = Map<string, Map<string, number>>;
 
-/** The console's dataset listing: by urn text, platform and deprecation, with counts per platform and flag. */
-export interface DatasetSearchQuery {
-  /** Case-insensitive substring of the urn (platform and name); undefined matches all. */
-  readonly text?: string;
-  readonly platform?: string;
-  readonly deprecated?: boolean;
-  readonly start: number;
-  readonly count: number;
-}
-
-export interface DatasetSearchPage {
-  readonly total: number;
-  readonly urns: readonly string[];
-  /** Counts over the text match alone, so a filter's other choices stay visible. */
-  readonly platformCounts: ReadonlyArray<{ readonly value: string; readonly count: number }>;
-  readonly deprecatedCounts: ReadonlyArray<{ readonly value: 'true' | 'false'; readonly count: number }>;
-}
-
-/** A search document: each searchable field's values (DataHub's index document, field by field). */
-export type SearchDocument = ReadonlyMap<string, readonly unknown[]>;
-
-/**
- * What an engine is given when it opens, from the catalog: how an entity becomes a search document and how a
- * document meets a query. A scan applies it to each entity it reads; an index applies it when a change is indexed.
- */
+/** The catalog's rules the index reads by: entity type names, filter field names, folding, the scroll id error. */
 export interface SearchDocuments {
   /** The registry's name of an entity type; throws the catalog's error for an unknown one. */
   entityType(name: string): string;
   /** `platform.keyword` and `platform` are one field. */
   baseField(field: string): string;
-  /** The fields a filter and a sort read. */
-  fieldsOf(filter: SearchFilter, sort: readonly SortCriterion[]): string[];
-  /** The aspects a document needs for these fields (every searchable one when undefined: a full-text query). */
-  aspectsFor(entityType: string, fields: readonly string[] | undefined): string[];
-  /** The document of one entity from the latest values of (at least) the aspects its fields need. */
-  document(entityType: string, urn: string, aspects: ReadonlyMap<string, Json>, fields: readonly string[] | undefined): SearchDocument;
-  matches(doc: SearchDocument, filter: SearchFilter, query: string | undefined): boolean;
-  compare(a: SearchDocument, b: SearchDocument, sort: readonly SortCriterion[]): number;
-  /** The error for a scroll id this server did not return. */
-  invalidScrollId(scrollId: string): Error;
   /** Case and accents folded, as the index folds values. */
   fold(text: string): string;
+  /** The error for a scroll id this server did not return. */
+  invalidScrollId(scrollId: string): Error;
 }
 
 /** What SearchPort only reads: every method. */
@@ -107,15 +76,14 @@ export interface SearchReads {
   count(query: SearchQuery): Promise<number>;
   /** Facet counts over every match. */
   facets(query: SearchQuery, fields: readonly string[]): Promise<FacetCounts>;
-  searchDatasets(query: DatasetSearchQuery): Promise<DatasetSearchPage>;
 }
 
 /** Nothing yet: an engine with an index of its own adds here what keeps it current. */
 export type SearchWrites = Record<never, never>;
 
 /**
- * Entity search: DataHub's query, orFilters, sort, paging and facets over search documents. Each engine has its
- * adapter (sqlite/search.ts, postgres/search.ts); today both scan the entities in urn order and match in JavaScript
- * (storage/search-scan.ts), with the console's dataset listing in SQL.
+ * Entity search: DataHub's query, orFilters, sort, paging and facets over the search index, which the relationship
+ * part writes with each aspect (AspectIndexEntries.search). Each engine has its adapter (sqlite/search.ts,
+ * postgres/search.ts) over one reader, storage/index-search.ts.
  */
 export type SearchPort = SearchReads & SearchWrites;

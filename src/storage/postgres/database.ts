@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
 import type { DatabasePort, DatabaseStats } from '../ports/database.ts';
-import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION } from './migrations.ts';
+import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION, SEARCH_MIGRATION } from './migrations.ts';
 import type { PostgresRelationships } from './relationships.ts';
 import type { PostgresTasks } from './tasks.ts';
 import type { PostgresAuthListener } from './auth-listener.ts';
@@ -28,6 +28,7 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
         await c.query(sql);
         // Existing databases get the index of the aspects they already hold before any process can read it.
         if (i + 1 === RELATIONSHIPS_MIGRATION) await this.relationships.backfill(c);
+        if (i + 1 === SEARCH_MIGRATION) await this.relationships.backfillSearch(c);
         await c.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, Date.now()]);
       }
     });

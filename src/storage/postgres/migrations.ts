@@ -426,7 +426,58 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER change_event_fan_out AFTER INSERT ON change_events FOR EACH ROW EXECUTE FUNCTION fan_out_change_event();
   `,
-  // Change events are recorded by the adapter from each write's outcome, in the write's transaction (the
+  // 17: the search index. Each aspect's exact values (filters, facets, sorts, names) in search_fields; each text
+  // field's words in search_text, with a tsvector of them under a GIN index. Written with the aspect, in its
+  // transaction; backfilled from stored aspects by this migration. pg_trgm, when the server lets the database create
+  // it, indexes folded values for wildcard and substring filters; without it those read search_fields in full.
+  `
+  CREATE TABLE search_fields (
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    field TEXT NOT NULL,
+    value TEXT NOT NULL,
+    folded TEXT NOT NULL,
+    num DOUBLE PRECISION,
+    is_name BOOLEAN NOT NULL DEFAULT false
+  );
+  CREATE INDEX search_fields_by_urn ON search_fields (urn, aspect);
+  CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
+  CREATE INDEX search_fields_by_number ON search_fields (field, num) WHERE num IS NOT NULL;
+  CREATE TABLE search_text (
+    urn TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    field TEXT NOT NULL,
+    boost REAL NOT NULL,
+    by_default BOOLEAN NOT NULL,
+    words TEXT NOT NULL,
+    tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', words)) STORED
+  );
+  CREATE INDEX search_text_by_urn ON search_text (urn, aspect);
+  CREATE INDEX search_text_words ON search_text USING GIN (tsv);
+  DO $$
+  BEGIN
+    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+    EXECUTE 'CREATE INDEX search_fields_trigram ON search_fields USING GIN (folded gin_trgm_ops)';
+  EXCEPTION WHEN OTHERS THEN
+    RAISE NOTICE 'pg_trgm is not available (%): wildcard and substring search filters read search_fields in full', SQLERRM;
+  END
+  $$;
+  `,
+  // 18: audit events (issue 36): one row per sign-in, token, user, role, group or policy change; pruned by age.
+  `
+  CREATE TABLE audit_events (
+    id BIGSERIAL PRIMARY KEY,
+    ts BIGINT NOT NULL,
+    event_type TEXT NOT NULL,
+    actor_urn TEXT NOT NULL,
+    entity_urn TEXT,
+    entity_type TEXT,
+    aspect_name TEXT,
+    details TEXT
+  );
+  CREATE INDEX audit_events_by_time ON audit_events (ts, id);
+  `,
+  // 19: change events are recorded by the adapter from each write's outcome, in the write's transaction (the
   // one-statement write included), as catalog/events/change-event-rules.ts says; the triggers of migration 16 go.
   `
   DROP TRIGGER change_event_deprecation_inserted ON aspects;
@@ -438,6 +489,9 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   DROP FUNCTION fan_out_change_event();
   `,
 ];
+
+/** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
+export const SEARCH_MIGRATION = 17;
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
 export const RELATIONSHIPS_MIGRATION = 7;

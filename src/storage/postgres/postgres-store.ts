@@ -5,6 +5,7 @@ import { PostgresAspects } from './aspects.ts';
 import { PostgresAuthListener } from './auth-listener.ts';
 import { PostgresChangeEvents } from './change-events.ts';
 import { PostgresSearch } from './search.ts';
+import { PostgresSearchIndex } from './search-index.ts';
 import { PostgresDatabase } from './database.ts';
 import { translatePostgresError } from './driver-errors.ts';
 import { PostgresIdentity } from './identity.ts';
@@ -12,6 +13,7 @@ import { PostgresRelationships } from './relationships.ts';
 import { PostgresRetention } from './retention.ts';
 import { PostgresRuns } from './runs.ts';
 import { PostgresSchedules } from './schedules.ts';
+import { PostgresAudit } from './audit.ts';
 import { PostgresTasks } from './tasks.ts';
 import { PostgresTimeseries } from './timeseries.ts';
 import { PostgresTruncation } from './truncation.ts';
@@ -32,7 +34,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const timeseries = new PostgresTimeseries(pool);
-  const relationships = new PostgresRelationships(pool, hooks.indexer);
+  const relationships = new PostgresRelationships(pool, hooks.indexer, new PostgresSearchIndex());
   const newClient = () => new pg.Client({ connectionString: url, types });
   // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
   const changeEvents = new PostgresChangeEvents(pool, hooks.events);
@@ -54,7 +56,8 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
       changeEvents,
-      search: new PostgresSearch(aspects, hooks.documents, pool),
+      search: new PostgresSearch(hooks.documents, pool),
+      audit: new PostgresAudit(pool),
     },
     translatePostgresError,
   );

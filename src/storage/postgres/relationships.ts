@@ -22,6 +22,7 @@ import type {
 } from '../store.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { RelationshipPort } from '../ports/relationships.ts';
+import type { PostgresSearchIndex } from './search-index.ts';
 import { named } from './named-query.ts';
 
 const BACKFILL_PAGE = 1000;
@@ -44,6 +45,8 @@ export class PostgresRelationships implements PortImpl<RelationshipPort> {
   constructor(
     private readonly pool: pg.Pool,
     private readonly indexer: AspectIndexer,
+    /** Search entries come from the same value, at the same moment: this part writes them too. */
+    private readonly searchIndex: PostgresSearchIndex,
   ) {}
 
   /**
@@ -76,6 +79,7 @@ export class PostgresRelationships implements PortImpl<RelationshipPort> {
        DO UPDATE SET via_urn = excluded.via_urn WHERE relationships.via_urn IS DISTINCT FROM excluded.via_urn`,
       [urn, aspect, ...edgeColumns(edges), entries.softDeleted],
     );
+    await this.searchIndex.replace(c, urn, aspect, entries.search ?? []);
   }
 
   /** Inserts the entries of several aspects, into tables that hold none of theirs, in two statements. */
@@ -107,6 +111,7 @@ export class PostgresRelationships implements PortImpl<RelationshipPort> {
     if (!this.indexer.aspects.has(aspect)) return;
     await c.query('DELETE FROM relationships WHERE owner_urn = $1 AND aspect = $2', [urn, aspect]);
     await c.query(named('DELETE FROM soft_deletions WHERE urn = $1 AND aspect = $2', [urn, aspect]));
+    await this.searchIndex.replace(c, urn, aspect, []);
   }
 
   /** A hard delete removes the entity from the graph: its own edges, every edge into it, and its soft-deletion mark. */
@@ -115,6 +120,12 @@ export class PostgresRelationships implements PortImpl<RelationshipPort> {
     await c.query('DELETE FROM relationships WHERE destination_urn = $1', [urn]);
     await c.query('DELETE FROM relationships WHERE owner_urn = $1', [urn]);
     await c.query('DELETE FROM soft_deletions WHERE urn = $1', [urn]);
+    await this.searchIndex.forgetEntity(c, urn);
+  }
+
+  /** The search index's backfill, run by the migration that creates its tables. */
+  backfillSearch(c: pg.PoolClient): Promise<void> {
+    return this.searchIndex.backfill(c, this.indexer);
   }
 
   /** Indexes every stored latest aspect value, a page at a time; run once, in the transaction of the migration that creates the tables. */

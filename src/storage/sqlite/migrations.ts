@@ -385,7 +385,21 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     INSERT INTO search_words (search_words, rowid, words) VALUES ('delete', OLD.id, OLD.words);
   END;
   `,
-  // 17: change events are recorded by the adapter from each write's outcome, in the write's transaction, as
+  // 17: audit events (issue 36): one row per sign-in, token, user, role, group or policy change; pruned by age.
+  `
+  CREATE TABLE audit_events (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    ts INTEGER NOT NULL,
+    event_type TEXT NOT NULL,
+    actor_urn TEXT NOT NULL,
+    entity_urn TEXT,
+    entity_type TEXT,
+    aspect_name TEXT,
+    details TEXT
+  );
+  CREATE INDEX audit_events_by_time ON audit_events (ts, id);
+  `,
+  // 18: change events are recorded by the adapter from each write's outcome, in the write's transaction, as
   // catalog/events/change-event-rules.ts says (storage/ports/change-events.ts); the triggers of migration 15 go.
   `
   DROP TRIGGER change_event_deprecation_inserted;

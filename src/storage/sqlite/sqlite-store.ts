@@ -14,6 +14,7 @@ import { SqliteSearch } from './search.ts';
 import { SqliteSearchIndex } from './search-index.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';
+import { SqliteAudit } from './audit.ts';
 import { StatementCache } from './statements.ts';
 import { SqliteTasks } from './tasks.ts';
 import { SqliteTimeseries } from './timeseries.ts';
@@ -59,7 +60,8 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
       schedules: new SqliteSchedules(sql),
       userAccess: new SqliteUserAccess(db, sql),
       changeEvents,
-      search: new SqliteSearch(aspects, hooks.documents, statements),
+      search: new SqliteSearch(db, hooks.documents),
+      audit: new SqliteAudit(sql),
     },
     translateSqliteError,
   );
