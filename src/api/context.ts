@@ -4,7 +4,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import type { Principal } from '../auth/principal.ts';
 import type { Config } from '../config.ts';
 import type { TimeseriesOperations } from '../tasks/truncation/timeseries-operations.ts';
-import type { RetentionService } from '../tasks/retention/retention-service.ts';
+import type { RetentionService } from '../catalog/retention/retention-service.ts';
 import type { GraphqlExecutor } from './graphql/executor.ts';
 import type { Metrics } from './metrics.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest, notFound } from '../../catalog/errors.ts';
-import { parseTaskId } from '../../tasks/task-id.ts';
+import { parseTaskId } from '../../catalog/task-id.ts';
 import type { AppContext } from '../context.ts';
 import { acceptQuery } from '../query-params.ts';
 import { intParam } from '../restli/params.ts';

@@ -1,8 +1,8 @@
 import type { RetentionPolicyRecord } from '../../storage/store.ts';
 import { toPolicyInput } from '../../catalog/retention/retention-policy.ts';
-import { formatTaskId } from '../../tasks/task-id.ts';
-import type { RetentionRunRecord } from '../../tasks/retention/retention-record.ts';
-import type { RetentionPreviewEntry } from '../../tasks/retention/retention-service.ts';
+import { formatTaskId } from '../../catalog/task-id.ts';
+import type { RetentionRunRecord } from '../../catalog/retention/retention-record.ts';
+import type { RetentionPreviewEntry } from '../../catalog/retention/retention-service.ts';
 import type { RetentionPolicyWire, RetentionPreviewWire, RetentionRunWire } from '../wire/retention.ts';
 
 export const policyView = (p: RetentionPolicyRecord): RetentionPolicyWire => ({

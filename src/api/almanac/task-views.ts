@@ -1,6 +1,6 @@
 import { timeseriesIndexName } from '../../catalog/truncation.ts';
 import type { TaskRecord } from '../../storage/store.ts';
-import { formatTaskId } from '../../tasks/task-id.ts';
+import { formatTaskId } from '../../catalog/task-id.ts';
 import type { EsTaskStatusWire, IndexSizeWire, TaskWire } from '../wire/timeseries.ts';
 import type { IndexSize } from '../../tasks/truncation/timeseries-operations.ts';
 import { truncationRecord, type TruncationRecord } from '../../tasks/truncation/truncation-record.ts';

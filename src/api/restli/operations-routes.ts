@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../../catalog/errors.ts';
-import { parseTaskId } from '../../tasks/task-id.ts';
+import { parseTaskId } from '../../catalog/task-id.ts';
 import { DEFAULT_BATCH_SIZE } from '../../tasks/truncation/timeseries-operations.ts';
 import type { AppContext } from '../context.ts';
 import { applyRetentionAction } from './apply-retention.ts';
