@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-load.lua');
+const BODY_SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'wrk-body.lua');
 
 export interface WrkJob {
   readonly url: string;
@@ -14,6 +15,16 @@ export interface WrkJob {
   readonly seconds: number;
   readonly kind: 'floor' | 'query' | 'update';
   readonly datasets: number;
+}
+
+/** One fixed request sent again and again (wrk-body.lua). */
+export interface WrkFixedJob {
+  readonly url: string;
+  readonly method: 'GET' | 'POST';
+  readonly token?: string;
+  readonly body?: string;
+  readonly connections: number;
+  readonly seconds: number;
 }
 
 export interface WrkResult {
@@ -45,24 +56,13 @@ const duration = (text: string): number => {
 };
 
 /** One wrk run; throws if any response was not 2xx or a socket failed, so errors are never measured as speed. */
-export async function wrk(job: WrkJob): Promise<WrkResult> {
+export async function wrk(job: WrkJob | WrkFixedJob): Promise<WrkResult> {
   const threads = String(Math.min(2, job.connections));
-  const args = [
-    '-t',
-    threads,
-    '-c',
-    String(job.connections),
-    '-d',
-    `${job.seconds}s`,
-    '--latency',
-    '-s',
-    SCRIPT,
-    job.url,
-    '--',
-    job.kind,
-    String(job.datasets),
-    job.token,
-  ];
+  const script =
+    'method' in job
+      ? [BODY_SCRIPT, job.url, '--', job.method, job.token ?? '-', job.body ?? '-']
+      : [SCRIPT, job.url, '--', job.kind, String(job.datasets), job.token];
+  const args = ['-t', threads, '-c', String(job.connections), '-d', `${job.seconds}s`, '--latency', '-s', ...script];
   const { stdout } = await promisify(execFile)('wrk', args, { maxBuffer: 1 << 20 });
   if (/Non-2xx or 3xx responses|Socket errors/.test(stdout)) throw new Error(`wrk run failed:\n${stdout}`);
   const field = (re: RegExp) => {

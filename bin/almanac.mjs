@@ -3,7 +3,7 @@
 // TypeScript directly through tsx, slower to start, and says so: a stale build never runs.
 import { ensureSupportedNode } from '../scripts/pinned-node.mjs';
 
-ensureSupportedNode(import.meta.url);
+await ensureSupportedNode(import.meta.url);
 const { distState } = await import('../scripts/dist.mjs');
 const state = distState();
 let cli;

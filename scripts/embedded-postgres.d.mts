@@ -3,7 +3,15 @@ export interface EmbeddedPostgres {
   readonly version: string;
   stop(): Promise<void>;
 }
-export function startEmbeddedPostgres(): Promise<EmbeddedPostgres | { readonly unavailable: string }>;
+export interface EmbeddedPostgresUnavailable {
+  readonly unavailable: string;
+  readonly stop?: undefined;
+}
+/** `nativeDir`: the platform binaries (bin, lib, share); `tmpDir`: where its temporary directories go (os.tmpdir()). */
+export function startEmbeddedPostgres(options?: {
+  readonly nativeDir?: string;
+  readonly tmpDir?: string;
+}): Promise<(EmbeddedPostgres & { readonly unavailable?: undefined }) | EmbeddedPostgresUnavailable>;
 export function redact(url: string): string;
 export function postgresForTests(
   url: string,

@@ -7,7 +7,7 @@ import { buildDist } from './dist.mjs';
 import { postgresForTests } from './embedded-postgres.mjs';
 import { ensureSupportedNode } from './pinned-node.mjs';
 
-ensureSupportedNode(import.meta.url);
+await ensureSupportedNode(import.meta.url);
 
 const files = (dir) =>
   fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -75,9 +75,9 @@ export interface Services {
   readonly webhookSecrets: WebhookSecrets;
 }
 
-/** Grants urn:li:corpuser:datahub the Admin role exactly once, on the database's first start. */
+/** Gives urn:li:corpuser:datahub DataHub's root-user info, and the Admin role exactly once, on the database's first start. */
 async function bootstrapAdmin({ database, identity }: Pick<Parts, 'database' | 'identity'>, catalog: Catalog): Promise<void> {
-  await catalog.ensureUser(ADMIN_URN, ADMIN_URN);
+  await catalog.ensureRootUser(ADMIN_URN);
   const marker = crypto.randomUUID();
   if ((await database.getOrInitSetting('bootstrap.admin_role_granted', () => marker)) === marker) {
     await identity.setRole([ADMIN_URN], 'urn:li:dataHubRole:Admin', ADMIN_URN, Date.now());

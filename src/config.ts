@@ -46,6 +46,8 @@ export interface Config {
   readonly auditRetentionMillis: number;
   /** Whether this process delivers webhook events (off: it records them, and other processes deliver them). */
   readonly webhookDelivery: boolean;
+  /** What a password set by sign-up or `almanac user create` must satisfy. */
+  readonly passwords: { readonly minLength: number };
 }
 
 export interface RetentionConfig {
@@ -224,6 +226,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduleOffsetMillis: typeof schedule === 'string' ? null : schedule,
     maxDeletePercent: int('ALMANAC_RETENTION_MAX_DELETE_PERCENT', 99, 1, 100),
   };
+  // 1024 is the longest password sign-in accepts (auth/users.ts).
+  const passwords = { minLength: int('ALMANAC_PASSWORD_MIN_LENGTH', 8, 1, 1024) };
   const taskHistoryMillis = int('ALMANAC_TASK_HISTORY_DAYS', 90, 1, 36_500) * 86_400_000;
   const auditRetentionMillis = int('ALMANAC_AUDIT_RETENTION_DAYS', 90, 1, 36_500) * 86_400_000;
   if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
@@ -257,6 +261,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     taskHistoryMillis,
     auditRetentionMillis,
     webhookDelivery: bool('ALMANAC_WEBHOOK_DELIVERY', true),
+    passwords: Object.freeze(passwords),
   });
 }
 

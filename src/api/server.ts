@@ -111,6 +111,12 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
     if (req.principal.viaCookie) refuseCrossSiteCookieWrite(req, ctx.config.publicUrl);
   });
 
+  // While the server drains, each answer closes its connection: an idle keep-alive socket would hold the stop up to
+  // the keep-alive timeout after the last request ends.
+  app.addHook('onSend', async (_req, reply) => {
+    if (!ctx.accepting()) reply.header('Connection', 'close');
+  });
+
   const limitExpensive = await registerRateLimit(app, ctx.config.rateLimit);
   app.decorate('limitExpensive', limitExpensive);
   app.addHook('preHandler', async (req, reply) => {

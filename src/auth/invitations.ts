@@ -8,7 +8,7 @@ import { ADMIN_URN, corpUserUrn } from './principal.ts';
 import { ROLES, isRoleUrn, type RoleUrn } from './roles.ts';
 import { safeEqual } from './secrets.ts';
 import type { TokenService } from './token-service.ts';
-import { checkPassword } from './users.ts';
+import { checkPassword, type PasswordRules } from './users.ts';
 import { recordAudit } from './audit-events.ts';
 
 /** The invitation without a role is kept under this key; each role under its urn. */
@@ -75,14 +75,14 @@ export class Invitations {
   }
 
   /** Creates the user `urn:li:corpuser:<email>` as DataHub's sign-up does; answers its urn. */
-  async signUp(input: SignUpInput): Promise<string> {
+  async signUp(input: SignUpInput, rules: PasswordRules): Promise<string> {
     if (input.fullName.trim() === '') throw badRequest("Field 'fullName': Full name must not be empty.");
     if (input.email.length > MAX_EMAIL_LENGTH || !EMAIL.test(input.email)) {
       throw badRequest(
         `Field 'email' must be an email address of at most ${MAX_EMAIL_LENGTH} characters, without spaces, commas, parentheses or colons`,
       );
     }
-    checkPassword(input.password);
+    checkPassword(input.password, rules);
     if (input.inviteToken.trim() === '') throw badRequest("Field 'inviteToken': Invite token must not be empty.");
     const role = await this.redeem(input.inviteToken);
     const urn = corpUserUrn(input.email);

@@ -5,14 +5,18 @@ import { hashPassword } from './passwords.ts';
 import { corpUserUrn } from './principal.ts';
 import type { RoleUrn } from './roles.ts';
 
-export const MIN_PASSWORD_LENGTH = 8;
 /** The longest password sign-in accepts; scrypt's cost does not depend on it, but a bound keeps requests small. */
 export const MAX_PASSWORD_LENGTH = 1024;
 
+/** What a new password must satisfy: the operator's ALMANAC_PASSWORD_MIN_LENGTH (config.ts). */
+export interface PasswordRules {
+  readonly minLength: number;
+}
+
 /** Almanac's password rule, for every way a password is set. */
-export function checkPassword(password: string): void {
-  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
-    throw badRequest(`Field 'password' must be from ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`);
+export function checkPassword(password: string, rules: PasswordRules): void {
+  if (password.length < rules.minLength || password.length > MAX_PASSWORD_LENGTH) {
+    throw badRequest(`Field 'password' must be from ${rules.minLength} to ${MAX_PASSWORD_LENGTH} characters`);
   }
 }
 
@@ -20,11 +24,12 @@ export function checkPassword(password: string): void {
 export async function createLocalUser(
   { identity, userAccess, catalog }: Pick<Parts, 'identity' | 'userAccess'> & { readonly catalog: Catalog },
   input: { username: string; password: string; role?: RoleUrn; actor: string },
+  rules: PasswordRules,
 ): Promise<string> {
   if (!/^[A-Za-z0-9._@-]{1,128}$/.test(input.username)) {
     throw badRequest('username must be 1 to 128 characters of letters, digits, ".", "_", "@" or "-"');
   }
-  checkPassword(input.password);
+  checkPassword(input.password, rules);
   const urn = corpUserUrn(input.username);
   const now = Date.now();
   await catalog.ensureUser(urn, input.actor);

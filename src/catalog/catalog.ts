@@ -5,6 +5,7 @@ import type { EntitySearch } from './search/entity-search.ts';
 import { deleteReferences, type DeleteReferencesResult } from './references.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
+import { ROOT_USER_INFO } from './root-user.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
 import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
@@ -238,6 +239,43 @@ export class Catalog {
   }
 
   /** Creates a user entity if it is missing (bootstrap and token minting). */
+  /**
+   * Gives DataHub's root user the corpUserInfo DataHub's bootstrap writes (ROOT_USER_INFO), once: only when it has
+   * none, or still has the one earlier Almanac versions wrote, so an operator's edit is never overwritten.
+   */
+  async ensureRootUser(rootUrn: string): Promise<void> {
+    const urn = parseUrn(rootUrn);
+    const now = this.clock();
+    const isEarlierDefault = (v: Json) => {
+      const o = v as Record<string, unknown>;
+      return Object.keys(o).length === 2 && o.active === true && o.displayName === urn.key;
+    };
+    await this.ports.aspects.write({
+      ops: [
+        {
+          kind: 'aspect',
+          entityType: 'corpuser',
+          urn: rootUrn,
+          aspect: 'corpUserKey',
+          value: { username: urn.key },
+          systemMetadata: { runId: DEFAULT_RUN_ID, lastObserved: now },
+          onlyIfAbsent: true,
+        },
+        {
+          kind: 'aspect',
+          entityType: 'corpuser',
+          urn: rootUrn,
+          aspect: 'corpUserInfo',
+          value: ROOT_USER_INFO,
+          update: (current) => (current === undefined || isEarlierDefault(current) ? ROOT_USER_INFO : current),
+          systemMetadata: { runId: DEFAULT_RUN_ID, lastObserved: now },
+        },
+      ],
+      actor: rootUrn,
+      now,
+    });
+  }
+
   async ensureUser(userUrn: string, actor: string): Promise<void> {
     const urn = parseUrn(userUrn);
     if (urn.entityType !== 'corpuser') throw badRequest(`${userUrn} is not a corpuser urn`);

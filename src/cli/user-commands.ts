@@ -3,6 +3,7 @@ import { ADMIN_URN, corpUserUrn, type Principal } from '../auth/principal.ts';
 import { ROLES, parseRole } from '../auth/roles.ts';
 import { createLocalUser } from '../auth/users.ts';
 import { badRequest } from '../catalog/errors.ts';
+import { loadConfig } from '../config.ts';
 import { readSecret } from './read-secret.ts';
 import { withServices } from './token-commands.ts';
 
@@ -25,7 +26,11 @@ const createUser = async (opts: CreateOptions) => {
   if (password === undefined) throw badRequest('a password is required: --password-stdin (recommended) or --password');
   const role = opts.role === undefined ? undefined : parseRole(opts.role);
   await withServices(async (s) => {
-    const urn = await createLocalUser({ ...s.store, catalog: s.catalog }, { username: opts.username, password, role, actor: ADMIN_URN });
+    const urn = await createLocalUser(
+      { ...s.store, catalog: s.catalog },
+      { username: opts.username, password, role, actor: ADMIN_URN },
+      loadConfig().passwords,
+    );
     process.stdout.write(`${urn}${role ? ` (${ROLES[role].name})` : ''}\n`);
   });
 };

@@ -38,7 +38,8 @@ export class IndexSearch {
     const order = orderSql(req, this.dialect, params, this.rules);
     // One more than asked: whether a next page exists, without counting.
     const sql = `SELECT m.urn AS urn, m.entity_type AS entity_type,
-        (SELECT min(n.value) FROM search_fields n WHERE n.urn = m.urn AND n.field = '_entityName') AS name
+        COALESCE((SELECT min(n.value) FROM search_fields n WHERE n.urn = m.urn AND n.field = '_entityName'),
+          (SELECT min(n.value) FROM search_fields n WHERE n.urn = m.urn AND n.field = '_entityKeyName')) AS name
       FROM (${matched}) m ORDER BY ${order}
       LIMIT ${this.dialect.param(params, paging.count + 1)} OFFSET ${this.dialect.param(params, start)}`;
     const rows = await this.run(sql, params);

@@ -160,8 +160,8 @@ export function matchedSql(
   let tier = '0';
   if (parsed.kind === 'words' && parsed.field === undefined) {
     const name = rules.fold(parsed.text);
-    tier = `CASE WHEN e.urn IN (SELECT urn FROM search_fields WHERE field = '_entityName' AND folded = ${d.param(params, name)}) THEN 2
-      WHEN e.urn IN (SELECT urn FROM search_fields WHERE field = '_entityName' AND folded ${d.like} ${d.param(params, `${likeEscape(name)}%`)} ESCAPE '\\') THEN 1 ELSE 0 END`;
+    tier = `CASE WHEN e.urn IN (SELECT urn FROM search_fields WHERE field IN ('_entityName', '_entityKeyName') AND folded = ${d.param(params, name)}) THEN 2
+      WHEN e.urn IN (SELECT urn FROM search_fields WHERE field IN ('_entityName', '_entityKeyName') AND folded ${d.like} ${d.param(params, `${likeEscape(name)}%`)} ESCAPE '\\') THEN 1 ELSE 0 END`;
   }
   const typeOrder = types.length <= 1 ? '0' : `CASE e.entity_type ${types.map((t, i) => `WHEN ${d.param(params, t)} THEN ${i}`).join(' ')} END`;
   return `SELECT e.urn AS urn, e.entity_type AS entity_type, h.score AS score, ${tier} AS tier, ${typeOrder} AS type_order

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import pkg from '../../package.json' with { type: 'json' };
+import { DATAHUB_REGISTRY } from '../../src/catalog/registry/index.ts';
 import { backends } from '../support/databases.ts';
 import { mcp as baseMcp } from '../support/fixtures.ts';
 import { useServer } from '../support/lifecycle.ts';
@@ -34,7 +36,15 @@ for (const backend of await backends()) {
       const res = await server.request('GET', '/config', { auth: null });
       assert.equal(res.status, 200);
       assert.equal(res.json.noCode, 'true');
-      assert.ok(res.json.versions);
+      // The DataHub release whose API Almanac implements (the registry's acryl-datahub), and Almanac's own.
+      assert.deepEqual(res.json.versions, {
+        'acryldata/datahub': { version: `v${DATAHUB_REGISTRY.source.version}`, commit: `almanac-${pkg.version}` },
+        almanac: { version: pkg.version },
+      });
+      assert.deepEqual(res.json.managedIngestion, { enabled: false, defaultCliVersion: DATAHUB_REGISTRY.source.version });
+      assert.deepEqual(res.json.datahub, { serverType: 'almanac', serverEnv: 'core' });
+      assert.equal(res.json.datasetUrnNameCasing, false);
+      assert.deepEqual(res.json.telemetry, { enabledCli: false, enabledIngestion: false });
     });
 
     it('answers /health without a token', async () => {

@@ -157,6 +157,48 @@ for (const backend of await backends()) {
       ]);
     });
 
+    it('autocompletes names from their first letters, exact names first, and aggregates facets alone', async () => {
+      const ac = await gqlData(server, 'query a($input: AutoCompleteInput!) { autoComplete(input: $input) { query suggestions entities { urn } } }', {
+        input: { type: 'DATASET', query: 'ord', limit: 5 },
+      });
+      // Names starting with the letters first, then names with a word starting with them (ties by urn).
+      assert.deepEqual(ac.autoComplete.suggestions, ['orders', 'sales_orders_2024', 'SalesOrders']);
+      assert.equal(ac.autoComplete.entities[0].urn, ORDERS);
+      const sales = await gqlData(server, 'query a($input: AutoCompleteInput!) { autoComplete(input: $input) { suggestions } }', {
+        input: { type: 'DATASET', query: 'Sales', limit: 5 },
+      });
+      assert.deepEqual([...sales.autoComplete.suggestions].sort(), ['SalesOrders', 'sales_orders_2024']);
+      const multi = await gqlData(
+        server,
+        'query a($input: AutoCompleteMultipleInput!) { autoCompleteForMultiple(input: $input) { suggestions { type suggestions } } }',
+        { input: { types: ['DATASET', 'DASHBOARD'], query: 'use' } },
+      );
+      assert.deepEqual(multi.autoCompleteForMultiple.suggestions, [{ type: 'DATASET', suggestions: ['users'] }]);
+      const tooMany = await gql(server, 'query a($input: AutoCompleteInput!) { autoComplete(input: $input) { suggestions } }', {
+        input: { type: 'DATASET', query: 'o', limit: 1000 },
+      });
+      assert.match(tooMany.json.errors[0].message, /limit must be from 1 to 100/);
+      const agg = await gqlData(
+        server,
+        'query a($input: AggregateAcrossEntitiesInput!) { aggregateAcrossEntities(input: $input) { facets { field aggregations { value count } } } }',
+        { input: { types: ['DATASET'], query: '*', facets: ['tags', '_entityType'] } },
+      );
+      assert.deepEqual(agg.aggregateAcrossEntities.facets, [
+        {
+          field: 'tags',
+          aggregations: [
+            { value: 'urn:li:tag:gold', count: 2 },
+            { value: 'urn:li:tag:pii', count: 1 },
+          ],
+        },
+        { field: '_entityType', aggregations: [{ value: 'DATASET', count: 6 }] },
+      ]);
+      const unknown = await gql(server, SEARCH, {
+        input: { types: ['DATASET'], query: '*', orFilters: [{ and: [{ field: 'noSuchField', values: ['x'] }] }] },
+      });
+      assert.match(unknown.json.errors[0].message, /no entity type has a search field named noSuchField/);
+    });
+
     it('scrolls every match once, page by page', async () => {
       const seen: string[] = [];
       let scrollId: string | null = null;

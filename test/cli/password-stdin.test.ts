@@ -25,6 +25,17 @@ for (const backend of await backends()) {
       assert.equal((await signIn('piped', 'piped password with spaces')).status, 200);
     });
 
+    it("holds a password to the operator's ALMANAC_PASSWORD_MIN_LENGTH: 4 characters refused by default, accepted at 4", async () => {
+      const create = (env: Record<string, string>) =>
+        runAlmanac(['user', 'create', '--username', 'brief', '--password-stdin'], { env: { ALMANAC_DATABASE_URL: db.url, ...env }, input: 'user\n' });
+      const refused = await create({});
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stderr, /Field 'password' must be from 8 to 1024 characters/);
+      const accepted = await create({ ALMANAC_PASSWORD_MIN_LENGTH: '4' });
+      assert.equal(accepted.code, 0, accepted.stderr);
+      assert.equal((await signIn('brief', 'user')).status, 200);
+    });
+
     it('on a terminal, asks twice without echoing what is typed, and the user can sign in', async () => {
       const typed = 'terminal-secret-42';
       const res = await inTerminal(

@@ -12,8 +12,9 @@ const actorEntity = {
   urn: ADMIN,
   type: 'CORP_USER',
   username: 'datahub',
-  properties: { displayName: 'datahub', title: null, firstName: null, lastName: null, fullName: null, email: null },
-  info: { active: true, displayName: 'datahub', title: null, firstName: null, lastName: null, fullName: null, email: null },
+  // DataHub's root user, as its bootstrap writes it.
+  properties: { displayName: 'DataHub', title: 'DataHub Root User', firstName: null, lastName: null, fullName: null, email: null },
+  info: { active: true, displayName: 'DataHub', title: 'DataHub Root User', firstName: null, lastName: null, fullName: null, email: null },
 };
 const undeprecated = (note: string) => ({ actor: ADMIN, deprecated: false, note, decommissionTime: null, actorEntity, replacement: null });
 

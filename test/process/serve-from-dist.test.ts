@@ -15,7 +15,7 @@ describe('npm start (almanac serve) from the compiled bundle', () => {
 
   it('serves the API and the console, and stops cleanly on SIGTERM', async () => {
     const scripts = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
-    assert.equal(scripts.start, 'node bin/almanac.mjs serve');
+    assert.equal(scripts.start, 'exec node bin/almanac.mjs serve');
     server = await startServerProcess({ ALMANAC_HOME: home }, [path.join(ROOT, 'bin/almanac.mjs'), 'serve']);
     assert.equal((await fetch(`${server.address}/health`)).status, 200);
     const page = await fetch(`${server.address}/`);

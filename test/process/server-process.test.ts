@@ -21,11 +21,17 @@ describe('the server process', () => {
   it('reports every bad variable at once and exits non-zero', () => {
     const res = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: ROOT,
-      env: childEnv({ PORT: 'eighty', METADATA_SERVICE_AUTH_ENABLED: 'maybe', ALMANAC_DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' }),
+      env: childEnv({
+        PORT: 'eighty',
+        METADATA_SERVICE_AUTH_ENABLED: 'maybe',
+        ALMANAC_DATABASE_URL: 'mysql://x',
+        LOG_LEVEL: 'loud',
+        ALMANAC_PASSWORD_MIN_LENGTH: '0',
+      }),
       encoding: 'utf8',
     });
     assert.equal(res.status, 2);
-    for (const name of ['PORT', 'METADATA_SERVICE_AUTH_ENABLED', 'ALMANAC_DATABASE_URL', 'LOG_LEVEL']) {
+    for (const name of ['PORT', 'METADATA_SERVICE_AUTH_ENABLED', 'ALMANAC_DATABASE_URL', 'LOG_LEVEL', 'ALMANAC_PASSWORD_MIN_LENGTH']) {
       assert.ok(res.stderr.includes(`${name}:`), `stderr should name ${name}: ${res.stderr}`);
     }
   });

@@ -10,6 +10,7 @@ export async function actorWithRole(server: TestServer, username: string, role: 
   const urn = await createLocalUser(
     { ...server.app.services.store, catalog: server.app.services.catalog },
     { username, password, role: roleUrn, actor: 'urn:li:corpuser:datahub' },
+    server.config.passwords,
   );
   const { token } = await server.app.services.tokens.mint({ actorUrn: urn, ownerUrn: urn, duration: 'ONE_DAY', name: `${username} test token` });
   return `Bearer ${token}`;

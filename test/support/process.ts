@@ -14,18 +14,24 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export interface ServerProcess {
   readonly address: string;
   readonly child: ChildProcess;
+  /** The server's own pid (from its log), which differs from the child's when a wrapper (npm, an older Node) started it. */
+  readonly serverPid: number;
   /** The JSON log lines it wrote after "almanac ready", parsed, as they arrive. */
   readonly log: ReadonlyArray<Record<string, unknown>>;
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
-/** Starts `src/main.ts` (or `args`, e.g. the bin's `serve`) in its own process on a free port and waits for its "almanac ready" log line. */
+/**
+ * Starts `src/main.ts` (or `args`, e.g. the bin's `serve`, run by `command`, e.g. npm) in its own process on a free
+ * port and waits for its "almanac ready" log line.
+ */
 export async function startServerProcess(
   env: Record<string, string>,
   args: readonly string[] = ['--import', 'tsx', 'src/main.ts'],
+  command: string = process.execPath,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: childEnv({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -34,12 +40,16 @@ export async function startServerProcess(
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   let address: string | undefined;
+  let serverPid = 0;
   const log: Array<Record<string, unknown>> = [];
   const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   for (let next = await lines.next(); !next.done; next = await lines.next()) {
-    const entry = JSON.parse(next.value) as { msg?: string; address?: string };
+    // npm writes its own lines ("> almanac@0.1.0 start") before the server's.
+    if (!next.value.startsWith('{')) continue;
+    const entry = JSON.parse(next.value) as { msg?: string; address?: string; pid?: number };
     if (entry.msg === 'almanac ready') {
       address = entry.address;
+      serverPid = entry.pid ?? 0;
       break;
     }
   }
@@ -57,6 +67,7 @@ export async function startServerProcess(
   return {
     address,
     child,
+    serverPid,
     log,
     stop: () => {
       child.kill('SIGTERM');

@@ -45,13 +45,16 @@ export const loginRoutes =
     app.post('/signUp', { config: { public: true } }, async (req, reply) => {
       refuseCrossSiteSignIn(req, ctx.config.publicUrl);
       const body = req.body as Body;
-      const urn = await ctx.users.invitations.signUp({
-        fullName: stringField(body, 'fullName', true)!,
-        email: stringField(body, 'email', true)!,
-        title: stringField(body, 'title', false),
-        password: stringField(body, 'password', true)!,
-        inviteToken: stringField(body, 'inviteToken', true)!,
-      });
+      const urn = await ctx.users.invitations.signUp(
+        {
+          fullName: stringField(body, 'fullName', true)!,
+          email: stringField(body, 'email', true)!,
+          title: stringField(body, 'title', false),
+          password: stringField(body, 'password', true)!,
+          inviteToken: stringField(body, 'inviteToken', true)!,
+        },
+        ctx.config.passwords,
+      );
       return startSession(req, reply, await ctx.login.session(urn));
     });
 

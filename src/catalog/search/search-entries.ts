@@ -70,8 +70,10 @@ function entriesOf(s: RegistrySearchable, values: readonly unknown[], isKey: boo
       autocomplete: s.enableAutocomplete === true,
     });
   }
-  // The entity's name, under the one field name ranking and `_entityName` filters read, whatever the type calls it.
-  if (isName) for (const v of values) out.push({ ...flag('_entityName', exact(asText(v))), folded: exact(foldText(asText(v))) });
+  // The entity's name, under the one field name ranking and `_entityName` filters read, whatever the type calls it; a
+  // key's name (a dataset's `db.table`) under its own, shown only when no aspect names the entity.
+  const nameField = isKey ? '_entityKeyName' : '_entityName';
+  if (isName) for (const v of values) out.push({ ...flag(nameField, exact(asText(v))), folded: exact(foldText(asText(v))) });
   if (s.hasValuesFieldName) out.push(flag(s.hasValuesFieldName, String(values.length > 0)));
   if (s.numValuesFieldName) out.push(flag(s.numValuesFieldName, String(values.length), values.length));
 }
@@ -116,6 +118,7 @@ export const SEARCHABLE_ASPECTS: ReadonlySet<string> = new Set([
 /** Every field name the index may hold, for checking filters: annotated names, their has-values and count flags, and derived ones. */
 export const SEARCH_FIELD_NAMES: ReadonlySet<string> = new Set([
   '_entityName',
+  '_entityKeyName',
   'hasUpstreams',
   'decommissionTime',
   ...Object.values(DATAHUB_REGISTRY.aspects).flatMap((a) =>
