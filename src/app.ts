@@ -6,7 +6,8 @@ import { AuthStateCache } from './auth/auth-state-cache.ts';
 import { DeprecationImpact } from './catalog/deprecation-impact.ts';
 import { WebhookDeliverer } from './tasks/webhooks/webhook-deliverer.ts';
 import { WebhookSecrets } from './tasks/webhooks/webhook-secrets.ts';
-import { WebhookSubscriptions } from './tasks/webhooks/webhook-subscriptions.ts';
+import { WebhookSubscriptions } from './catalog/events/webhook-subscriptions.ts';
+import { validateWebhookUrl } from './tasks/webhooks/webhook-target.ts';
 import { Authorizer } from './auth/authorizer.ts';
 import { installDefaultPolicies } from './auth/default-policies.ts';
 import { PolicyService } from './auth/policy-service.ts';
@@ -31,7 +32,8 @@ import { Scheduler } from './tasks/scheduler.ts';
 import { TimeseriesOperations } from './tasks/truncation/timeseries-operations.ts';
 import { seedRetentionPolicies } from './tasks/retention/retention-file.ts';
 import { retentionJob } from './tasks/retention/retention-job.ts';
-import { RetentionService } from './tasks/retention/retention-service.ts';
+import { TaskRetentionRunner } from './tasks/retention/task-retention-runner.ts';
+import { RetentionService } from './catalog/retention/retention-service.ts';
 import { RetentionPolicies } from './catalog/retention/retention-policies.ts';
 import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
@@ -141,7 +143,7 @@ export async function openServices(config: Config, options: { background?: boole
       policies: new PolicyService(catalog, search, authorizer, ports),
       auditTrail: new AuditTrail(ports, authorizer),
       retentionPolicies,
-      webhooks: new WebhookSubscriptions(ports, webhookSecrets),
+      webhooks: new WebhookSubscriptions(ports, webhookSecrets, validateWebhookUrl),
       webhookSecrets,
     };
   } catch (e) {
@@ -183,7 +185,8 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   }
   // Another process's policy change applies to this one's writes within this bound (docs/architecture.md).
   services.retentionPolicies.startRefreshing(RETENTION_REFRESH_MILLIS, (err) => retentionLog.warn({ err }, 'could not reload retention policies'));
-  const retention = new RetentionService(services.ports, services.retentionPolicies, operations, runner, retentionLog, {
+  const retentionRunner = new TaskRetentionRunner(services.ports, runner, services.retentionPolicies, operations, retentionLog);
+  const retention = new RetentionService(services.ports, services.retentionPolicies, retentionRunner, retentionLog, {
     maxDeletePercent: config.retention.maxDeletePercent,
   });
   let accepting = true;

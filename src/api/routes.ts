@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { consoleRoutes } from './console-routes.ts';
+import { consoleRoutes } from './almanac/console-routes.ts';
 import type { AppContext } from './context.ts';
 import { graphqlRoutes } from './graphql/graphql-routes.ts';
-import { loginRoutes } from './login-routes.ts';
+import { loginRoutes } from './almanac/login-routes.ts';
 import { openapiRoutes } from './openapi/entity-routes.ts';
 import { entityReadRoutes } from './openapi/entity-read-routes.ts';
 import { openapiV2Routes } from './openapi/entity-v2-routes.ts';
@@ -12,7 +12,7 @@ import { relationshipRoutes } from './openapi/relationship-routes.ts';
 import { timelineRoutes } from './openapi/timeline-routes.ts';
 import { traceRoutes } from './openapi/trace-routes.ts';
 import { auditRoutes } from './openapi/audit-routes.ts';
-import { operatorRoutes } from './operator-routes.ts';
+import { operatorRoutes } from './almanac/operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { configRoutes } from './restli/config-routes.ts';
 import { entitiesRoutes } from './restli/entities-routes.ts';
@@ -20,8 +20,8 @@ import { entitiesV2Routes } from './restli/entities-v2-routes.ts';
 import { operationsRoutes } from './restli/operations-routes.ts';
 import { relationshipsRestliRoutes } from './restli/relationships-routes.ts';
 import { runsRoutes } from './restli/runs-routes.ts';
-import { retentionRoutes } from './retention-routes.ts';
-import { tasksRoutes } from './tasks-routes.ts';
+import { retentionRoutes } from './almanac/retention-routes.ts';
+import { tasksRoutes } from './almanac/tasks-routes.ts';
 
 export type RoutePlugin = (ctx: AppContext) => FastifyPluginAsync;
 

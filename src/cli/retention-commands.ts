@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import type { RetentionPolicyView, RetentionPreviewView, RetentionRunView } from '../api/wire/retention.ts';
+import type { RetentionPolicyWire, RetentionPreviewWire, RetentionRunWire } from '../api/wire/retention.ts';
 import { usageError, EXIT } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, green, isoTime, parseAge, printJson, printTable, red, yellow } from './output.ts';
@@ -20,7 +20,7 @@ const policyPath = (entity: string, aspect: string) => `/api/retention/${encodeU
 
 async function list(_opts: unknown, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  const { policies } = await client.get<{ policies: RetentionPolicyView[] }>('/api/retention');
+  const { policies } = await client.get<{ policies: RetentionPolicyWire[] }>('/api/retention');
   if (json) return printJson(policies);
   if (policies.length === 0) {
     process.stdout.write('No retention policy: every version and every timeseries row is kept. Add one with `almanac retention set`.\n');
@@ -54,7 +54,7 @@ async function set(opts: SetOptions, cmd: Command): Promise<void> {
     throw usageError(`--max-versions must be a positive integer, got "${opts.maxVersions}"`);
   }
   const maxAgeInSeconds = opts.maxAge === undefined ? undefined : parseAge(opts.maxAge, '--max-age') / 1000;
-  const policy = await client.post<RetentionPolicyView>('/api/retention', {
+  const policy = await client.post<RetentionPolicyWire>('/api/retention', {
     entity: opts.entity,
     aspect: opts.aspect,
     config: {
@@ -79,7 +79,7 @@ async function remove(opts: { entity: string; aspect: string }, cmd: Command): P
 
 async function preview(_opts: unknown, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  const out = await client.get<{ maxDeletePercent: number; preview: RetentionPreviewView[] }>('/api/retention/preview');
+  const out = await client.get<{ maxDeletePercent: number; preview: RetentionPreviewWire[] }>('/api/retention/preview');
   if (json) return printJson(out);
   if (out.preview.length === 0) {
     process.stdout.write('Nothing to delete: no policy governs stored timeseries rows or earlier versions.\n');
@@ -102,7 +102,7 @@ async function preview(_opts: unknown, cmd: Command): Promise<void> {
   );
 }
 
-function printRun(run: RetentionRunView): void {
+function printRun(run: RetentionRunWire): void {
   const state = run.state === 'completed' ? green(run.state) : run.state === 'running' ? yellow(run.state) : red(run.state);
   process.stdout.write(
     `${bold(run.id)} ${state} (${run.trigger}${run.confirm ? ', confirmed' : ''}): ${run.versionsDeleted} earlier versions deleted\n`,
@@ -121,13 +121,13 @@ function printRun(run: RetentionRunView): void {
 async function run(opts: { entity?: string; aspect?: string; confirm?: boolean }, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
   if ((opts.entity === undefined) !== (opts.aspect === undefined)) throw usageError('--entity and --aspect name one policy: give both or neither');
-  let started = await client.post<RetentionRunView>('/api/retention/run', {
+  let started = await client.post<RetentionRunWire>('/api/retention/run', {
     ...(opts.entity !== undefined ? { entity: opts.entity, aspect: opts.aspect } : {}),
     ...(opts.confirm ? { confirm: true } : {}),
   });
   const until = Date.now() + RUN_WAIT_MILLIS;
   while (started.state === 'running' && Date.now() < until) {
-    started = await client.get<RetentionRunView>(`/api/retention/runs/${encodeURIComponent(started.id)}?waitMillis=1000`);
+    started = await client.get<RetentionRunWire>(`/api/retention/runs/${encodeURIComponent(started.id)}?waitMillis=1000`);
   }
   if (json) return printJson(started);
   printRun(started);
@@ -136,7 +136,7 @@ async function run(opts: { entity?: string; aspect?: string; confirm?: boolean }
 
 async function history(opts: { limit: string }, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  const { runs } = await client.get<{ runs: RetentionRunView[] }>(`/api/retention/runs?limit=${encodeURIComponent(opts.limit)}`);
+  const { runs } = await client.get<{ runs: RetentionRunWire[] }>(`/api/retention/runs?limit=${encodeURIComponent(opts.limit)}`);
   if (json) return printJson(runs);
   printTable(
     ['run', 'trigger', 'state', 'started', 'truncations', 'skipped', 'versions deleted'],

@@ -6,7 +6,7 @@ import { EXIT, usageError } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
 import { bold, green, isTty, isoDate, isoTime, parseAge, parseDate, printJson, printTable, red, yellow } from './output.ts';
 
-import type { IndexSizeView as IndexSize, TaskView } from '../api/wire/timeseries.ts';
+import type { IndexSizeWire as IndexSize, TaskWire } from '../api/wire/timeseries.ts';
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(2)} MB`;
 
@@ -56,7 +56,7 @@ const positive = (value: string | undefined, flag: string): number | undefined =
 };
 
 /** Waits for a task with long polls, drawing a progress bar on a terminal; Ctrl-C asks whether to cancel or detach. */
-async function follow(client: GmsClient, id: string, json: boolean): Promise<TaskView> {
+async function follow(client: GmsClient, id: string, json: boolean): Promise<TaskWire> {
   const bar = isTty() && !json ? new SingleBar({ format: 'deleting [{bar}] {value}/{total} rows | {rate} rows/s | {elapsed}s elapsed' }) : undefined;
   const started = Date.now();
   let interrupted = false;
@@ -65,13 +65,13 @@ async function follow(client: GmsClient, id: string, json: boolean): Promise<Tas
   };
   process.on('SIGINT', onSigint);
   try {
-    let task = await client.get<TaskView>(`/api/tasks/${encodeURIComponent(id)}`);
+    let task = await client.get<TaskWire>(`/api/tasks/${encodeURIComponent(id)}`);
     bar?.start(Math.max(1, task.rowsToDelete), task.rowsDeleted, { rate: 0, elapsed: 0 });
     while (!task.completed) {
       if (interrupted) {
         bar?.stop();
         if (await askCancel(id)) {
-          task = await client.post<TaskView>(`/api/tasks/${encodeURIComponent(id)}/cancel`, {});
+          task = await client.post<TaskWire>(`/api/tasks/${encodeURIComponent(id)}/cancel`, {});
           process.stderr.write(`cancellation requested for ${id}\n`);
         } else {
           process.stderr.write(`detached; the task goes on. Follow it with: almanac task status ${id}\n`);
@@ -79,7 +79,7 @@ async function follow(client: GmsClient, id: string, json: boolean): Promise<Tas
         }
         interrupted = false;
       }
-      task = await client.get<TaskView>(`/api/tasks/${encodeURIComponent(id)}?waitMillis=500`);
+      task = await client.get<TaskWire>(`/api/tasks/${encodeURIComponent(id)}?waitMillis=500`);
       const elapsed = (Date.now() - started) / 1000;
       bar?.update(task.rowsDeleted, { rate: Math.round(task.rowsDeleted / Math.max(elapsed, 0.001)), elapsed: elapsed.toFixed(1) });
     }
@@ -112,23 +112,23 @@ async function confirmLargeTruncation(client: GmsClient, params: Record<string, 
 }
 
 /** A completed task's sizes appear when its reclaim ends; until then only the size the CLI saw before is known. */
-async function awaitReclaim(client: GmsClient, task: TaskView): Promise<TaskView> {
+async function awaitReclaim(client: GmsClient, task: TaskWire): Promise<TaskWire> {
   const until = Date.now() + RECLAIM_WAIT_MILLIS;
   while (task.state === 'completed' && task.sizeBytesAfter === null && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 200));
-    task = await client.get<TaskView>(`/api/tasks/${encodeURIComponent(task.id)}`);
+    task = await client.get<TaskWire>(`/api/tasks/${encodeURIComponent(task.id)}`);
   }
   return task;
 }
 
-function sizeClause(task: TaskView, sizeBefore: number | undefined): string {
+function sizeClause(task: TaskWire, sizeBefore: number | undefined): string {
   if (task.sizeBytesBefore !== null && task.sizeBytesAfter !== null) return `; size ${mb(task.sizeBytesBefore)} -> ${mb(task.sizeBytesAfter)}`;
   const before = task.sizeBytesBefore ?? sizeBefore;
   if (before === undefined) return '';
   return task.state === 'completed' ? `; size ${mb(before)} before, freed space still being reclaimed` : `; size ${mb(before)} before`;
 }
 
-function printTask(task: TaskView, sizeBefore?: number): void {
+function printTask(task: TaskWire, sizeBefore?: number): void {
   const state = task.state === 'completed' ? green(task.state) : task.state === 'running' ? yellow(task.state) : red(task.state);
   process.stdout.write(
     `${bold(task.id)} ${state}: ${task.rowsDeleted.toLocaleString('en-US')} of ${task.rowsToDelete.toLocaleString('en-US')} rows deleted from ${task.index.indexName}` +
@@ -176,14 +176,14 @@ async function truncate(opts: TruncateOptions, cmd: Command): Promise<void> {
 
 async function taskStatus(id: string, _opts: unknown, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  const task = await client.get<TaskView>(`/api/tasks/${encodeURIComponent(id)}`);
+  const task = await client.get<TaskWire>(`/api/tasks/${encodeURIComponent(id)}`);
   if (json) return printJson(task);
   printTask(task);
 }
 
 async function taskList(opts: { limit: string }, cmd: Command): Promise<void> {
   const { client, json } = clientOf(cmd);
-  const { tasks } = await client.get<{ tasks: TaskView[] }>(`/api/tasks?limit=${encodeURIComponent(opts.limit)}`);
+  const { tasks } = await client.get<{ tasks: TaskWire[] }>(`/api/tasks?limit=${encodeURIComponent(opts.limit)}`);
   if (json) return printJson(tasks);
   printTable(
     ['task', 'index', 'before', 'state', 'deleted', 'started'],

@@ -2,8 +2,13 @@
  * The SQL both adapters share for change events and webhook deliveries (`:name` parameters), and the mapping of
  * their rows. Lists of filter values are stored delimited (`,a,b,`) so the fan-out trigger matches them by substring.
  */
+import type { Json } from './ports/aspects.ts';
+import type { TaskRecord } from './ports/tasks.ts';
 import type {
+  AspectEventRule,
+  ChangeEventRules,
   ClaimedDelivery,
+  NewChangeEvent,
   StoredChangeEvent,
   WebhookDeliveryRecord,
   WebhookDeliveryState,
@@ -53,6 +58,49 @@ export const SUBSCRIPTION_COLUMNS = 'id, url, sealed_secret, categories, entity_
 export const CLAIM_COLUMNS = `${EVENT_COLUMNS}, ${SUBSCRIPTION_COLUMNS.split(', ')
   .map((c) => `s.${c} AS s_${c}`)
   .join(', ')}`;
+
+/** A new event's columns, in the order of `eventParams`. */
+export const NEW_EVENT_COLUMNS = 'entity_type, entity_urn, category, source, before_value, after_value, actor, created_at';
+
+/** The event a rule makes of an aspect's latest value, created (no value before) or changed. */
+export const aspectEvent = (
+  rule: AspectEventRule,
+  change: { entityType: string; urn: string; before: Json | null; after: Json; actor: string; at: number },
+): NewChangeEvent => ({
+  entityType: change.entityType,
+  entityUrn: change.urn,
+  category: rule.category,
+  source: rule.source,
+  before: change.before,
+  after: change.after,
+  actor: change.actor,
+  createdAt: change.at,
+});
+
+/** The change's event when a rule makes one of its aspect. */
+export function eventOfAspectChange(
+  rules: ChangeEventRules,
+  change: { entityType: string; urn: string; aspect: string; before: Json | null; after: Json; actor: string; at: number },
+): NewChangeEvent | undefined {
+  const rule = rules.aspects.get(change.aspect);
+  return rule && aspectEvent(rule, change);
+}
+
+/** The event of a task whose state was just written, when it left `running` (it was `previous`) and its kind has one. */
+export const eventOfTaskState = (rules: ChangeEventRules, previous: string | undefined, task: TaskRecord): NewChangeEvent | undefined =>
+  previous === 'running' && task.state !== 'running' ? rules.taskEnded(task) : undefined;
+
+/** A new event's values, JSON as text (PostgreSQL casts it). */
+export const eventParams = (e: NewChangeEvent) => ({
+  entityType: e.entityType,
+  entityUrn: e.entityUrn,
+  category: e.category,
+  source: e.source,
+  before: e.before === null ? null : JSON.stringify(e.before),
+  after: JSON.stringify(e.after),
+  actor: e.actor,
+  createdAt: e.createdAt,
+});
 
 export const LIST_EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM change_events e WHERE e.id > :afterId ORDER BY e.id LIMIT :limit`;
 export const INSERT_SUBSCRIPTION_SQL = `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})

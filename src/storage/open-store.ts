@@ -1,4 +1,5 @@
 import { aspectIndexer } from '../catalog/relationships/aspect-indexer.ts';
+import { changeEventRules } from '../catalog/events/change-event-rules.ts';
 import { searchDocuments } from '../catalog/search/search-documents.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
@@ -20,7 +21,12 @@ export interface OpenStoreOptions {
  * alike.
  */
 export async function openStore(config: DatabaseConfig, options: OpenStoreOptions = {}): Promise<Store> {
-  const hooks = { indexer: options.indexer ?? aspectIndexer, retention: options.retention ?? KEEP_ALL_VERSIONS, documents: searchDocuments };
+  const hooks = {
+    indexer: options.indexer ?? aspectIndexer,
+    retention: options.retention ?? KEEP_ALL_VERSIONS,
+    documents: searchDocuments,
+    events: changeEventRules,
+  };
   // Each adapter's driver errors leave the store as StoreError (conflict, unavailable) or not at all (compose-store.ts).
   const store: Store =
     config.kind === 'sqlite'

@@ -6,7 +6,7 @@
  */
 import type { AspectPort, AspectReads, AspectWrites } from './ports/aspects.ts';
 import type { AuditPort, AuditReads, AuditWrites } from './ports/audit.ts';
-import type { ChangeEventPort, ChangeEventReads, ChangeEventWrites } from './ports/change-events.ts';
+import type { ChangeEventPort, ChangeEventRules, ChangeEventReads, ChangeEventWrites } from './ports/change-events.ts';
 import type { DatabasePort, DatabaseReads, DatabaseWrites } from './ports/database.ts';
 import type { IdentityPort, IdentityReads, IdentityWrites } from './ports/identity.ts';
 import type { RelationshipPort, RelationshipReads, RelationshipWrites } from './ports/relationships.ts';
@@ -106,6 +106,8 @@ export interface Store extends Parts {
 export interface StoreHooks {
   readonly indexer: AspectIndexer;
   readonly retention: VersionRetention;
+  /** Which changes become events (a deprecation changed, a task ended), recorded in the change's transaction. */
+  readonly events: ChangeEventRules;
   /** How an entity becomes a search document, for the search part. */
   readonly documents: SearchDocuments;
 }

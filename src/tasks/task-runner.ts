@@ -3,7 +3,7 @@ import os from 'node:os';
 import type { Logger } from 'pino';
 import type { Parts, TaskRecord, TaskRef } from '../storage/store.ts';
 import { timeseriesAspectPairs } from '../catalog/registry/index.ts';
-import { formatTaskId } from './task-id.ts';
+import { formatTaskId } from '../catalog/task-id.ts';
 
 /** A random node id that never starts with '-' or '_': a task id is pasted after CLI commands, where '-x' reads as an option. */
 function newNodeId(): string {

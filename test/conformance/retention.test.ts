@@ -7,8 +7,9 @@ import { openStore } from '../../src/storage/open-store.ts';
 import { PARTITION_MILLIS } from '../../src/storage/partitions.ts';
 import type { Store, WriteOp } from '../../src/storage/store.ts';
 import { retentionJob } from '../../src/tasks/retention/retention-job.ts';
-import { RETENTION_ACTOR } from '../../src/tasks/retention/retention-record.ts';
-import { RetentionService } from '../../src/tasks/retention/retention-service.ts';
+import { RETENTION_ACTOR } from '../../src/catalog/retention/retention-record.ts';
+import { RetentionService } from '../../src/catalog/retention/retention-service.ts';
+import { TaskRetentionRunner } from '../../src/tasks/retention/task-retention-runner.ts';
 import { Scheduler } from '../../src/tasks/scheduler.ts';
 import { TaskRunner } from '../../src/tasks/task-runner.ts';
 import { TimeseriesOperations } from '../../src/tasks/truncation/timeseries-operations.ts';
@@ -73,7 +74,14 @@ for (const backend of await backends()) {
       runner = new TaskRunner(store, quiet, { clock });
       await runner.start();
       const operations = new TimeseriesOperations(store, runner, quiet, clock);
-      service = new RetentionService(store, policies, operations, runner, quiet, { maxDeletePercent: 99 }, clock);
+      service = new RetentionService(
+        store,
+        policies,
+        new TaskRetentionRunner(store, runner, policies, operations, quiet, clock),
+        quiet,
+        { maxDeletePercent: 99 },
+        clock,
+      );
     });
     after(async () => {
       await runner.stop();
@@ -191,8 +199,14 @@ for (const backend of await backends()) {
       const otherService = new RetentionService(
         otherStore,
         otherPolicies,
-        new TimeseriesOperations(otherStore, otherRunner, quiet, clock),
-        otherRunner,
+        new TaskRetentionRunner(
+          otherStore,
+          otherRunner,
+          otherPolicies,
+          new TimeseriesOperations(otherStore, otherRunner, quiet, clock),
+          quiet,
+          clock,
+        ),
         quiet,
         { maxDeletePercent: 99 },
         clock,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import os from 'node:os';
 import { describe, it } from 'node:test';
 import { openStore } from '../../src/storage/open-store.ts';
-import { formatTaskId } from '../../src/tasks/task-id.ts';
+import { formatTaskId } from '../../src/catalog/task-id.ts';
 import { INTERRUPTED_MESSAGE } from '../../src/tasks/task-runner.ts';
 import { backends } from '../support/databases.ts';
 import { startServerProcess } from '../support/process.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dryRunMessage, javaTwoDecimals, resolveTimeseriesIndex, timeseriesIndexName, truncationStrategy } from '../../src/catalog/truncation.ts';
-import { formatTaskId, parseTaskId } from '../../src/tasks/task-id.ts';
+import { formatTaskId, parseTaskId } from '../../src/catalog/task-id.ts';
 
 describe('truncation rules', () => {
   it("prints percentages as Java's %.2f does, rounding the shortest decimal half up", () => {

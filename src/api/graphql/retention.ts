@@ -1,5 +1,5 @@
 import { CatalogError } from '../../catalog/errors.ts';
-import { policyView, previewView, runView } from '../retention-views.ts';
+import { policyView, previewView, runView } from '../almanac/retention-views.ts';
 import type { GraphqlModule } from './schema.ts';
 
 const typeDefs = /* GraphQL */ `

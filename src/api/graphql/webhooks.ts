@@ -1,5 +1,5 @@
 import type { WebhookDeliveryRecord } from '../../storage/store.ts';
-import type { SubscriptionInput } from '../../tasks/webhooks/webhook-subscriptions.ts';
+import type { SubscriptionInput } from '../../catalog/events/webhook-subscriptions.ts';
 import type { GraphqlModule } from './schema.ts';
 
 const typeDefs = /* GraphQL */ `

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { badRequest } from '../../catalog/errors.ts';
-import { parseTaskId } from '../../tasks/task-id.ts';
+import { parseTaskId } from '../../catalog/task-id.ts';
 import { DEFAULT_BATCH_SIZE } from '../../tasks/truncation/timeseries-operations.ts';
 import type { AppContext } from '../context.ts';
 import { applyRetentionAction } from './apply-retention.ts';
-import { esTaskStatus, indexSizeView } from '../task-views.ts';
+import { esTaskStatus, indexSizeView } from '../almanac/task-views.ts';
 import { acceptOnly, actionBody, boolParam, intParam, MAX_INT, stringParam, unknownAction, type ActionBody } from './params.ts';
 
 /** A positive rate; Rest.li clients may send numbers as strings. */

@@ -4,7 +4,7 @@
  */
 
 /** A policy as DataHub writes one, with who set it last and how. */
-export interface RetentionPolicyView {
+export interface RetentionPolicyWire {
   readonly entity: string;
   readonly aspect: string;
   readonly config: {
@@ -20,7 +20,7 @@ export interface RetentionPolicyView {
 }
 
 /** What one policy would delete now from one timeseries index or one (entity type, aspect) pair of versioned aspects. */
-export interface RetentionPreviewView {
+export interface RetentionPreviewWire {
   readonly policy: { readonly entity: string; readonly aspect: string };
   readonly kind: 'timeseries' | 'versioned';
   readonly entityType: string;
@@ -42,7 +42,7 @@ export interface RetentionPreviewView {
   readonly needsConfirmation: boolean;
 }
 
-export interface RetentionOutcomeView {
+export interface RetentionOutcomeWire {
   readonly kind: 'timeseries' | 'versioned';
   readonly entityType: string;
   readonly aspect: string;
@@ -57,7 +57,7 @@ export interface RetentionOutcomeView {
 }
 
 /** A retention run: what started it, and what it did with each index and pair. */
-export interface RetentionRunView {
+export interface RetentionRunWire {
   readonly id: string;
   readonly trigger: 'schedule' | 'manual' | 'policy';
   readonly policy: { readonly entity: string; readonly aspect: string } | null;
@@ -68,5 +68,5 @@ export interface RetentionRunView {
   readonly endedAt: number | null;
   readonly error: string | null;
   readonly versionsDeleted: number;
-  readonly outcomes: readonly RetentionOutcomeView[];
+  readonly outcomes: readonly RetentionOutcomeWire[];
 }

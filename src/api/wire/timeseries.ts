@@ -4,7 +4,7 @@
  */
 
 /** One index in getIndexSizes' `indexSizes` (Rest.li `operations` resource). */
-export interface IndexSizeView {
+export interface IndexSizeWire {
   readonly indexName: string;
   /** DataHub lower-cases the entity and aspect names here. */
   readonly entityName: string;
@@ -20,13 +20,13 @@ export interface IndexSizeView {
   readonly newestTimestampMillis?: number;
 }
 
-export type TaskStateView = 'running' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
+export type TaskStateWire = 'running' | 'completed' | 'failed' | 'timed_out' | 'cancelled';
 
 /** A task as `GET /api/tasks` and `GET /api/tasks/{id}` show it to people and scripts. */
-export interface TaskView {
+export interface TaskWire {
   readonly id: string;
   readonly kind: string;
-  readonly state: TaskStateView;
+  readonly state: TaskStateWire;
   readonly completed: boolean;
   readonly index: { readonly entityType: string; readonly aspect: string; readonly indexName: string };
   readonly cutoffMillis: number;
@@ -54,7 +54,7 @@ export interface TaskView {
 }
 
 /** getEsTaskStatus' document: Elasticsearch's task fields as DataHub returns them, plus Almanac's state, error and strategy. */
-export interface EsTaskStatusView {
+export interface EsTaskStatusWire {
   readonly completed: boolean;
   readonly taskId: string;
   readonly status: {
@@ -71,7 +71,7 @@ export interface EsTaskStatusView {
     readonly throttled_until_millis: number;
   };
   readonly runTimeNanos: number;
-  readonly state: TaskStateView;
+  readonly state: TaskStateWire;
   readonly error: string | null;
   readonly strategy: string;
 }

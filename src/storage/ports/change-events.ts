@@ -1,10 +1,14 @@
+import type { Json } from './aspects.ts';
+import type { TaskRecord } from './tasks.ts';
+
 /**
- * Change events and their webhook deliveries. Events are written by triggers in the transaction of the change they
- * record (migration 16): every change of a `deprecation` aspect's latest value (source `deprecation`, with the value
- * before and after) and every end of a truncation or retention task (source `task`, with the task's final state).
- * Each new event is fanned out, in the same transaction, to the subscriptions whose filters it matches: one pending
- * delivery per subscription. Deliveries are claimed with a lease, so with several processes each is attempted by one
- * at a time, and finished by the claimant only.
+ * Change events and their webhook deliveries. The adapter records an event from a write's outcome, inside the write's
+ * transaction, as the rules it was opened with say (`ChangeEventRules`, the catalog's catalog/events/change-event-rules.ts):
+ * every change of a `deprecation` aspect's latest value (source `deprecation`, with the value before and after) and
+ * every end of a truncation or retention task (source `task`, with the task's final state). Each new event is fanned
+ * out, in the same transaction, to the subscriptions whose filters it matches: one pending delivery per subscription.
+ * Deliveries are claimed with a lease, so with several processes each is attempted by one at a time, and finished by
+ * the claimant only.
  */
 export interface StoredChangeEvent {
   readonly id: number;
@@ -16,6 +20,30 @@ export interface StoredChangeEvent {
   readonly after: Record<string, unknown>;
   readonly actor: string;
   readonly createdAt: number;
+}
+
+/** An event as a write records it; the store gives it its id. */
+export type NewChangeEvent = Omit<StoredChangeEvent, 'id' | 'before' | 'after'> & {
+  readonly before: Json | null;
+  readonly after: Json;
+};
+
+/** What an aspect's latest value becomes when a write creates or changes it (a value written again is no change). */
+export interface AspectEventRule {
+  readonly category: string;
+  readonly source: StoredChangeEvent['source'];
+}
+
+/**
+ * Which changes become events, given to the adapter when it opens (as the indexer is). The adapter applies them to
+ * the outcomes of its writes in the write's transaction, on every path that changes an aspect's latest value (a batch,
+ * the one-statement write, a rollback) or ends a task.
+ */
+export interface ChangeEventRules {
+  /** By aspect name: writes of any other aspect record nothing. */
+  readonly aspects: ReadonlyMap<string, AspectEventRule>;
+  /** The event of a task that left `running`, if its kind has one. */
+  taskEnded(task: TaskRecord): NewChangeEvent | undefined;
 }
 
 export interface WebhookSubscriptionRecord {

@@ -17,6 +17,8 @@ import { runIdOf } from '../run-id.ts';
 import { MissingEntities } from '../store-error.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { named, positional } from './named-query.ts';
+import { aspectEvent, eventParams } from '../change-event-sql.ts';
+import { PUT_LATEST_WITH_EVENT_SQL, type PostgresChangeEvents } from './change-events.ts';
 import type { PostgresRelationships } from './relationships.ts';
 import { PartitionMoved, type PostgresTimeseries } from './timeseries.ts';
 import { inTransaction } from './transaction.ts';
@@ -51,6 +53,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     private readonly ts: PostgresTimeseries,
     private readonly relationships: PostgresRelationships,
     private readonly retention: VersionRetention,
+    private readonly events: PostgresChangeEvents,
   ) {}
 
   async write(batch: WriteBatch): Promise<AspectWriteOutcome[]> {
@@ -93,18 +96,38 @@ export class PostgresAspects implements PortImpl<AspectPort> {
 
   /** One round trip: the function of migration 15 runs as its own transaction (writeAspect's steps, in the database). */
   private async putLatest(op: AspectOp, batch: WriteBatch): Promise<AspectWriteOutcome> {
+    const params = [
+      op.urn,
+      op.aspect,
+      op.entityType,
+      JSON.stringify(op.value),
+      op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata),
+      batch.now,
+      batch.actor,
+      runIdOf(op.systemMetadata),
+      [...new Set(batch.requireEntities ?? [])],
+    ];
+    const rule = this.events.ruleFor(op.aspect);
+    // An aspect whose changes are events: the event goes in the same statement, from the function's outcome.
+    const event =
+      rule &&
+      eventParams(aspectEvent(rule, { entityType: op.entityType, urn: op.urn, before: null, after: op.value, actor: batch.actor, at: batch.now }));
     const r = await this.pool.query<{ outcome: string; previous: Json | null; previous_version: number | null; missing: string[] | null }>(
-      named('SELECT outcome, previous, previous_version, missing FROM put_latest_aspect($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::text[])', [
-        op.urn,
-        op.aspect,
-        op.entityType,
-        JSON.stringify(op.value),
-        op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata),
-        batch.now,
-        batch.actor,
-        runIdOf(op.systemMetadata),
-        [...new Set(batch.requireEntities ?? [])],
-      ]),
+      event
+        ? named(PUT_LATEST_WITH_EVENT_SQL, [
+            ...params,
+            event.entityType,
+            event.entityUrn,
+            event.category,
+            event.source,
+            event.after,
+            event.actor,
+            event.createdAt,
+          ])
+        : named(
+            'SELECT outcome, previous, previous_version, missing FROM put_latest_aspect($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::text[])',
+            params,
+          ),
     );
     const row = r.rows[0]!;
     const base = { urn: op.urn, aspect: op.aspect, value: op.value };
@@ -181,6 +204,15 @@ export class PostgresAspects implements PortImpl<AspectPort> {
         );
         if (inserted.rowCount === 1) {
           await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
+          await this.events.aspectChanged(c, {
+            entityType: op.entityType,
+            urn: op.urn,
+            aspect: op.aspect,
+            before: null,
+            after: next,
+            actor,
+            at: now,
+          });
           return { ...base, outcome: 'created', value: next };
         }
         // A key aspect is derived from the urn, so the stored one equals op.value.
@@ -233,6 +265,15 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     );
     await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
     const previous = archived.rows[0]!;
+    await this.events.aspectChanged(c, {
+      entityType: op.entityType,
+      urn: op.urn,
+      aspect: op.aspect,
+      before: previous.metadata,
+      after: next,
+      actor,
+      at: now,
+    });
     const rule = this.retention.ruleFor(op.entityType, op.aspect);
     if (rule) {
       const q = positional(ON_WRITE_SQL, onWriteParams(op.urn, op.aspect, Number(previous.version), rule, now));

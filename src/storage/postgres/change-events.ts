@@ -14,6 +14,10 @@ import {
   LIST_SUBSCRIPTIONS_SQL,
   PRUNE_DELIVERIES_SQL,
   PRUNE_EVENTS_SQL,
+  eventOfAspectChange,
+  eventOfTaskState,
+  eventParams,
+  NEW_EVENT_COLUMNS,
   subscriptionParams,
   toChangeEvent,
   toDelivery,
@@ -23,18 +27,80 @@ import {
   type SubscriptionRow,
 } from '../change-event-sql.ts';
 import type { PortImpl } from '../compose-store.ts';
-import type { ChangeEventPort, ClaimedDelivery, DeliveryOutcome, StoredChangeEvent, WebhookSubscriptionRecord } from '../ports/change-events.ts';
-import { runNamed } from './named-query.ts';
+import type { Json } from '../ports/aspects.ts';
+import type {
+  AspectEventRule,
+  ChangeEventPort,
+  ChangeEventRules,
+  ClaimedDelivery,
+  DeliveryOutcome,
+  NewChangeEvent,
+  StoredChangeEvent,
+  WebhookSubscriptionRecord,
+} from '../ports/change-events.ts';
+import type { TaskRecord } from '../ports/tasks.ts';
+import { named, runNamed } from './named-query.ts';
 import { inTransaction } from './transaction.ts';
 
 const parse = (v: unknown) => (v === null || v === undefined ? null : (v as Record<string, unknown>));
+
+/** One pending delivery of the event `ev` (a CTE of the new event's row) per subscription whose filters it matches. */
+const FAN_OUT = `INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
+  SELECT s.id, ev.id, 'pending', 0, ev.created_at FROM ev, webhook_subscriptions s
+   WHERE (s.categories IS NULL OR strpos(s.categories, ',' || ev.category || ',') > 0)
+     AND (s.entity_types IS NULL OR strpos(s.entity_types, ',' || ev.entity_type || ',') > 0)`;
+const EVENT_RETURNING = 'RETURNING id, category, entity_type, created_at';
+
+/** The event and its deliveries in one statement. */
+const RECORD_SQL = `WITH ev AS (INSERT INTO change_events (${NEW_EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8) ${EVENT_RETURNING})
+  ${FAN_OUT}`;
+
+/**
+ * put_latest_aspect (migration 15) and, when it created or changed the value, the event its rule makes of the outcome
+ * and the event's deliveries: one statement, so one transaction and one round trip, as the function alone is. The
+ * event's `before` is the value the function reports it replaced; everything else is the event `aspectEvent` made.
+ */
+export const PUT_LATEST_WITH_EVENT_SQL = `WITH w AS MATERIALIZED (
+    SELECT outcome, previous, previous_version, missing FROM put_latest_aspect($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::text[])),
+  ev AS (INSERT INTO change_events (${NEW_EVENT_COLUMNS})
+         SELECT $10, $11, $12, $13, w.previous, $14::jsonb, $15, $16 FROM w WHERE w.outcome IN ('created', 'updated') ${EVENT_RETURNING}),
+  d AS (${FAN_OUT})
+  SELECT outcome, previous, previous_version, missing FROM w`;
 
 /**
  * Change events and webhook deliveries on PostgreSQL. A claim is one statement: due deliveries are locked with SKIP
  * LOCKED, so processes claiming at once take different ones, and leased until the attempt has had time to end.
  */
 export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly rules: ChangeEventRules,
+  ) {}
+
+  /** The rule of an aspect whose changes are events, if it has one. */
+  ruleFor(aspect: string): AspectEventRule | undefined {
+    return this.rules.aspects.get(aspect);
+  }
+
+  /** Inside the caller's transaction: an aspect's latest value was created (`before` null) or changed. */
+  async aspectChanged(
+    c: pg.ClientBase,
+    change: { entityType: string; urn: string; aspect: string; before: Json | null; after: Json; actor: string; at: number },
+  ): Promise<void> {
+    const event = eventOfAspectChange(this.rules, change);
+    if (event) await this.record(c, event);
+  }
+
+  /** Inside the caller's transaction: the task's state was written, and was `previous` before. */
+  async taskStateWritten(c: pg.ClientBase, previous: string | undefined, task: TaskRecord): Promise<void> {
+    const event = eventOfTaskState(this.rules, previous, task);
+    if (event) await this.record(c, event);
+  }
+
+  private async record(c: pg.ClientBase, event: NewChangeEvent): Promise<void> {
+    const p = eventParams(event);
+    await c.query(named(RECORD_SQL, [p.entityType, p.entityUrn, p.category, p.source, p.before, p.after, p.actor, p.createdAt]));
+  }
 
   async listChangeEvents(afterId: number, limit: number): Promise<StoredChangeEvent[]> {
     return (await runNamed<ChangeEventRow>(this.pool, LIST_EVENTS_SQL, { afterId, limit })).rows.map((r) => toChangeEvent(r, parse));

@@ -477,6 +477,17 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX audit_events_by_time ON audit_events (ts, id);
   `,
+  // 19: change events are recorded by the adapter from each write's outcome, in the write's transaction (the
+  // one-statement write included), as catalog/events/change-event-rules.ts says; the triggers of migration 16 go.
+  `
+  DROP TRIGGER change_event_deprecation_inserted ON aspects;
+  DROP TRIGGER change_event_deprecation_updated ON aspects;
+  DROP FUNCTION record_deprecation_change();
+  DROP TRIGGER change_event_task_ended ON tasks;
+  DROP FUNCTION record_task_end();
+  DROP TRIGGER change_event_fan_out ON change_events;
+  DROP FUNCTION fan_out_change_event();
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

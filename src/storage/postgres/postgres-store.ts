@@ -36,9 +36,11 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
   const timeseries = new PostgresTimeseries(pool);
   const relationships = new PostgresRelationships(pool, hooks.indexer, new PostgresSearchIndex());
   const newClient = () => new pg.Client({ connectionString: url, types });
-  const tasks = new PostgresTasks(pool, newClient);
+  // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
+  const changeEvents = new PostgresChangeEvents(pool, hooks.events);
+  const tasks = new PostgresTasks(pool, newClient, changeEvents);
   const authListener = new PostgresAuthListener(newClient);
-  const aspects = new PostgresAspects(pool, timeseries, relationships, hooks.retention);
+  const aspects = new PostgresAspects(pool, timeseries, relationships, hooks.retention, changeEvents);
   return composeStore(
     'postgres',
     {
@@ -50,10 +52,10 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
       tasks,
       identity: new PostgresIdentity(pool, authListener),
       retention: new PostgresRetention(pool),
-      runs: new PostgresRuns(pool, timeseries, relationships, aspects),
+      runs: new PostgresRuns(pool, timeseries, relationships, aspects, changeEvents),
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
-      changeEvents: new PostgresChangeEvents(pool),
+      changeEvents,
       search: new PostgresSearch(hooks.documents, pool),
       audit: new PostgresAudit(pool),
     },

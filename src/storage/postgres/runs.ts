@@ -12,6 +12,7 @@ import type {
 import type { Json } from '../ports/aspects.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { RunPort } from '../ports/runs.ts';
+import type { PostgresChangeEvents } from './change-events.ts';
 import type { PostgresRelationships } from './relationships.ts';
 import type { PostgresTimeseries } from './timeseries.ts';
 import { inTransaction } from './transaction.ts';
@@ -37,6 +38,7 @@ export class PostgresRuns implements PortImpl<RunPort> {
     private readonly ts: PostgresTimeseries,
     private readonly relationships: PostgresRelationships,
     private readonly hooks: RollbackHooks,
+    private readonly events: PostgresChangeEvents,
   ) {}
 
   async rollbackEntity(request: EntityRollbackRequest): Promise<EntityRollbackResult> {
@@ -144,11 +146,27 @@ export class PostgresRuns implements PortImpl<RunPort> {
       await c.query('DELETE FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0', [urn, aspect]);
       return 'removed';
     }
-    await c.query(
+    // The value replaced is read in the statement's snapshot, before the update: a change unless it is the same.
+    const restored = await c.query<{ entity_type: string; before: Json; after: Json; changed: boolean; created_on: number; created_by: string }>(
       `UPDATE aspects l SET metadata = e.metadata, system_metadata = e.system_metadata, created_on = e.created_on, created_by = e.created_by, run_id = e.run_id
-         FROM aspects e WHERE l.urn = $1 AND l.aspect = $2 AND l.version = 0 AND e.urn = $1 AND e.aspect = $2 AND e.version = $3`,
+         FROM aspects e, (SELECT metadata FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0) o
+        WHERE l.urn = $1 AND l.aspect = $2 AND l.version = 0 AND e.urn = $1 AND e.aspect = $2 AND e.version = $3
+        RETURNING l.entity_type, o.metadata AS before, l.metadata AS after, o.metadata IS DISTINCT FROM l.metadata AS changed, l.created_on, l.created_by`,
       [urn, aspect, survivor],
     );
+    const row = restored.rows[0];
+    // The restored value is made by whoever wrote it, when they did.
+    if (row?.changed) {
+      await this.events.aspectChanged(c, {
+        entityType: row.entity_type,
+        urn,
+        aspect,
+        before: row.before,
+        after: row.after,
+        actor: row.created_by,
+        at: Number(row.created_on),
+      });
+    }
     await c.query('DELETE FROM aspects WHERE urn = $1 AND aspect = $2 AND version = $3', [urn, aspect, survivor]);
     return 'restored';
   }

@@ -1,6 +1,8 @@
 import pg from 'pg';
 import type { NewTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
 import type { PortImpl } from '../compose-store.ts';
+import type { PostgresChangeEvents } from './change-events.ts';
+import { inTransaction } from './transaction.ts';
 import type { TaskPort } from '../ports/tasks.ts';
 import { newTaskColumns, progressPatch, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
 
@@ -22,6 +24,7 @@ export class PostgresTasks implements PortImpl<TaskPort> {
   constructor(
     private readonly pool: pg.Pool,
     private readonly newClient: () => pg.Client,
+    private readonly events: PostgresChangeEvents,
   ) {}
 
   async createTask(t: NewTask): Promise<{ created: TaskRecord } | { running: TaskRecord }> {
@@ -54,11 +57,25 @@ export class PostgresTasks implements PortImpl<TaskPort> {
       ...(progress === null ? [] : [`progress = progress || $${sets.length + 3}::jsonb`]),
     ];
     const guard = whileRunning ? " AND state = 'running'" : '';
-    const r = await this.pool.query<TaskRow>(
-      `UPDATE tasks SET ${assignments.join(', ') || 'number = number'} WHERE number = $1 AND node_id = $2${guard} RETURNING *`,
-      [ref.number, ref.nodeId, ...sets.map(([, v]) => v), ...(progress === null ? [] : [progress])],
-    );
-    return r.rows[0] && toTaskRecord(r.rows[0]);
+    const update = {
+      text: `UPDATE tasks SET ${assignments.join(', ') || 'number = number'} WHERE number = $1 AND node_id = $2${guard} RETURNING *`,
+      values: [ref.number, ref.nodeId, ...sets.map(([, v]) => v), ...(progress === null ? [] : [progress])],
+    };
+    if (patch.state === undefined) {
+      const r = await this.pool.query<TaskRow>(update);
+      return r.rows[0] && toTaskRecord(r.rows[0]);
+    }
+    // A state written may end the task, which may be an event: read the state it leaves in the same transaction.
+    return inTransaction(this.pool, async (c) => {
+      const previous = await c.query<{ state: string }>('SELECT state FROM tasks WHERE number = $1 AND node_id = $2 FOR UPDATE', [
+        ref.number,
+        ref.nodeId,
+      ]);
+      const r = await c.query<TaskRow>(update);
+      const task = r.rows[0] && toTaskRecord(r.rows[0]);
+      if (task) await this.events.taskStateWritten(c, previous.rows[0]?.state, task);
+      return task;
+    });
   }
 
   async getTask(ref: TaskRef): Promise<TaskRecord | undefined> {

@@ -12,6 +12,7 @@ import { onWriteParams, ON_WRITE_SQL } from '../retention-sql.ts';
 import { bySqliteNames } from './statements.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import type { SqliteRelationships } from './relationships.ts';
+import type { SqliteChangeEvents } from './change-events.ts';
 import type { StatementCache } from './statements.ts';
 import type { SqliteTimeseries } from './timeseries.ts';
 import { END_SESSIONS_SQL } from './user-access.ts';
@@ -47,6 +48,7 @@ export class SqliteAspects implements PortImpl<AspectPort> {
     private readonly ts: SqliteTimeseries,
     private readonly relationships: SqliteRelationships,
     private readonly retention: VersionRetention,
+    private readonly events: SqliteChangeEvents,
   ) {
     this.writeTx = db.transaction((batch) => this.applyBatch(batch));
     this.readEntitiesTx = db.transaction((urns, aspects) => this.readEntities(urns, aspects));
@@ -111,6 +113,7 @@ export class SqliteAspects implements PortImpl<AspectPort> {
         'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)',
       ).run(op.urn, op.aspect, op.entityType, value, sm, now, actor, runId);
       this.relationships.index(op.entityType, op.urn, op.aspect, next);
+      this.events.aspectChanged({ entityType: op.entityType, urn: op.urn, aspect: op.aspect, before: null, after: next, actor, at: now });
       return { ...base, outcome: 'created', value: next };
     }
     // A key aspect is derived from the urn, so the stored one equals op.value.
@@ -129,9 +132,11 @@ export class SqliteAspects implements PortImpl<AspectPort> {
       'UPDATE aspects SET metadata = ?, system_metadata = ?, created_on = ?, created_by = ?, run_id = ? WHERE urn = ? AND aspect = ? AND version = 0',
     ).run(value, sm, now, actor, runId, op.urn, op.aspect);
     this.relationships.index(op.entityType, op.urn, op.aspect, next);
+    const previous = fromJsonTextRequired(current.metadata);
+    this.events.aspectChanged({ entityType: op.entityType, urn: op.urn, aspect: op.aspect, before: previous, after: next, actor, at: now });
     const rule = this.retention.ruleFor(op.entityType, op.aspect);
     if (rule) this.sql(bySqliteNames(ON_WRITE_SQL)).run(onWriteParams(op.urn, op.aspect, archived.version, rule, now));
-    return { ...base, outcome: 'updated', value: next, previous: fromJsonTextRequired(current.metadata), previousVersion: archived.version };
+    return { ...base, outcome: 'updated', value: next, previous, previousVersion: archived.version };
   }
 
   getAspect(urn: string, aspect: string, version = 0): StoredAspect | undefined {

@@ -14,6 +14,10 @@ import {
   LIST_SUBSCRIPTIONS_SQL,
   PRUNE_DELIVERIES_SQL,
   PRUNE_EVENTS_SQL,
+  eventOfAspectChange,
+  eventOfTaskState,
+  eventParams,
+  NEW_EVENT_COLUMNS,
   subscriptionParams,
   toChangeEvent,
   toDelivery,
@@ -23,7 +27,17 @@ import {
   type SubscriptionRow,
 } from '../change-event-sql.ts';
 import type { PortImpl } from '../compose-store.ts';
-import type { ChangeEventPort, ClaimedDelivery, DeliveryOutcome, StoredChangeEvent, WebhookSubscriptionRecord } from '../ports/change-events.ts';
+import type { Json } from '../ports/aspects.ts';
+import type {
+  ChangeEventPort,
+  ChangeEventRules,
+  ClaimedDelivery,
+  DeliveryOutcome,
+  NewChangeEvent,
+  StoredChangeEvent,
+  WebhookSubscriptionRecord,
+} from '../ports/change-events.ts';
+import type { TaskRecord } from '../ports/tasks.ts';
 import { fromJsonText } from '../json.ts';
 import { bySqliteNames } from './statements.ts';
 
@@ -38,6 +52,7 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
   constructor(
     db: Database.Database,
     private readonly sql: (text: string) => Database.Statement,
+    private readonly rules: ChangeEventRules,
   ) {
     this.claimTx = db.transaction((claimant, now, leaseUntil, limit) => this.claim(claimant, now, leaseUntil, limit));
     this.deleteTx = db.transaction((id) => {
@@ -52,6 +67,31 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
 
   private named(text: string): Database.Statement {
     return this.sql(bySqliteNames(text));
+  }
+
+  /** Inside the caller's write transaction: an aspect's latest value was created (`before` null) or changed. */
+  aspectChanged(change: { entityType: string; urn: string; aspect: string; before: Json | null; after: Json; actor: string; at: number }): void {
+    const event = eventOfAspectChange(this.rules, change);
+    if (event) this.record(event);
+  }
+
+  /** Inside the caller's write transaction: the task's state was written, and was `previous` before. */
+  taskStateWritten(previous: string | undefined, task: TaskRecord): void {
+    const event = eventOfTaskState(this.rules, previous, task);
+    if (event) this.record(event);
+  }
+
+  /** The event, and one pending delivery per subscription whose filters it matches. */
+  private record(event: NewChangeEvent): void {
+    const { id } = this.sql(
+      `INSERT INTO change_events (${NEW_EVENT_COLUMNS}) VALUES (@entityType, @entityUrn, @category, @source, @before, @after, @actor, @createdAt) RETURNING id`,
+    ).get(eventParams(event)) as { id: number };
+    this.sql(
+      `INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
+       SELECT s.id, @id, 'pending', 0, @createdAt FROM webhook_subscriptions s
+        WHERE (s.categories IS NULL OR instr(s.categories, ',' || @category || ',') > 0)
+          AND (s.entity_types IS NULL OR instr(s.entity_types, ',' || @entityType || ',') > 0)`,
+    ).run({ id, createdAt: event.createdAt, category: event.category, entityType: event.entityType });
   }
 
   listChangeEvents(afterId: number, limit: number): StoredChangeEvent[] {

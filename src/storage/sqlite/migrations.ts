@@ -399,6 +399,14 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX audit_events_by_time ON audit_events (ts, id);
   `,
+  // 18: change events are recorded by the adapter from each write's outcome, in the write's transaction, as
+  // catalog/events/change-event-rules.ts says (storage/ports/change-events.ts); the triggers of migration 15 go.
+  `
+  DROP TRIGGER change_event_deprecation_inserted;
+  DROP TRIGGER change_event_deprecation_updated;
+  DROP TRIGGER change_event_task_ended;
+  DROP TRIGGER change_event_fan_out;
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

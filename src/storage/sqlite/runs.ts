@@ -13,6 +13,7 @@ import { fromJsonTextRequired } from '../json.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { RunPort } from '../ports/runs.ts';
 import type { SqliteRelationships } from './relationships.ts';
+import type { SqliteChangeEvents } from './change-events.ts';
 import type { SqliteTimeseries } from './timeseries.ts';
 
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
@@ -36,6 +37,7 @@ export class SqliteRuns implements PortImpl<RunPort> {
     private readonly ts: SqliteTimeseries,
     private readonly relationships: SqliteRelationships,
     private readonly hooks: RollbackHooks,
+    private readonly events: SqliteChangeEvents,
   ) {
     this.rollbackEntityTx = db.transaction((request) => {
       this.ts.forgetIfChangedElsewhere();
@@ -154,11 +156,24 @@ export class SqliteRuns implements PortImpl<RunPort> {
         drop.run(urn, aspect, v.version);
         continue;
       }
-      this.sql(
+      const before = this.sql('SELECT metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(urn, aspect) as { metadata: string };
+      const after = this.sql(
         `UPDATE aspects SET (metadata, system_metadata, created_on, created_by, run_id) =
            (SELECT metadata, system_metadata, created_on, created_by, run_id FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = @v)
-          WHERE urn = @urn AND aspect = @aspect AND version = 0`,
-      ).run({ urn, aspect, v: v.version });
+          WHERE urn = @urn AND aspect = @aspect AND version = 0 RETURNING entity_type, metadata, created_on, created_by`,
+      ).get({ urn, aspect, v: v.version }) as { entity_type: string; metadata: string; created_on: number; created_by: string };
+      // The restored value is a change of the latest one unless it is the same, made by whoever wrote it, when they did.
+      if (after.metadata !== before.metadata) {
+        this.events.aspectChanged({
+          entityType: after.entity_type,
+          urn,
+          aspect,
+          before: fromJsonTextRequired(before.metadata),
+          after: fromJsonTextRequired(after.metadata),
+          actor: after.created_by,
+          at: after.created_on,
+        });
+      }
       drop.run(urn, aspect, v.version);
       return 'restored';
     }

@@ -40,9 +40,11 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   const statements = new StatementCache(db);
   const sql = (text: string) => statements.get(text);
   const timeseries = new SqliteTimeseries(db, file);
-  const tasks = new SqliteTasks(db, sql);
+  // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
+  const changeEvents = new SqliteChangeEvents(db, sql, hooks.events);
+  const tasks = new SqliteTasks(db, sql, changeEvents);
   const relationships = new SqliteRelationships(db, sql, hooks.indexer, new SqliteSearchIndex(sql));
-  const aspects = new SqliteAspects(db, statements, timeseries, relationships, hooks.retention);
+  const aspects = new SqliteAspects(db, statements, timeseries, relationships, hooks.retention, changeEvents);
   return composeStore(
     'sqlite',
     {
@@ -54,10 +56,10 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
       tasks,
       identity: new SqliteIdentity(db, sql),
       retention: new SqliteRetention(db, sql),
-      runs: new SqliteRuns(db, sql, timeseries, relationships, aspects),
+      runs: new SqliteRuns(db, sql, timeseries, relationships, aspects, changeEvents),
       schedules: new SqliteSchedules(sql),
       userAccess: new SqliteUserAccess(db, sql),
-      changeEvents: new SqliteChangeEvents(db, sql),
+      changeEvents,
       search: new SqliteSearch(db, hooks.documents),
       audit: new SqliteAudit(sql),
     },

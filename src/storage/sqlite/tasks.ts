@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { NewTask, TaskPatch, TaskRecord, TaskRef, TaskState, TruncationStep } from '../store.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { TaskPort } from '../ports/tasks.ts';
+import type { SqliteChangeEvents } from './change-events.ts';
 import { newTaskColumns, progressPatch, taskPatchColumns, toTaskRecord, type TaskRow } from '../task-row.ts';
 
 const isUniqueViolation = (e: unknown): boolean => (e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -11,6 +12,7 @@ export class SqliteTasks implements PortImpl<TaskPort> {
   constructor(
     private readonly db: Database.Database,
     private readonly sql: (text: string) => Database.Statement,
+    private readonly events: SqliteChangeEvents,
   ) {}
 
   private runningWith(key: string): TaskRecord | undefined {
@@ -35,7 +37,21 @@ export class SqliteTasks implements PortImpl<TaskPort> {
       .immediate();
   }
 
-  updateTask(ref: TaskRef, patch: TaskPatch, { whileRunning = false }: { readonly whileRunning?: boolean } = {}): TaskRecord | undefined {
+  updateTask(ref: TaskRef, patch: TaskPatch, options: { readonly whileRunning?: boolean } = {}): TaskRecord | undefined {
+    // A state written may end the task, which may be an event: read the state it leaves in the same transaction.
+    if (patch.state === undefined) return this.writeTask(ref, patch, options);
+    return this.db
+      .transaction(() => {
+        const previous = this.sql('SELECT state FROM tasks WHERE number = ? AND node_id = ?').get(ref.number, ref.nodeId) as
+          { state: string } | undefined;
+        const task = this.writeTask(ref, patch, options);
+        if (task) this.events.taskStateWritten(previous?.state, task);
+        return task;
+      })
+      .immediate();
+  }
+
+  private writeTask(ref: TaskRef, patch: TaskPatch, { whileRunning = false }: { readonly whileRunning?: boolean }): TaskRecord | undefined {
     const sets = taskPatchColumns(patch);
     const progress = progressPatch(patch);
     // json_patch merges key by key (RFC 7396): the patch's keys replace the stored ones, the rest stay.

@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import type { Logger } from 'pino';
 import { parseRetentionPolicy, toPolicyRecord } from '../../catalog/retention/retention-policy.ts';
 import type { Parts } from '../../storage/store.ts';
-import { RETENTION_ACTOR } from './retention-record.ts';
+import { RETENTION_ACTOR } from '../../catalog/retention/retention-record.ts';
 
 /** Raised at start-up: the server does not start on a retention file it cannot read whole. */
 export class RetentionFileError extends Error {}

@@ -1,6 +1,6 @@
 import type { ScheduledJob } from '../scheduler.ts';
-import { RETENTION_ACTOR } from './retention-record.ts';
-import type { RetentionService } from './retention-service.ts';
+import { RETENTION_ACTOR } from '../../catalog/retention/retention-record.ts';
+import type { RetentionService } from '../../catalog/retention/retention-service.ts';
 
 export const DAY_MILLIS = 24 * 60 * 60 * 1000;
 

@@ -2,11 +2,11 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
 import type { Json, Parts, TaskRef, TaskState } from '../../storage/store.ts';
-import { formatTaskId } from '../task-id.ts';
+import { formatTaskId } from '../../catalog/task-id.ts';
 import type { BackgroundTask } from '../task-runner.ts';
 import { DEFAULT_BATCH_SIZE, type TimeseriesOperations } from '../truncation/timeseries-operations.ts';
-import { planTimeseries, planVersions } from './retention-plan.ts';
-import type { RetentionOutcome, RetentionRunRecord } from './retention-record.ts';
+import { planTimeseries, planVersions } from '../../catalog/retention/retention-plan.ts';
+import type { RetentionOutcome, RetentionRunRecord } from '../../catalog/retention/retention-record.ts';
 
 /** Urns whose earlier versions one transaction of the versioned pass looks at. */
 export const VERSION_PASS_URNS = 500;

@@ -3,7 +3,7 @@ import { badRequest, conflict, notFound } from '../../catalog/errors.ts';
 import { timeseriesAspectPairs } from '../../catalog/registry/index.ts';
 import { dryRunMessage, FLAG_CONFLICT_MESSAGE, resolveTimeseriesIndex, timeseriesIndexName, truncationStrategy } from '../../catalog/truncation.ts';
 import type { Parts, TaskRecord, TaskRef, TaskState, TimeseriesIndexRef } from '../../storage/store.ts';
-import { formatTaskId } from '../task-id.ts';
+import { formatTaskId } from '../../catalog/task-id.ts';
 import type { TaskRunner } from '../task-runner.ts';
 import { waitForTaskEnd } from '../wait-for-task.ts';
 import { TruncateTask } from './truncate-task.ts';

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Parts, TaskRef, TaskState, TruncationStep } from '../../storage/store.ts';
 import { changedSomething } from '../../storage/ports/truncation.ts';
-import { formatTaskId } from '../task-id.ts';
+import { formatTaskId } from '../../catalog/task-id.ts';
 import type { BackgroundTask, StopReason } from '../task-runner.ts';
 import { truncationRecord, type TruncationRecord } from './truncation-record.ts';
 

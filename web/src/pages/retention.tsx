@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { RetentionPolicyView, RetentionPreviewView, RetentionRunView } from '../../../src/api/wire/retention.ts';
+import type { RetentionPolicyWire, RetentionPreviewWire, RetentionRunWire } from '../../../src/api/wire/retention.ts';
 import { deleteJson, getJson, postJson } from '../api.ts';
 import { ErrorBox } from '../components/error-box.tsx';
 import { TableHead } from '../components/table-head.tsx';
@@ -17,9 +17,9 @@ const policyPath = (p: { entity: string; aspect: string }) => `/api/retention/${
  * recent runs; a run can be started here, confirmed for indices over the allowed share.
  */
 export function RetentionPage() {
-  const [policies, setPolicies] = useState<RetentionPolicyView[]>([]);
-  const [preview, setPreview] = useState<{ maxDeletePercent: number; preview: RetentionPreviewView[] } | null>(null);
-  const [runs, setRuns] = useState<RetentionRunView[]>([]);
+  const [policies, setPolicies] = useState<RetentionPolicyWire[]>([]);
+  const [preview, setPreview] = useState<{ maxDeletePercent: number; preview: RetentionPreviewWire[] } | null>(null);
+  const [runs, setRuns] = useState<RetentionRunWire[]>([]);
   const [entity, setEntity] = useState('dataset');
   const [aspect, setAspect] = useState('datasetProfile');
   const [maxVersions, setMaxVersions] = useState('');
@@ -27,9 +27,9 @@ export function RetentionPage() {
   const { error, setError, reload, run } = useMutations();
 
   useEffect(() => {
-    getJson<{ policies: RetentionPolicyView[] }>('/api/retention').then((d) => setPolicies(d.policies), setError);
-    getJson<{ maxDeletePercent: number; preview: RetentionPreviewView[] }>('/api/retention/preview').then(setPreview, setError);
-    getJson<{ runs: RetentionRunView[] }>('/api/retention/runs?limit=5').then((d) => setRuns(d.runs), setError);
+    getJson<{ policies: RetentionPolicyWire[] }>('/api/retention').then((d) => setPolicies(d.policies), setError);
+    getJson<{ maxDeletePercent: number; preview: RetentionPreviewWire[] }>('/api/retention/preview').then(setPreview, setError);
+    getJson<{ runs: RetentionRunWire[] }>('/api/retention/runs?limit=5').then((d) => setRuns(d.runs), setError);
   }, [reload]);
 
   const save = (e: Event) => {
@@ -49,7 +49,7 @@ export function RetentionPage() {
       }),
     );
   };
-  const remove = (p: RetentionPolicyView) => {
+  const remove = (p: RetentionPolicyWire) => {
     if (!confirm(`Delete the retention policy of ${p.entity} ${p.aspect}? What it governed is kept from then on.`)) return;
     void run(() => deleteJson(policyPath(p)));
   };

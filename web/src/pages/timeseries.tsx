@@ -4,7 +4,7 @@ import { ErrorBox } from '../components/error-box.tsx';
 import { formatBytes, formatCount, formatDate, formatDateTime } from '../format.ts';
 import { canTruncate, type Me } from '../me.ts';
 
-import type { IndexSizeView as IndexSize, TaskView as Task } from '../../../src/api/wire/timeseries.ts';
+import type { IndexSizeWire as IndexSize, TaskWire as Task } from '../../../src/api/wire/timeseries.ts';
 
 const DAY = 86_400_000;
 const FINISHED = new Set(['completed', 'failed', 'timed_out', 'cancelled']);

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyPluginAsync } from 'fastify';
-import { INSTALL_DIR } from '../config.ts';
+import { INSTALL_DIR } from '../../config.ts';
 
 // From the installation, not this file: the same whether it runs from src/ or from the bundle in dist/.
 const WEB = path.join(INSTALL_DIR, 'web');

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { badRequest, notFound } from '../catalog/errors.ts';
-import { parseTaskId } from '../tasks/task-id.ts';
-import type { AppContext } from './context.ts';
-import { acceptQuery } from './query-params.ts';
-import { intParam } from './restli/params.ts';
+import { badRequest, notFound } from '../../catalog/errors.ts';
+import { parseTaskId } from '../../catalog/task-id.ts';
+import type { AppContext } from '../context.ts';
+import { acceptQuery } from '../query-params.ts';
+import { intParam } from '../restli/params.ts';
 import { policyView, previewView, runView } from './retention-views.ts';
 
 const MAX_WAIT_MILLIS = 60_000;

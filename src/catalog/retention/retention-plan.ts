@@ -1,6 +1,6 @@
-import { timeseriesAspectPairs } from '../../catalog/registry/index.ts';
-import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
-import { versionRuleOf } from '../../catalog/retention/retention-policy.ts';
+import { timeseriesAspectPairs } from '../registry/index.ts';
+import type { RetentionPolicies } from './retention-policies.ts';
+import { versionRuleOf } from './retention-policy.ts';
 import type { RetentionPolicyRecord, Parts, VersionRule, ReadParts } from '../../storage/store.ts';
 
 export interface PolicyRef {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Principal } from '../auth/principal.ts';
-import { badRequest, notFound } from '../catalog/errors.ts';
-import type { TaskRef, TaskState } from '../storage/store.ts';
-import { parseTaskId } from '../tasks/task-id.ts';
-import type { AppContext } from './context.ts';
-import { acceptQuery } from './query-params.ts';
-import { intParam } from './restli/params.ts';
+import type { Principal } from '../../auth/principal.ts';
+import { badRequest, notFound } from '../../catalog/errors.ts';
+import type { TaskRef, TaskState } from '../../storage/store.ts';
+import { parseTaskId } from '../../catalog/task-id.ts';
+import type { AppContext } from '../context.ts';
+import { acceptQuery } from '../query-params.ts';
+import { intParam } from '../restli/params.ts';
 import { taskView } from './task-views.ts';
 
 const MAX_WAIT_MILLIS = 60_000;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { ADMIN_URN } from '../auth/principal.ts';
-import type { AppContext } from './context.ts';
+import { ADMIN_URN } from '../../auth/principal.ts';
+import type { AppContext } from '../context.ts';
 
 /** What operators and orchestrators poll: readiness (liveness is /health) and Prometheus metrics. */
 export const operatorRoutes =

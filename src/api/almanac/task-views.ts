@@ -1,9 +1,9 @@
-import { timeseriesIndexName } from '../catalog/truncation.ts';
-import type { TaskRecord } from '../storage/store.ts';
-import { formatTaskId } from '../tasks/task-id.ts';
-import type { EsTaskStatusView, IndexSizeView, TaskView } from './wire/timeseries.ts';
-import type { IndexSize } from '../tasks/truncation/timeseries-operations.ts';
-import { truncationRecord, type TruncationRecord } from '../tasks/truncation/truncation-record.ts';
+import { timeseriesIndexName } from '../../catalog/truncation.ts';
+import type { TaskRecord } from '../../storage/store.ts';
+import { formatTaskId } from '../../catalog/task-id.ts';
+import type { EsTaskStatusWire, IndexSizeWire, TaskWire } from '../wire/timeseries.ts';
+import type { IndexSize } from '../../tasks/truncation/timeseries-operations.ts';
+import { truncationRecord, type TruncationRecord } from '../../tasks/truncation/truncation-record.ts';
 
 const runTimeMillis = (t: Pick<TaskRecord, 'startedAt' | 'endedAt'>, now: number): number => Math.max(0, (t.endedAt ?? now) - t.startedAt);
 
@@ -11,7 +11,7 @@ const runTimeMillis = (t: Pick<TaskRecord, 'startedAt' | 'endedAt'>, now: number
  * getEsTaskStatus's document: Elasticsearch's task fields as DataHub returns
  * them (completed, taskId, status, runTimeNanos), plus Almanac's state, error and strategy.
  */
-export function esTaskStatus(task: TaskRecord, now: number): EsTaskStatusView {
+export function esTaskStatus(task: TaskRecord, now: number): EsTaskStatusWire {
   const t: TruncationRecord = truncationRecord(task);
   return {
     completed: t.state !== 'running',
@@ -37,7 +37,7 @@ export function esTaskStatus(task: TaskRecord, now: number): EsTaskStatusView {
 }
 
 /** The task as the plain JSON routes show it to people and scripts. */
-export function taskView(task: TaskRecord, now: number): TaskView {
+export function taskView(task: TaskRecord, now: number): TaskWire {
   const t: TruncationRecord = truncationRecord(task);
   const index = { entityType: t.entityType, aspect: t.aspect };
   return {
@@ -72,7 +72,7 @@ export function taskView(task: TaskRecord, now: number): TaskView {
 }
 
 /** One index in getIndexSizes' answer. */
-export function indexSizeView(s: IndexSize): IndexSizeView {
+export function indexSizeView(s: IndexSize): IndexSizeWire {
   return {
     indexName: s.indexName,
     entityName: s.entityType.toLowerCase(),

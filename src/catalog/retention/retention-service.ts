@@ -1,14 +1,11 @@
 import type { Logger } from 'pino';
-import { badRequest, conflict, notFound } from '../../catalog/errors.ts';
-import { findEntitySpec } from '../../catalog/registry/index.ts';
-import type { RetentionPolicies } from '../../catalog/retention/retention-policies.ts';
-import { ALL, parseRetentionPolicy, toPolicyRecord, versionRuleOf } from '../../catalog/retention/retention-policy.ts';
-import { parseUrn } from '../../catalog/urn.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import { findEntitySpec } from '../registry/index.ts';
+import type { RetentionPolicies } from './retention-policies.ts';
+import { ALL, parseRetentionPolicy, toPolicyRecord, versionRuleOf } from './retention-policy.ts';
+import { parseUrn } from '../urn.ts';
 import type { RetentionPolicyRecord, Parts, TaskRef } from '../../storage/store.ts';
 import { formatTaskId } from '../task-id.ts';
-import type { TaskRunner } from '../task-runner.ts';
-import { waitForTaskEnd } from '../wait-for-task.ts';
-import type { TimeseriesOperations } from '../truncation/timeseries-operations.ts';
 import { planTimeseries, planVersions, type PolicyRef } from './retention-plan.ts';
 import {
   isRetentionRun,
@@ -19,7 +16,6 @@ import {
   type RetentionRunRecord,
   type RetentionTrigger,
 } from './retention-record.ts';
-import { RetentionRunTask } from './retention-run-task.ts';
 
 export interface RetentionSettings {
   /** A timeseries index run deleting more than this share of its rows is skipped until a run is confirmed. */
@@ -60,13 +56,31 @@ export interface ApplyRetentionArgs {
   readonly urn: string | null;
 }
 
+/**
+ * How a retention run is carried out: as a background task of this process (tasks/retention/task-retention-runner.ts,
+ * built by the composition root), which the service records and starts but does not run itself.
+ */
+export interface RetentionRunner {
+  /** Who a task created now belongs to. */
+  owner(): { nodeId: string; ownerPid: number; ownerHost: string };
+  /** Runs the recorded run's task in this process. */
+  launch(record: RetentionRunRecord): void;
+  /** Settles when this process's task ends; undefined when the task is not running here. */
+  whenEnded(ref: TaskRef): Promise<void> | undefined;
+  /** The run once it has ended, or as it stands after `maxMillis` (or at shutdown). */
+  waitForEnd(
+    ref: TaskRef,
+    read: (ref: TaskRef) => Promise<RetentionRunRecord | undefined>,
+    maxMillis: number,
+  ): Promise<RetentionRunRecord | undefined>;
+}
+
 /** Policies, their preview, runs (scheduled, manual, after a change) and DataHub's applyRetention. */
 export class RetentionService {
   constructor(
     private readonly ports: Pick<Parts, 'retention' | 'tasks' | 'timeseries'>,
     private readonly policies: RetentionPolicies,
-    private readonly operations: TimeseriesOperations,
-    private readonly runner: TaskRunner,
+    private readonly runner: RetentionRunner,
     private readonly logger: Logger,
     private readonly settings: RetentionSettings,
     private readonly clock: () => number = Date.now,
@@ -211,7 +225,7 @@ export class RetentionService {
       { runId: formatTaskId(record), trigger: record.trigger, policy: record.policy, confirm: record.confirm },
       'retention run started',
     );
-    this.runner.launch(new RetentionRunTask(this.ports, record, this.policies, this.operations, this.logger, this.clock));
+    this.runner.launch(record);
     return { created: record };
   }
 
@@ -230,7 +244,7 @@ export class RetentionService {
 
   /** The run once it has ended, or as it stands after `maxMillis`. */
   waitForRun(ref: TaskRef, maxMillis: number): Promise<RetentionRunRecord | undefined> {
-    return waitForTaskEnd(this.runner, (r) => this.getRun(r), ref, maxMillis, this.clock);
+    return this.runner.waitForEnd(ref, (r) => this.getRun(r), maxMillis);
   }
 
   async runs(limit: number): Promise<RetentionRunRecord[]> {

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import type { SignedIn } from '../auth/login.ts';
-import { clearedSessionCookies, sessionCookies } from '../auth/session-cookies.ts';
-import { badRequest } from '../catalog/errors.ts';
-import type { AppContext } from './context.ts';
-import { refuseCrossSiteSignIn } from './cross-site.ts';
+import type { SignedIn } from '../../auth/login.ts';
+import { clearedSessionCookies, sessionCookies } from '../../auth/session-cookies.ts';
+import { badRequest } from '../../catalog/errors.ts';
+import type { AppContext } from '../context.ts';
+import { refuseCrossSiteSignIn } from '../cross-site.ts';
 
 type Body = Record<string, unknown> | undefined;
 

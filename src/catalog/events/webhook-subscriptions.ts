@@ -1,10 +1,8 @@
 import crypto from 'node:crypto';
-import { badRequest } from '../../catalog/errors.ts';
-import { EMITTED_CATEGORIES } from '../../catalog/events/entity-change-event.ts';
-import { findEntitySpec } from '../../catalog/registry/index.ts';
+import { badRequest } from '../errors.ts';
+import { EMITTED_CATEGORIES } from './entity-change-event.ts';
+import { findEntitySpec } from '../registry/index.ts';
 import type { Parts, WebhookDeliveryRecord, WebhookDeliveryState, WebhookSubscriptionRecord } from '../../storage/store.ts';
-import type { WebhookSecrets } from './webhook-secrets.ts';
-import { validateWebhookUrl } from './webhook-target.ts';
 
 export const MAX_SUBSCRIPTIONS = 100;
 export const MAX_DELIVERY_PAGE = 1000;
@@ -45,12 +43,15 @@ function filterList(field: string, raw: unknown, allowed: (v: string) => boolean
 export class WebhookSubscriptions {
   constructor(
     private readonly ports: Pick<Parts, 'changeEvents'>,
-    private readonly secrets: WebhookSecrets,
+    /** Seals a signing secret for storage (tasks/webhooks/webhook-secrets.ts, which the deliverer opens it with). */
+    private readonly secrets: { seal(secret: string): string },
+    /** The URL rules (tasks/webhooks/webhook-target.ts, which the deliverer's lookups follow too): the URL, or a 400. */
+    private readonly validateUrl: (raw: unknown) => string,
   ) {}
 
   /** Creates a subscription; the secret (the one given, or a new random one) is returned this once only. */
   async create(input: SubscriptionInput, actor: string, now = Date.now()): Promise<{ subscription: SubscriptionView; secret: string }> {
-    const url = validateWebhookUrl(input.url);
+    const url = this.validateUrl(input.url);
     let secret: string;
     if (input.secret === undefined || input.secret === null) secret = crypto.randomBytes(32).toString('base64url');
     else if (typeof input.secret !== 'string' || input.secret.length < MIN_SECRET || input.secret.length > MAX_SECRET)
