@@ -8,20 +8,50 @@ import { backends } from '../support/databases.ts';
 import { useServer } from '../support/lifecycle.ts';
 import { ROOT, childEnv } from '../support/process.ts';
 import type { TestServer } from '../support/server.ts';
-import { exampleSteps, outputPattern } from './readme-steps.ts';
+import { assignedVariables, exampleSteps, expandedVariables, outputPattern, shellBlocks } from './readme-steps.ts';
 import { ShellSession } from './shell-session.ts';
 
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const STEPS = exampleSteps(README);
 
 // curl answers an HTTP error with exit 0; with --fail-with-body it exits 22 and still prints the body, so a 4xx or 5xx
-// fails its step. Nothing else about the commands is changed.
-const PRELUDE = `set -o pipefail\ncurl() { command curl --fail-with-body "$@"; }`;
+// fails its step. `set -u` makes a variable no earlier step defined an error that names it (and ends the shell, so
+// the steps after it fail too). Nothing else about the commands is changed.
+const PRELUDE = `set -o pipefail -u\ncurl() { command curl --fail-with-body "$@"; }`;
+
+// What the reader's shell has before the first block: the server's port (the quickstart's URL falls back to 8080
+// without it) and the usual environment.
+const ENVIRONMENT = ['PORT', 'HOME', 'PATH', 'PWD', 'USER'];
+
+/** A step's failure, with an undefined variable named as such. */
+async function runStep(shell: ShellSession, command: string) {
+  try {
+    return await shell.run(command);
+  } catch (e) {
+    const unbound = /(\S+): unbound variable/.exec((e as Error).message);
+    if (unbound) throw new Error(`uses $${unbound[1]}, which no earlier README example defines (${(e as Error).message})`);
+    throw e;
+  }
+}
 
 describe('README example blocks', () => {
   it('are there to run, in the quickstart too', () => {
     assert.ok(STEPS.length >= 30, `only ${STEPS.length} steps are marked runnable`);
     assert.match(STEPS[0]!.command, /almanac token create/);
+  });
+
+  it('and the illustrations not run use only variables an earlier block defines', () => {
+    const defined = new Set(ENVIRONMENT);
+    const undefinedUses: string[] = [];
+    for (const block of shellBlocks(README)) {
+      if (!block.runnable) {
+        for (const name of expandedVariables(block.text)) {
+          if (!defined.has(name) && !assignedVariables(block.text).includes(name)) undefinedUses.push(`README.md:${block.line} $${name}`);
+        }
+      }
+      for (const name of assignedVariables(block.text)) defined.add(name);
+    }
+    assert.deepEqual(undefinedUses, [], 'variables no earlier block defines');
   });
 });
 
@@ -52,7 +82,7 @@ for (const backend of await backends()) {
 
     for (const step of STEPS) {
       it(`README.md:${step.line} ${step.command.split('\n')[0]!.slice(0, 90)}`, async () => {
-        const res = await shell.run(step.command);
+        const res = await runStep(shell, step.command);
         assert.equal(res.status, 0, `exit ${res.status}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`);
         if (step.expected !== undefined) assert.match(res.stdout.trimEnd(), outputPattern(step.expected));
         // GraphQL answers its errors with 200: one the README does not show is a failing example all the same.
