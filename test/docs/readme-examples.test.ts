@@ -29,7 +29,8 @@ async function runStep(shell: ShellSession, command: string) {
     return await shell.run(command);
   } catch (e) {
     const unbound = /(\S+): unbound variable/.exec((e as Error).message);
-    if (unbound) throw new Error(`uses $${unbound[1]}, which no earlier README example defines (${(e as Error).message})`);
+    if (unbound && !(e as Error).message.includes('earlier step'))
+      throw new Error(`uses $${unbound[1]}, which no earlier README example defines (${(e as Error).message})`);
     throw e;
   }
 }
