@@ -62,7 +62,8 @@ export async function wrk(job: WrkJob | WrkFixedJob): Promise<WrkResult> {
     'method' in job
       ? [BODY_SCRIPT, job.url, '--', job.method, job.token ?? '-', job.body ?? '-']
       : [SCRIPT, job.url, '--', job.kind, String(job.datasets), job.token];
-  const args = ['-t', threads, '-c', String(job.connections), '-d', `${job.seconds}s`, '--latency', '-s', ...script];
+  // A slow request is measured, not dropped: wrk's default 2 s timeout would count it as a socket error.
+  const args = ['-t', threads, '-c', String(job.connections), '-d', `${job.seconds}s`, '--timeout', '30s', '--latency', '-s', ...script];
   const { stdout } = await promisify(execFile)('wrk', args, { maxBuffer: 1 << 20 });
   if (/Non-2xx or 3xx responses|Socket errors/.test(stdout)) throw new Error(`wrk run failed:\n${stdout}`);
   const field = (re: RegExp) => {
