@@ -2,7 +2,7 @@ import { badRequest } from '../../catalog/errors.ts';
 import { autocompleteQuery } from '../../catalog/search/search-facets.ts';
 import type { SearchHit } from '../../catalog/search/entity-search.ts';
 import { entityRef } from './entity-refs.ts';
-import { DEFAULT_SEARCH_TYPES, typeOfEntity } from './entity-types.ts';
+import { DEFAULT_SEARCH_TYPES } from './entity-types.ts';
 import type { AndFilter, FacetFilter } from './filters.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 import { facets, searchRequest } from './search-across.ts';
@@ -107,7 +107,7 @@ export const autocompleteModule: GraphqlModule = {
         const perType = await Promise.all(
           types.map(async (type) => {
             const { suggestions, entities } = await complete(ctx, input, [type]);
-            return { type: typeOfEntity(type) === 'OTHER' ? type : type, suggestions, entities };
+            return { type, suggestions, entities };
           }),
         );
         return { query: input.query, suggestions: perType.filter((r) => r.entities.length > 0) };

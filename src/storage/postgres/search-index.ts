@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { SearchEntry } from '../ports/search-index.ts';
+import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json } from '../store.ts';
 
 const BACKFILL_PAGE = 1000;
@@ -24,7 +25,6 @@ function columns(urns: readonly string[], aspects: readonly string[], entries: R
     words: [] as string[],
   };
   entries.forEach((list, i) => {
-    const texts = new Map<string, { boost: number; byDefault: boolean; words: string[] }>();
     for (const e of list) {
       f.urn.push(urns[i]!);
       f.aspect.push(aspects[i]!);
@@ -33,18 +33,14 @@ function columns(urns: readonly string[], aspects: readonly string[], entries: R
       f.folded.push(e.folded);
       f.num.push(e.number ?? null);
       f.isName.push(e.isName);
-      if (e.words === undefined || e.words === '') continue;
-      const text = texts.get(e.field) ?? { boost: e.boost, byDefault: e.byDefault, words: [] };
-      text.words.push(e.words);
-      texts.set(e.field, text);
     }
-    for (const [field, text] of texts) {
+    for (const row of searchTextRows(list)) {
       t.urn.push(urns[i]!);
       t.aspect.push(aspects[i]!);
-      t.field.push(field);
-      t.boost.push(text.boost);
-      t.byDefault.push(text.byDefault);
-      t.words.push(text.words.join(' '));
+      t.field.push(row.field);
+      t.boost.push(row.boost);
+      t.byDefault.push(row.byDefault);
+      t.words.push(row.words);
     }
   });
   return { f, t };

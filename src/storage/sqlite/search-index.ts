@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { fromJsonTextRequired } from '../json.ts';
 import type { SearchEntry } from '../ports/search-index.ts';
+import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer } from '../store.ts';
 
 /**
@@ -15,17 +16,9 @@ export class SqliteSearchIndex {
   write(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     if (entries.length === 0) return;
     const field = this.sql('INSERT INTO search_fields (urn, aspect, field, value, folded, num, is_name) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    // One text row per field: its values' words together, under the field's boost.
-    const texts = new Map<string, { boost: number; byDefault: boolean; words: string[] }>();
-    for (const e of entries) {
-      field.run(urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0);
-      if (e.words === undefined || e.words === '') continue;
-      const t = texts.get(e.field) ?? { boost: e.boost, byDefault: e.byDefault, words: [] };
-      t.words.push(e.words);
-      texts.set(e.field, t);
-    }
+    for (const e of entries) field.run(urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0);
     const text = this.sql('INSERT INTO search_text (urn, aspect, field, boost, by_default, words) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const [name, t] of texts) text.run(urn, aspect, name, t.boost, t.byDefault ? 1 : 0, t.words.join(' '));
+    for (const t of searchTextRows(entries)) text.run(urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words);
   }
 
   forgetAspect(urn: string, aspect: string): void {
