@@ -40,7 +40,7 @@ const portIsFree = (port: number) =>
   });
 
 /** A sign-in whose body is still arriving: the server has begun it, and a draining server answers it before it stops. */
-function requestInFlight(address: string): { finish(): Promise<{ status: number; connection: string | undefined }> } {
+function requestInFlight(address: string, username: string): { finish(): Promise<{ status: number; connection: string | undefined }> } {
   const req = http.request(`${address}/logIn`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
   const answered = new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
     req.on('response', (res) => {
@@ -49,7 +49,8 @@ function requestInFlight(address: string): { finish(): Promise<{ status: number;
     });
     req.on('error', reject);
   });
-  req.write('{"username":"nobody",');
+  // Each test signs in as its own name: the tests share one home, and failed sign-ins of one name are throttled.
+  req.write(`{"username":${JSON.stringify(username)},`);
   return { finish: () => (req.end('"password":"not a password"}'), answered) };
 }
 
@@ -92,7 +93,7 @@ describe('stopping the server with a signal', () => {
           const port = Number(new URL(server.address).port);
           if (way.command !== process.execPath) assert.notEqual(server.serverPid, server.child.pid, 'a wrapper process started the server');
 
-          const inFlight = requestInFlight(server.address);
+          const inFlight = requestInFlight(server.address, `nobody-${way.name.replace(/\W+/g, '-')}-${signal}`);
           // Answered after the sign-in's headers arrived, on the same event loop: the sign-in has begun by then.
           assert.equal((await fetch(`${server.address}/health`)).status, 200);
 
