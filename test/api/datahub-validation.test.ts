@@ -196,6 +196,24 @@ for (const backend of await backends()) {
       assert.deepEqual(info[0]!.globalTags, { tags: [{ tag: 'urn:li:tag:gold' }] });
     });
 
+    it("stamps a field's new glossary terms with the audit stamp the SDK needs to read them back, as DataHub's template does", async () => {
+      const urn = datasetUrn();
+      const before = Date.now();
+      const add = patchMcp(urn, 'editableSchemaMetadata', [
+        { op: 'add', path: '/editableSchemaFieldInfo/y/glossaryTerms/terms/urn:li:glossaryTerm:pii', value: { urn: 'urn:li:glossaryTerm:pii' } },
+      ]);
+      assert.equal((await batch(add)).status, 200);
+      const info = (await aspect(urn, 'editableSchemaMetadata'))?.editableSchemaFieldInfo as Array<Record<string, Record<string, unknown>>>;
+      const stamp = info[0]!.glossaryTerms!.auditStamp as { actor: string; time: number };
+      assert.equal(stamp.actor, 'urn:li:corpuser:__datahub_system');
+      assert.ok(stamp.time >= before, `stamped at ${stamp.time}`);
+      // A stamp already there is kept.
+      assert.equal((await batch(mcp(urn, 'glossaryTerms', { terms: [], auditStamp: { actor: 'urn:li:corpuser:a', time: 1 } }))).status, 200);
+      const term = patchMcp(urn, 'glossaryTerms', [{ op: 'add', path: '/terms/urn:li:glossaryTerm:t', value: { urn: 'urn:li:glossaryTerm:t' } }]);
+      assert.equal((await batch(term)).status, 200);
+      assert.deepEqual((await aspect(urn, 'glossaryTerms'))?.auditStamp, { actor: 'urn:li:corpuser:a', time: 1 });
+    });
+
     it('adds and removes domain associations keyed by attribution source and domain', async () => {
       const urn = datasetUrn();
       const add = (domain: string) =>

@@ -74,7 +74,7 @@ for (const backend of await backends()) {
       assert.ok(root.privileges.includes('MANAGE_POLICIES'));
       assert.deepEqual(byUrn.get('urn:li:dataHubPolicy:1')?.privileges, ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE']);
       const allUsers = byUrn.get('urn:li:dataHubPolicy:7')!;
-      assert.deepEqual(allUsers.privileges, ['GENERATE_PERSONAL_ACCESS_TOKENS']);
+      assert.deepEqual(allUsers.privileges, ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS']);
       assert.equal(allUsers.actors.allUsers, true);
       const owners = byUrn.get('urn:li:dataHubPolicy:asset-owners-metadata-policy')!;
       assert.equal(owners.actors.resourceOwners, true);
