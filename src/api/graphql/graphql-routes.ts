@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { appConfigModule } from './app-config.ts';
 import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetsModule } from './datasets.ts';
 import { dataProductMutationsModule } from './data-product-mutations.ts';
@@ -39,6 +40,7 @@ import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 /** Every feature's GraphQL slice; a new one is added here. */
 export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   filtersModule,
+  appConfigModule,
   datasetsModule,
   datasetAnnotationsModule,
   entitiesModule,
