@@ -145,6 +145,7 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     count: 'read',
     facets: 'read',
     searchIndexBuild: 'read',
+    indexedValues: 'read',
     continueSearchIndexBuild: 'write',
     restartSearchIndexBuild: 'write',
   },

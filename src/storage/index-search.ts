@@ -1,4 +1,4 @@
-import type { FacetCounts, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
+import type { FacetCounts, IndexedValue, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
 import { deprecationStateSql, matchedSql, orderSql, type SearchDialect, type SearchRules } from './search-sql.ts';
 
 /** Runs one read statement with its parameters and answers its rows. */
@@ -120,6 +120,21 @@ export class IndexSearch {
         WHERE v.r <= ${p(MAX_FACET_VALUES)}`);
     }
     return parts;
+  }
+
+  async indexedValues(urns: readonly string[]): Promise<Map<string, IndexedValue[]>> {
+    const params: unknown[] = [];
+    const rows = await this.run(
+      `SELECT urn, field, value, num FROM search_fields WHERE urn ${this.dialect.in(params, urns)} ORDER BY urn, field, value`,
+      params,
+    );
+    const out = new Map<string, IndexedValue[]>();
+    for (const r of rows) {
+      const list = out.get(String(r.urn)) ?? [];
+      list.push({ field: String(r.field), value: String(r.value), ...(r.num != null ? { number: Number(r.num) } : {}) });
+      out.set(String(r.urn), list);
+    }
+    return out;
   }
 
   private decode(scrollId: string): Cursor {

@@ -31,6 +31,8 @@ const typeDefs = /* GraphQL */ `
   type AggregationMetadata {
     value: String!
     count: Long!
+    "A name for the value; null, as DataHub leaves it for every facet value."
+    displayName: String
   }
 
   type FacetMetadata {

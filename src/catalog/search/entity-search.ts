@@ -1,8 +1,13 @@
 import type { FacetCounts, ReadParts, SearchHit, SearchIndexBuild, SearchQuery, SearchResult } from '../../storage/store.ts';
+import { badRequest } from '../errors.ts';
+import { BOOLEAN_SEARCH_FIELDS } from './search-entries.ts';
 import { checkFilter } from './search-filter.ts';
 import { parseSearchQuery } from './search-query.ts';
 
 export type { SearchHit } from '../../storage/store.ts';
+
+/** The most urns one raw document read takes. */
+export const MAX_RAW_DOCUMENTS = 1000;
 
 /** What searchAcrossEntities and scrollAcrossEntities ask, in registry terms (the search port's query). */
 export type EntitySearchRequest = SearchQuery;
@@ -70,6 +75,26 @@ export class EntitySearch {
     const req = checked(request);
     await this.noteBuild();
     return this.ports.search.facets(req, facets);
+  }
+
+  /**
+   * Each urn's search document as the index holds it (DataHub's raw Elasticsearch document): every field with its
+   * value, a list when it has several; flags as booleans, counts and times as numbers. An urn not indexed is absent.
+   */
+  async rawDocuments(urns: readonly string[]): Promise<Record<string, Record<string, unknown>>> {
+    if (urns.length > MAX_RAW_DOCUMENTS) throw badRequest(`Ask for at most ${MAX_RAW_DOCUMENTS} urns at once, got ${urns.length}`);
+    const out: Record<string, Record<string, unknown>> = {};
+    for (const [urn, values] of await this.ports.search.indexedValues(urns)) {
+      const fields = new Map<string, unknown[]>();
+      for (const v of values) {
+        const typed = BOOLEAN_SEARCH_FIELDS.has(v.field) ? v.value === 'true' : (v.number ?? v.value);
+        const list = fields.get(v.field) ?? [];
+        // Two aspects may index one value under one field (a has-values flag and a derived one): listed once.
+        if (!list.includes(typed)) fields.set(v.field, [...list, typed]);
+      }
+      out[urn] = { urn, ...Object.fromEntries([...fields].map(([field, list]) => [field, list.length === 1 ? list[0] : list])) };
+    }
+    return out;
   }
 
   /** Until the index is seen complete (then never again: a build starts only with the migration), each search says when it is not. */

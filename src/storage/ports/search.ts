@@ -87,8 +87,17 @@ export interface SearchIndexBuild {
   readonly total: number;
 }
 
+/** One exact value the index holds for an entity: its field, the value as text, and as a number when it is one. */
+export interface IndexedValue {
+  readonly field: string;
+  readonly value: string;
+  readonly number?: number;
+}
+
 /** What SearchPort only reads. */
 export interface SearchReads {
+  /** The exact values the index holds for each of these urns (an urn it holds nothing for is absent). */
+  indexedValues(urns: readonly string[]): Promise<Map<string, IndexedValue[]>>;
   /** The build's state (complete when none is under way). */
   searchIndexBuild(): Promise<SearchIndexBuild>;
   /** One page of matches, in the query's sort order (registry order of the types, then urn, when unsorted). */
