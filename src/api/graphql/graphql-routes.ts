@@ -16,6 +16,7 @@ import { glossaryModule } from './glossary.ts';
 import { tagModule } from './tag.ts';
 import { entityAspectFieldsModule } from './entity-aspect-fields.ts';
 import { entityQueriesModule } from './entity-queries.ts';
+import { appConfigModule } from './app-config.ts';
 import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetEditableModule } from './dataset-editable.ts';
 import { incidentModule } from './incident.ts';
@@ -56,6 +57,7 @@ import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 /** Every feature's GraphQL slice written by hand; a new one is added here. */
 const WRITTEN_MODULES: readonly GraphqlModule[] = [
   filtersModule,
+  appConfigModule,
   associationsModule,
   browseModule,
   datasetsModule,
