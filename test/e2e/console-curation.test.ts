@@ -117,7 +117,15 @@ for (const backend of await backends()) {
       await changes.waitFor();
       assert.equal(new URL(page.url()).hash, `#/dataset/${encodeURIComponent(orders)}?tab=history`);
       const text = (await changes.textContent()) ?? '';
-      for (const expected of [/Documentation.*Every order/s, /Tag.*Gold/s, /Owner.*mhamilton/s]) assert.match(text, expected);
+      // DataHub's descriptions name a tag and an owner by their urns' ids.
+      for (const expected of [
+        /Documentation.*Every order/s,
+        /Tag 'gold' added/,
+        /Tag 'gold' removed/,
+        /Owner 'mhamilton' added/,
+        /Owner 'mhamilton' removed/,
+      ])
+        assert.match(text, expected);
       await page.screenshot({ path: path.join(shots, 'change-history.png') });
     });
 

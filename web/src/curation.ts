@@ -1,5 +1,4 @@
 import { gql } from './api.ts';
-import type { Me } from './me.ts';
 
 /**
  * The curation mutations, as DataHub's own UI sends them (same names, same inputs), so the console, scripts and
@@ -65,31 +64,38 @@ export const ownershipTypeUrn = (typeUrn: string | null | undefined, legacy: str
 export const ownershipTypeLabel = (urn: string | null): string =>
   OWNERSHIP_TYPES.find(([u]) => u === urn)?.[1] ?? (urn ? urn.slice(urn.lastIndexOf(':') + 1) : '');
 
-/**
- * What the caller may change on an entity, with DataHub's EntityPrivileges names. From the caller's privileges that
- * need no resource (`me { privileges }`): EDIT_ENTITY, or the one DataHub's resolver names for that kind of change.
- */
+/** What the caller may change on an entity: DataHub's EntityPrivileges, as the server decides them for this caller. */
 export interface EditPrivileges {
   readonly canEditDescription: boolean;
   readonly canEditTags: boolean;
   readonly canEditGlossaryTerms: boolean;
   readonly canEditOwners: boolean;
   readonly canEditDomains: boolean;
+  readonly canEditDeprecation: boolean;
   readonly canEditSchemaFieldTags: boolean;
   readonly canEditSchemaFieldGlossaryTerms: boolean;
   readonly canEditSchemaFieldDescription: boolean;
 }
 
-export function editPrivileges(me: Me | null): EditPrivileges {
-  const may = (p: string) => !!me && (me.privileges.includes('EDIT_ENTITY') || me.privileges.includes(p));
-  return {
-    canEditDescription: may('EDIT_ENTITY_DOCS'),
-    canEditTags: may('EDIT_ENTITY_TAGS'),
-    canEditGlossaryTerms: may('EDIT_ENTITY_GLOSSARY_TERMS'),
-    canEditOwners: may('EDIT_ENTITY_OWNERS'),
-    canEditDomains: may('EDIT_ENTITY_DOMAINS'),
-    canEditSchemaFieldTags: may('EDIT_DATASET_COL_TAGS'),
-    canEditSchemaFieldGlossaryTerms: may('EDIT_DATASET_COL_GLOSSARY_TERMS'),
-    canEditSchemaFieldDescription: may('EDIT_DATASET_COL_DESCRIPTION'),
-  };
-}
+/** The GraphQL selection of those privileges, on an entity type that has them. */
+export const PRIVILEGES_FIELDS = `fragment edits on EntityPrivileges {
+  canEditDescription canEditTags canEditGlossaryTerms canEditOwners canEditDomains canEditDeprecation
+  canEditSchemaFieldTags canEditSchemaFieldGlossaryTerms canEditSchemaFieldDescription
+}`;
+
+/** Nothing may be changed: until the privileges are read, and on a type without them. */
+export const NO_EDITS: EditPrivileges = {
+  canEditDescription: false,
+  canEditTags: false,
+  canEditGlossaryTerms: false,
+  canEditOwners: false,
+  canEditDomains: false,
+  canEditDeprecation: false,
+  canEditSchemaFieldTags: false,
+  canEditSchemaFieldGlossaryTerms: false,
+  canEditSchemaFieldDescription: false,
+};
+
+/** The server's answer, each missing or null field taken as "no". */
+export const editsOf = (p: Partial<Record<keyof EditPrivileges, boolean | null>> | null | undefined): EditPrivileges =>
+  Object.fromEntries(Object.keys(NO_EDITS).map((k) => [k, p?.[k as keyof EditPrivileges] === true])) as unknown as EditPrivileges;

@@ -116,10 +116,10 @@ function App() {
   let page;
   if (route.startsWith('#/dataset/')) {
     const { urn, params } = pageOf(route, '#/dataset/');
-    page = <DatasetPage key={`${visit} ${urn}`} urn={urn} tab={params.get('tab') ?? 'overview'} me={me} />;
+    page = <DatasetPage key={`${visit} ${urn}`} urn={urn} tab={params.get('tab') ?? 'overview'} />;
   } else if (route.startsWith('#/entity/')) {
     const { urn, params } = pageOf(route, '#/entity/');
-    page = <EntityPage key={urn} urn={urn} tab={params.get('tab') ?? 'overview'} me={me} />;
+    page = <EntityPage key={urn} urn={urn} tab={params.get('tab') ?? 'overview'} />;
   } else if (route.startsWith('#/lineage/')) {
     const { urn, params } = pageOf(route, '#/lineage/');
     page = <LineagePage key={urn} urn={urn} initial={params} />;

@@ -34,6 +34,7 @@ import { usersModule } from './users.ts';
 import { lineageSearchModule } from './lineage-search.ts';
 import { entityLineageModule } from './entity-lineage.ts';
 import { timelineModule } from './timeline.ts';
+import { entityPrivilegesModule } from './entity-privileges.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice; a new one is added here. */
@@ -65,6 +66,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   usersModule,
   policiesModule,
   timelineModule,
+  entityPrivilegesModule,
 ];
 
 /** The one executor of the schema (built by the composition root, shared by every mount of the routes). */

@@ -13,12 +13,11 @@ import { CurationAside } from '../components/curation-aside.tsx';
 import { DescriptionEditor } from '../components/description-editor.tsx';
 import { fetchAspects, type AspectValue } from '../aspects.ts';
 import * as curation from '../curation.ts';
-import { editPrivileges, ownershipTypeUrn } from '../curation.ts';
+import { editsOf, ownershipTypeUrn, PRIVILEGES_FIELDS, type EditPrivileges } from '../curation.ts';
 import { fieldEdits, referencedUrns } from '../editable-metadata.ts';
 import { lineageHref } from '../entity-kinds.ts';
 import { REF_FIELDS, refName, type EntityRefView } from '../entity-ref.ts';
 import { datasetHref, datasetTitle, formatDate, formatDateTime } from '../format.ts';
-import { canDeprecate, type Me } from '../me.ts';
 import { entityRefs } from '../names.ts';
 import { useLoaded } from '../use-loaded.ts';
 import { useMutations } from '../use-mutations.ts';
@@ -41,9 +40,11 @@ const QUERY = `query dataset($urn: String!) {
     datasetProfiles(limit: 100) { timestampMillis rowCount fieldProfiles { fieldPath nullCount nullProportion } }
     deprecationHistory(limit: 50) { version deprecated note decommissionTime replacement actor time }
     deprecatedUpstreams(depth: 3) { urn degree state note entity { ...ref } }
+    privileges { ...edits }
   }
 }
-${REF_FIELDS}`;
+${REF_FIELDS}
+${PRIVILEGES_FIELDS}`;
 
 interface HistoryEntry extends DeprecationView {
   replacement: string | null;
@@ -65,6 +66,7 @@ interface DatasetView {
   schemaMetadata: { fields: FieldView[] } | null;
   datasetProfiles: ProfileView[] | null;
   deprecationHistory: HistoryEntry[];
+  privileges: Partial<EditPrivileges> | null;
   deprecatedUpstreams: Array<{ urn: string; degree: number; state: 'DEPRECATED' | 'OVERDUE'; note: string | null; entity: EntityRefView | null }>;
 }
 
@@ -90,7 +92,7 @@ const TABS: ReadonlyArray<readonly [tab: string, label: string]> = [
  * One dataset: what it is, who owns it, how it is classified, its schema, profiles, lineage and deprecation; its
  * change history on a tab of its own (#/dataset/<urn>?tab=history). What the caller may change is editable in place.
  */
-export function DatasetPage({ urn, tab, me }: { urn: string; tab: string; me: Me | null }) {
+export function DatasetPage({ urn, tab }: { urn: string; tab: string }) {
   const [editing, setEditing] = useState(false);
   const { error, setError, reload, run } = useMutations();
 
@@ -106,7 +108,8 @@ export function DatasetPage({ urn, tab, me }: { urn: string; tab: string; me: Me
   if (dataset === null) return <NotFound what={`No dataset ${urn}.`} />;
 
   const dep = dataset.deprecation;
-  const privileges = editPrivileges(me);
+  // What this caller may change on this dataset, as the server decides it (roles and policies on the dataset).
+  const privileges = editsOf(dataset.privileges);
   // After a deprecation change: close the form and read the page again (a write that already happened).
   const refresh = () => {
     setEditing(false);
@@ -184,7 +187,7 @@ export function DatasetPage({ urn, tab, me }: { urn: string; tab: string; me: Me
             </section>
           )}
           {dep?.deprecated && <DownstreamSection urn={dataset.urn} />}
-          {canDeprecate(me) && (
+          {privileges.canEditDeprecation && (
             <div class="toolbar">
               {dep?.deprecated ? (
                 <button onClick={() => undeprecate([dataset.urn]).then(refresh, setError)}>Undeprecate</button>

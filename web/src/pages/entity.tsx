@@ -8,11 +8,10 @@ import { DescriptionEditor } from '../components/description-editor.tsx';
 import { ErrorBox } from '../components/error-box.tsx';
 import { LoadFailed, Loading, NotFound } from '../components/page-states.tsx';
 import * as curation from '../curation.ts';
-import { editPrivileges, type EditPrivileges } from '../curation.ts';
+import { editsOf, NO_EDITS, PRIVILEGES_FIELDS, type EditPrivileges } from '../curation.ts';
 import { annotationsOf, descriptionOf, referencedUrns } from '../editable-metadata.ts';
 import { entityHref, lineageHref, LINEAGE_TYPES, singular } from '../entity-kinds.ts';
 import { REF_FIELDS, refName, type EntityRefView } from '../entity-ref.ts';
-import type { Me } from '../me.ts';
 import { entityRefs } from '../names.ts';
 import { useLoaded } from '../use-loaded.ts';
 import { useMutations } from '../use-mutations.ts';
@@ -21,33 +20,32 @@ import { searchHref } from './search.tsx';
 const QUERY = `query entityPage($urn: String!) {
   entity(urn: $urn) {
     ...ref
-    ... on Dashboard { platform { name } deprecation { deprecated note decommissionTime } }
-    ... on Chart { platform { name } deprecation { deprecated note decommissionTime } }
-    ... on DataFlow { platform { name } deprecation { deprecated note decommissionTime } }
-    ... on DataJob { jobPlatform: platform { name } deprecation { deprecated note decommissionTime } }
-    ... on Container { deprecation { deprecated note decommissionTime } }
-    ... on GlossaryTerm { deprecation { deprecated note decommissionTime } }
-    ... on MLModel { platform { name } deprecation { deprecated note decommissionTime } }
+    ... on Dashboard { platform { name } deprecation { deprecated note decommissionTime } privileges { ...edits } }
+    ... on Chart { platform { name } deprecation { deprecated note decommissionTime } privileges { ...edits } }
+    ... on DataFlow { platform { name } deprecation { deprecated note decommissionTime } privileges { ...edits } }
+    ... on DataJob { jobPlatform: platform { name } deprecation { deprecated note decommissionTime } privileges { ...edits } }
+    ... on Container { deprecation { deprecated note decommissionTime } privileges { ...edits } }
+    ... on GlossaryTerm { deprecation { deprecated note decommissionTime } privileges { ...edits } }
+    ... on GlossaryNode { privileges { ...edits } }
+    ... on Domain { privileges { ...edits } }
+    ... on DataProduct { privileges { ...edits } }
+    ... on CorpUser { privileges { ...edits } }
+    ... on CorpGroup { privileges { ...edits } }
+    ... on MLModel { platform { name } deprecation { deprecated note decommissionTime } privileges { ...edits } }
   }
 }
-${REF_FIELDS}`;
+${REF_FIELDS}
+${PRIVILEGES_FIELDS}`;
 
-type EntityView = EntityRefView & { platform?: { name: string } | null; jobPlatform?: { name: string } | null; deprecation?: DeprecationView | null };
+type EntityView = EntityRefView & {
+  platform?: { name: string } | null;
+  jobPlatform?: { name: string } | null;
+  deprecation?: DeprecationView | null;
+  privileges?: Partial<EditPrivileges> | null;
+};
 
-/** The types people curate (owners, tags, terms, domain) through DataHub's mutations. */
-const CURATED = new Set([
-  'DASHBOARD',
-  'CHART',
-  'DATA_FLOW',
-  'DATA_JOB',
-  'CONTAINER',
-  'GLOSSARY_TERM',
-  'DATA_PRODUCT',
-  'MLMODEL',
-  'MLMODEL_GROUP',
-  'MLFEATURE_TABLE',
-  'NOTEBOOK',
-]);
+/** The types people curate (owners, tags, terms, domain) through DataHub's mutations, on this page. */
+const CURATED = new Set(['DASHBOARD', 'CHART', 'DATA_FLOW', 'DATA_JOB', 'CONTAINER', 'GLOSSARY_TERM', 'DATA_PRODUCT', 'MLMODEL', 'DOMAIN']);
 
 /** Where to find what uses this tag, term, domain, owner or container: the search page filtered by it. */
 const USED_BY: Readonly<Record<string, readonly [field: string, label: string]>> = {
@@ -124,23 +122,12 @@ async function load(urn: string): Promise<Loaded> {
   return { entity, aspects, names: await entityRefs([...referencedUrns(aspects ?? {}), ...related]) };
 }
 
-const NONE: EditPrivileges = {
-  canEditDescription: false,
-  canEditTags: false,
-  canEditGlossaryTerms: false,
-  canEditOwners: false,
-  canEditDomains: false,
-  canEditSchemaFieldTags: false,
-  canEditSchemaFieldGlossaryTerms: false,
-  canEditSchemaFieldDescription: false,
-};
-
 /**
  * Any entity other than a dataset (dashboards, charts, pipelines, tasks, containers, glossary terms, tags, domains,
  * users, groups, ...): what is stored for it, what it links to, its lineage where it has one, and curation of what
  * people curate on it. Its change history is a tab (#/entity/<urn>?tab=history).
  */
-export function EntityPage({ urn, tab, me }: { urn: string; tab: string; me: Me | null }) {
+export function EntityPage({ urn, tab }: { urn: string; tab: string }) {
   const { error, reload, run } = useMutations();
 
   const { value: loaded, error: loadError } = useLoaded(() => load(urn), [urn, reload]);
@@ -154,7 +141,8 @@ export function EntityPage({ urn, tab, me }: { urn: string; tab: string; me: Me 
   if (!entity || !loaded.aspects) return <NotFound what={`Nothing is stored for ${urn}.`} />;
 
   const aspects = loaded.aspects;
-  const privileges = CURATED.has(entity.type) ? editPrivileges(me) : NONE;
+  // What this caller may change on it, as the server decides it (roles and policies on this entity).
+  const privileges = CURATED.has(entity.type) ? editsOf(entity.privileges) : NO_EDITS;
   const annotations = annotationsOf(aspects, loaded.names);
   const platform = entity.platform?.name ?? entity.jobPlatform?.name;
   const custom = customOf(aspects);
