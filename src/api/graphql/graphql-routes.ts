@@ -52,6 +52,7 @@ import { usersModule } from './users.ts';
 import { lineageSearchModule } from './lineage-search.ts';
 import { entityLineageModule } from './entity-lineage.ts';
 import { timelineModule } from './timeline.ts';
+import { entityPrivilegesModule } from './entity-privileges.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice written by hand; a new one is added here. */
@@ -99,6 +100,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   usersModule,
   policiesModule,
   timelineModule,
+  entityPrivilegesModule,
 ];
 
 /** The written slices, then what is derived from them: common aspect fields and root queries per entity type. */
