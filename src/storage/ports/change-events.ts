@@ -122,3 +122,35 @@ export interface ChangeEventWrites {
 }
 
 export interface ChangeEventPort extends ChangeEventReads, ChangeEventWrites {}
+
+/**
+ * One aspect change as the log records it: a latest value created, replaced or restored (UPSERT), a timeseries event
+ * written (UPSERT, no value before), or a latest value deleted (DELETE, no value after).
+ */
+export interface AspectChange {
+  readonly entityType: string;
+  readonly urn: string;
+  readonly aspect: string;
+  readonly changeType: 'UPSERT' | 'DELETE';
+  readonly before: Json | null;
+  readonly after: Json | null;
+  readonly systemMetadata: Json | null;
+  readonly previousSystemMetadata: Json | null;
+  readonly actor: string;
+  readonly at: number;
+}
+
+/** An entry of the change log as a write makes it: the store gives it its offset. */
+export interface NewLogEntry {
+  /** DataHub's topic name (MetadataChangeLog_Versioned_v1, MetadataChangeLog_Timeseries_v1, PlatformEvent_v1). */
+  readonly topic: string;
+  readonly entityUrn: string;
+  readonly createdAt: number;
+  /** The record as the events API serves it (Avro's JSON encoding), made once at the write. */
+  readonly value: string;
+}
+
+/** A stored entry: offsets grow in commit order and are never reused, with no gap a committed entry could fill later. */
+export interface LogEntry extends NewLogEntry {
+  readonly offset: number;
+}
