@@ -5,7 +5,9 @@
 import type { Json } from './ports/aspects.ts';
 import type { TaskRecord } from './ports/tasks.ts';
 import type {
+  AspectChange,
   AspectEventRule,
+  LogEntry,
   ChangeEventRules,
   ClaimedDelivery,
   NewChangeEvent,
@@ -77,13 +79,11 @@ export const aspectEvent = (
   createdAt: change.at,
 });
 
-/** The change's event when a rule makes one of its aspect. */
-export function eventOfAspectChange(
-  rules: ChangeEventRules,
-  change: { entityType: string; urn: string; aspect: string; before: Json | null; after: Json; actor: string; at: number },
-): NewChangeEvent | undefined {
+/** The change's event when a rule makes one of its aspect (a value created or changed; a deletion is none). */
+export function eventOfAspectChange(rules: ChangeEventRules, change: AspectChange): NewChangeEvent | undefined {
   const rule = rules.aspects.get(change.aspect);
-  return rule && aspectEvent(rule, change);
+  const after = change.after;
+  return rule && after !== null && change.changeType === 'UPSERT' ? aspectEvent(rule, { ...change, after }) : undefined;
 }
 
 /** The event of a task whose state was just written, when it left `running` (it was `previous`) and its kind has one. */
@@ -101,6 +101,32 @@ export const eventParams = (e: NewChangeEvent) => ({
   actor: e.actor,
   createdAt: e.createdAt,
 });
+
+/** Who the log names for a deletion the store is not told the author of (a delete, a rollback's removal). */
+export const DELETION_ACTOR = 'urn:li:corpuser:__datahub_system';
+
+export interface LogRow {
+  log_offset: number | string;
+  topic: string;
+  entity_urn: string;
+  created_at: number | string;
+  value: string;
+}
+
+export const toLogEntry = (r: LogRow): LogEntry => ({
+  offset: Number(r.log_offset),
+  topic: r.topic,
+  entityUrn: r.entity_urn,
+  createdAt: Number(r.created_at),
+  value: r.value,
+});
+
+export const READ_LOG_SQL = `SELECT log_offset, topic, entity_urn, created_at, value FROM event_log
+ WHERE topic = :topic AND log_offset >= :fromOffset ORDER BY log_offset LIMIT :limit`;
+export const OLDEST_LOG_OFFSET_SQL = 'SELECT MIN(log_offset) AS o FROM event_log';
+/** In offset order, so the walk stops at the first entry of the window (entries are made in time order, give or take). */
+export const LOG_OFFSET_SINCE_SQL = 'SELECT log_offset AS o FROM event_log WHERE created_at >= :time ORDER BY log_offset LIMIT 1';
+export const PRUNE_LOG_SQL = 'DELETE FROM event_log WHERE created_at < :before';
 
 export const LIST_EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM change_events e WHERE e.id > :afterId ORDER BY e.id LIMIT :limit`;
 export const INSERT_SUBSCRIPTION_SQL = `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})

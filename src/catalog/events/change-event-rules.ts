@@ -1,4 +1,5 @@
 import type { ChangeEventRules, TaskRecord } from '../../storage/store.ts';
+import { changeLogEntries } from './change-log.ts';
 
 /** Task kinds whose end is an event, and the name each takes in its run's urn. */
 const RUN_KINDS: ReadonlyMap<string, string> = new Map([
@@ -14,6 +15,7 @@ const RUN_KINDS: ReadonlyMap<string, string> = new Map([
  */
 export const changeEventRules: ChangeEventRules = {
   aspects: new Map([['deprecation', { category: 'DEPRECATION', source: 'deprecation' }]]),
+  changeLog: changeLogEntries,
   taskEnded(task: TaskRecord) {
     const name = RUN_KINDS.get(task.kind);
     if (name === undefined) return undefined;

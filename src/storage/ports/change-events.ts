@@ -44,6 +44,8 @@ export interface ChangeEventRules {
   readonly aspects: ReadonlyMap<string, AspectEventRule>;
   /** The event of a task that left `running`, if its kind has one. */
   taskEnded(task: TaskRecord): NewChangeEvent | undefined;
+  /** What the change log records of an aspect change (its MetadataChangeLog and the Entity Change Events of it). */
+  changeLog(change: AspectChange): NewLogEntry[];
 }
 
 export interface WebhookSubscriptionRecord {
@@ -96,6 +98,19 @@ export interface ChangeEventReads {
   /** Events after `afterId`, oldest first. */
   listChangeEvents(afterId: number, limit: number): Promise<StoredChangeEvent[]>;
   listWebhookSubscriptions(): Promise<WebhookSubscriptionRecord[]>;
+  /** Entries of one topic from `fromOffset` on, oldest first. */
+  readEventLog(topic: string, fromOffset: number, limit: number): Promise<LogEntry[]>;
+  /** The oldest kept offset (null when the log is empty) and the offset the next entry will have at the least. */
+  eventLogBounds(): Promise<{ readonly oldest: number | null; readonly next: number }>;
+  /** The first offset of an entry created at or after `time`, if there is one. */
+  eventLogOffsetSince(time: number): Promise<number | null>;
+  /** This process's count of wakes of the log (storage/log-signal.ts): taken before a read that may wait after it. */
+  eventLogGeneration(): Promise<number>;
+  /**
+   * Resolves once an entry may have been committed (in any process) since the generation was `since`, or after
+   * `timeoutMs`: a long poll waits on this instead of reading again and again.
+   */
+  waitForEventLog(since: number, timeoutMs: number): Promise<number>;
   /** The delivery log, newest event first. */
   listWebhookDeliveries(filter: {
     readonly subscriptionId?: string;
@@ -119,6 +134,8 @@ export interface ChangeEventWrites {
   finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): Promise<boolean>;
   /** Deletes events created before `before` whose deliveries are all finished, with those deliveries; returns how many events. */
   pruneChangeEvents(before: number): Promise<number>;
+  /** Deletes log entries created before `before`; returns how many. */
+  pruneEventLog(before: number): Promise<number>;
 }
 
 export interface ChangeEventPort extends ChangeEventReads, ChangeEventWrites {}

@@ -12,7 +12,13 @@ import {
   LIST_DELIVERIES_SQL,
   LIST_EVENTS_SQL,
   LIST_SUBSCRIPTIONS_SQL,
+  LOG_OFFSET_SINCE_SQL,
+  OLDEST_LOG_OFFSET_SQL,
   PRUNE_DELIVERIES_SQL,
+  PRUNE_LOG_SQL,
+  READ_LOG_SQL,
+  toLogEntry,
+  type LogRow,
   PRUNE_EVENTS_SQL,
   eventOfAspectChange,
   eventOfTaskState,
@@ -27,20 +33,45 @@ import {
   type SubscriptionRow,
 } from '../change-event-sql.ts';
 import type { PortImpl } from '../compose-store.ts';
-import type { Json } from '../ports/aspects.ts';
 import type {
-  AspectEventRule,
+  AspectChange,
   ChangeEventPort,
   ChangeEventRules,
   ClaimedDelivery,
   DeliveryOutcome,
+  LogEntry,
   NewChangeEvent,
+  NewLogEntry,
   StoredChangeEvent,
   WebhookSubscriptionRecord,
 } from '../ports/change-events.ts';
 import type { TaskRecord } from '../ports/tasks.ts';
 import { named, runNamed } from './named-query.ts';
-import { inTransaction } from './transaction.ts';
+import { atCommit, inTransaction } from './transaction.ts';
+import { EVENT_LOG_CHANNEL, LogSignal } from '../log-signal.ts';
+
+/**
+ * A transaction's log entries, given their offsets as its last statement: the one row of event_log_head is locked
+ * from there to the commit, so a later transaction's offsets are taken only once this one is visible. Offsets are
+ * therefore handed out in commit order, and a rolled-back transaction leaves no gap. The notification reaches every
+ * listening process when the transaction commits.
+ */
+const APPEND_LOG_SQL = `WITH h AS (UPDATE event_log_head SET next = next + $1 RETURNING next - $1 AS first),
+  ins AS (INSERT INTO event_log (log_offset, topic, entity_urn, created_at, value)
+          SELECT h.first + e.n - 1, e.topic, e.urn, e.at, e.value
+            FROM h, unnest($2::text[], $3::text[], $4::bigint[], $5::text[]) WITH ORDINALITY AS e(topic, urn, at, value, n))
+  SELECT pg_notify('${EVENT_LOG_CHANNEL}', '')`;
+
+/** How long a long poll sleeps between reads while no listening connection tells it of commits. */
+const UNHEARD_POLL_MILLIS = 500;
+
+/** What the log needs of the process's listening connection (auth-listener.ts). */
+export interface LogListener {
+  /** Starts listening if it is not, and calls `wake` on every notification of EVENT_LOG_CHANNEL and every reconnection. */
+  onEventLog(wake: () => void): void;
+  /** Whether notifications are being heard now. */
+  readonly hearing: boolean;
+}
 
 const parse = (v: unknown) => (v === null || v === undefined ? null : (v as Record<string, unknown>));
 
@@ -56,39 +87,82 @@ const RECORD_SQL = `WITH ev AS (INSERT INTO change_events (${NEW_EVENT_COLUMNS})
   ${FAN_OUT}`;
 
 /**
- * put_latest_aspect (migration 15) and, when it created or changed the value, the event its rule makes of the outcome
- * and the event's deliveries: one statement, so one transaction and one round trip, as the function alone is. The
- * event's `before` is the value the function reports it replaced; everything else is the event `aspectEvent` made.
- */
-export const PUT_LATEST_WITH_EVENT_SQL = `WITH w AS MATERIALIZED (
-    SELECT outcome, previous, previous_version, missing FROM put_latest_aspect($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::text[])),
-  ev AS (INSERT INTO change_events (${NEW_EVENT_COLUMNS})
-         SELECT $10, $11, $12, $13, w.previous, $14::jsonb, $15, $16 FROM w WHERE w.outcome IN ('created', 'updated') ${EVENT_RETURNING}),
-  d AS (${FAN_OUT})
-  SELECT outcome, previous, previous_version, missing FROM w`;
-
-/**
  * Change events and webhook deliveries on PostgreSQL. A claim is one statement: due deliveries are locked with SKIP
  * LOCKED, so processes claiming at once take different ones, and leased until the attempt has had time to end.
  */
 export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
+  private readonly signal = new LogSignal();
+  private readonly pending = new WeakMap<pg.ClientBase, NewLogEntry[]>();
+  private listening = false;
+
   constructor(
     private readonly pool: pg.Pool,
     private readonly rules: ChangeEventRules,
+    private readonly listener: LogListener,
   ) {}
 
-  /** The rule of an aspect whose changes are events, if it has one. */
-  ruleFor(aspect: string): AspectEventRule | undefined {
-    return this.rules.aspects.get(aspect);
-  }
-
-  /** Inside the caller's transaction: an aspect's latest value was created (`before` null) or changed. */
-  async aspectChanged(
-    c: pg.ClientBase,
-    change: { entityType: string; urn: string; aspect: string; before: Json | null; after: Json; actor: string; at: number },
-  ): Promise<void> {
+  /** Inside the caller's transaction (inTransaction's): an aspect's latest value was created, changed, restored or deleted. */
+  async aspectChanged(c: pg.ClientBase, change: AspectChange): Promise<void> {
     const event = eventOfAspectChange(this.rules, change);
     if (event) await this.record(c, event);
+    this.log(c, this.rules.changeLog(change));
+  }
+
+  /** Keeps the entries for the transaction's end (APPEND_LOG_SQL). */
+  private log(c: pg.ClientBase, entries: readonly NewLogEntry[]): void {
+    if (entries.length === 0) return;
+    const pending = this.pending.get(c);
+    if (pending) {
+      pending.push(...entries);
+      return;
+    }
+    this.pending.set(c, [...entries]);
+    atCommit(c, async (client) => {
+      const all = this.pending.get(client) ?? [];
+      this.pending.delete(client);
+      await client.query(
+        named(APPEND_LOG_SQL, [
+          all.length,
+          all.map((e) => e.topic),
+          all.map((e) => e.entityUrn),
+          all.map((e) => e.createdAt),
+          all.map((e) => e.value),
+        ]),
+      );
+    });
+  }
+
+  async readEventLog(topic: string, fromOffset: number, limit: number): Promise<LogEntry[]> {
+    return (await runNamed<LogRow>(this.pool, READ_LOG_SQL, { topic, fromOffset, limit })).rows.map(toLogEntry);
+  }
+
+  async eventLogBounds(): Promise<{ oldest: number | null; next: number }> {
+    const r = await this.pool.query<{ oldest: number | null; next: number }>(
+      `SELECT (${OLDEST_LOG_OFFSET_SQL}) AS oldest, (SELECT next FROM event_log_head) AS next`,
+    );
+    return { oldest: r.rows[0]!.oldest === null ? null : Number(r.rows[0]!.oldest), next: Number(r.rows[0]!.next) };
+  }
+
+  async eventLogOffsetSince(time: number): Promise<number | null> {
+    const row = (await runNamed<{ o: number }>(this.pool, LOG_OFFSET_SINCE_SQL, { time })).rows[0];
+    return row ? Number(row.o) : null;
+  }
+
+  eventLogGeneration(): number {
+    if (!this.listening) {
+      this.listening = true;
+      this.listener.onEventLog(() => this.signal.wake());
+    }
+    return this.signal.current();
+  }
+
+  waitForEventLog(since: number, timeoutMs: number): Promise<number> {
+    // Unheard commits would go unnoticed: read again every so often until the listener is back.
+    return this.signal.wait(since, this.listener.hearing ? timeoutMs : Math.min(timeoutMs, UNHEARD_POLL_MILLIS));
+  }
+
+  async pruneEventLog(before: number): Promise<number> {
+    return (await runNamed(this.pool, PRUNE_LOG_SQL, { before })).rowCount ?? 0;
   }
 
   /** Inside the caller's transaction: the task's state was written, and was `previous` before. */

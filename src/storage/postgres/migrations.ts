@@ -488,6 +488,21 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   DROP TRIGGER change_event_fan_out ON change_events;
   DROP FUNCTION fan_out_change_event();
   `,
+  // 20: the change log (issue 32). Offsets come from the one row of event_log_head, taken as a transaction's last
+  // statement and held until its commit, so they are handed out in commit order with no gap (docs/architecture.md).
+  `
+  CREATE TABLE event_log (
+    log_offset BIGINT PRIMARY KEY,
+    topic TEXT NOT NULL,
+    entity_urn TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    value TEXT NOT NULL
+  );
+  CREATE INDEX event_log_by_topic ON event_log (topic, log_offset);
+  CREATE INDEX event_log_by_time ON event_log (created_at);
+  CREATE TABLE event_log_head (id INT PRIMARY KEY CHECK (id = 1), next BIGINT NOT NULL);
+  INSERT INTO event_log_head VALUES (1, 1);
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

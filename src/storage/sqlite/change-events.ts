@@ -12,7 +12,13 @@ import {
   LIST_DELIVERIES_SQL,
   LIST_EVENTS_SQL,
   LIST_SUBSCRIPTIONS_SQL,
+  LOG_OFFSET_SINCE_SQL,
+  OLDEST_LOG_OFFSET_SQL,
   PRUNE_DELIVERIES_SQL,
+  PRUNE_LOG_SQL,
+  READ_LOG_SQL,
+  toLogEntry,
+  type LogRow,
   PRUNE_EVENTS_SQL,
   eventOfAspectChange,
   eventOfTaskState,
@@ -27,18 +33,21 @@ import {
   type SubscriptionRow,
 } from '../change-event-sql.ts';
 import type { PortImpl } from '../compose-store.ts';
-import type { Json } from '../ports/aspects.ts';
 import type {
+  AspectChange,
   ChangeEventPort,
   ChangeEventRules,
   ClaimedDelivery,
   DeliveryOutcome,
+  LogEntry,
   NewChangeEvent,
+  NewLogEntry,
   StoredChangeEvent,
   WebhookSubscriptionRecord,
 } from '../ports/change-events.ts';
 import type { TaskRecord } from '../ports/tasks.ts';
 import { fromJsonText } from '../json.ts';
+import { LogSignal } from '../log-signal.ts';
 import { bySqliteNames } from './statements.ts';
 
 const parse = (v: unknown) => (typeof v === 'string' ? (fromJsonText(v) as Record<string, unknown> | null) : null);
@@ -48,6 +57,8 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
   private readonly claimTx: Database.Transaction<(claimant: string, now: number, leaseUntil: number, limit: number) => ClaimedDelivery[]>;
   private readonly deleteTx: Database.Transaction<(id: string) => boolean>;
   private readonly pruneTx: Database.Transaction<(before: number) => number>;
+  private readonly signal = new LogSignal();
+  private wakeQueued = false;
 
   constructor(
     db: Database.Database,
@@ -69,10 +80,55 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     return this.sql(bySqliteNames(text));
   }
 
-  /** Inside the caller's write transaction: an aspect's latest value was created (`before` null) or changed. */
-  aspectChanged(change: { entityType: string; urn: string; aspect: string; before: Json | null; after: Json; actor: string; at: number }): void {
+  /** Inside the caller's write transaction: an aspect's latest value was created, changed, restored or deleted. */
+  aspectChanged(change: AspectChange): void {
     const event = eventOfAspectChange(this.rules, change);
     if (event) this.record(event);
+    this.log(this.rules.changeLog(change));
+  }
+
+  /**
+   * The entries, inside the caller's write transaction. SQLite has one writer, so AUTOINCREMENT hands out offsets in
+   * commit order; the wake is sent once the synchronous transaction has ended (a rolled-back one wakes polls that then
+   * find nothing, which is harmless).
+   */
+  private log(entries: readonly NewLogEntry[]): void {
+    if (entries.length === 0) return;
+    const insert = this.sql('INSERT INTO event_log (topic, entity_urn, created_at, value) VALUES (?, ?, ?, ?)');
+    for (const e of entries) insert.run(e.topic, e.entityUrn, e.createdAt, e.value);
+    if (!this.wakeQueued) {
+      this.wakeQueued = true;
+      setImmediate(() => {
+        this.wakeQueued = false;
+        this.signal.wake();
+      });
+    }
+  }
+
+  readEventLog(topic: string, fromOffset: number, limit: number): LogEntry[] {
+    return (this.named(READ_LOG_SQL).all({ topic, fromOffset, limit }) as LogRow[]).map(toLogEntry);
+  }
+
+  eventLogBounds(): { oldest: number | null; next: number } {
+    const oldest = (this.sql(OLDEST_LOG_OFFSET_SQL).get() as { o: number | null }).o;
+    const seq = this.sql("SELECT seq FROM sqlite_sequence WHERE name = 'event_log'").get() as { seq: number } | undefined;
+    return { oldest, next: (seq?.seq ?? 0) + 1 };
+  }
+
+  eventLogOffsetSince(time: number): number | null {
+    return (this.named(LOG_OFFSET_SINCE_SQL).get({ time }) as { o: number } | undefined)?.o ?? null;
+  }
+
+  eventLogGeneration(): number {
+    return this.signal.current();
+  }
+
+  waitForEventLog(since: number, timeoutMs: number): Promise<number> {
+    return this.signal.wait(since, timeoutMs);
+  }
+
+  pruneEventLog(before: number): number {
+    return this.named(PRUNE_LOG_SQL).run({ before }).changes;
   }
 
   /** Inside the caller's write transaction: the task's state was written, and was `previous` before. */

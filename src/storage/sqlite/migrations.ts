@@ -407,6 +407,19 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   DROP TRIGGER change_event_task_ended;
   DROP TRIGGER change_event_fan_out;
   `,
+  // 19: the change log (issue 32): one entry per aspect change and per Entity Change Event, written in the change's
+  // transaction. SQLite has one writer, so AUTOINCREMENT offsets are in commit order and never reused after a prune.
+  `
+  CREATE TABLE event_log (
+    log_offset INTEGER PRIMARY KEY AUTOINCREMENT,
+    topic TEXT NOT NULL,
+    entity_urn TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    value TEXT NOT NULL
+  );
+  CREATE INDEX event_log_by_topic ON event_log (topic, log_offset);
+  CREATE INDEX event_log_by_time ON event_log (created_at);
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
