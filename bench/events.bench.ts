@@ -30,7 +30,9 @@ const post = async (server: TestServer, path: string, body: string) => {
 };
 
 const poll = async (server: TestServer, query: string) => {
-  const res = await fetch(`${server.url}/openapi/v1/events/poll?topic=${TOPIC}&${query}`, { headers: { Authorization: `Bearer ${server.adminToken}` } });
+  const res = await fetch(`${server.url}/openapi/v1/events/poll?topic=${TOPIC}&${query}`, {
+    headers: { Authorization: `Bearer ${server.adminToken}` },
+  });
   if (res.status !== 200) throw new Error(`poll: ${res.status} ${await res.text()}`);
   return (await res.json()) as { offsetId: string; count: number };
 };
@@ -90,7 +92,11 @@ export default async function eventsBench(args: string[]): Promise<void> {
           const waiting = poll(server, `offsetId=${encodeURIComponent(offsetId)}&pollTimeoutSeconds=10&limit=1000`);
           await new Promise((r) => setTimeout(r, 5));
           const sent = performance.now();
-          await post(server, '/aspects?action=ingestProposal', JSON.stringify({ proposal: mcp('urn:li:dataset:(urn:li:dataPlatform:hive,bench.events.latency,PROD)', `l${i}`), async: 'false' }));
+          await post(
+            server,
+            '/aspects?action=ingestProposal',
+            JSON.stringify({ proposal: mcp('urn:li:dataset:(urn:li:dataPlatform:hive,bench.events.latency,PROD)', `l${i}`), async: 'false' }),
+          );
           const page = await waiting;
           waits.push(performance.now() - sent);
           offsetId = page.offsetId;

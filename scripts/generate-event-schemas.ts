@@ -32,7 +32,10 @@ function main(args: string[]): number {
     console.error(`events:generate: ${source.reason}`);
     return 2;
   }
-  const out = { release: source.version, ...Object.fromEntries(RECORDS.map((r) => [r, strip(JSON.parse(fs.readFileSync(path.join(source.dir, `${r}.avsc`), 'utf8')))])) };
+  const out = {
+    release: source.version,
+    ...Object.fromEntries(RECORDS.map((r) => [r, strip(JSON.parse(fs.readFileSync(path.join(source.dir, `${r}.avsc`), 'utf8')))])),
+  };
   const text = `${JSON.stringify(out, null, 1)}\n`;
   if (args.includes('--check')) {
     const same = fs.existsSync(OUTPUT) && fs.readFileSync(OUTPUT, 'utf8') === text;

@@ -123,7 +123,10 @@ for (const backend of await backends()) {
       assert.deepEqual(same.versioned, []);
       assert.deepEqual(same.platform, []);
       const changed = await logged(() =>
-        ingest({ ...mcp(urn, 'datasetProperties', { description: 'second', customProperties: {}, tags: [] }), systemMetadata: { runId: 'events-run' } }),
+        ingest({
+          ...mcp(urn, 'datasetProperties', { description: 'second', customProperties: {}, tags: [] }),
+          systemMetadata: { runId: 'events-run' },
+        }),
       );
       assert.equal(changed.versioned.length, 1);
       assert.equal(changed.versioned[0]!.previous.description, 'first');
@@ -138,7 +141,12 @@ for (const backend of await backends()) {
       const urn = datasetUrn('tag');
       await ingest(mcp(urn, 'status', { removed: false }));
       const got = await logged(() =>
-        ingest(patchMcp(urn, 'globalTags', { arrayPrimaryKeys: TAG_KEYS, patch: [{ op: 'add', path: '/tags//urn:li:tag:pii', value: { tag: 'urn:li:tag:pii' } }] })),
+        ingest(
+          patchMcp(urn, 'globalTags', {
+            arrayPrimaryKeys: TAG_KEYS,
+            patch: [{ op: 'add', path: '/tags//urn:li:tag:pii', value: { tag: 'urn:li:tag:pii' } }],
+          }),
+        ),
       );
       assert.deepEqual(
         got.versioned.map((m) => [m.aspectName, m.changeType]),
@@ -193,22 +201,16 @@ for (const backend of await backends()) {
         const res = await server.request('POST', '/entities?action=delete', { body: { urn } });
         assert.equal(res.status, 200, res.text);
       });
-      assert.deepEqual(
-        hard.versioned.map((m) => [m.aspectName, m.changeType]).sort(),
-        [
-          ['datasetKey', 'DELETE'],
-          ['globalTags', 'DELETE'],
-          ['status', 'DELETE'],
-        ],
-      );
+      assert.deepEqual(hard.versioned.map((m) => [m.aspectName, m.changeType]).sort(), [
+        ['datasetKey', 'DELETE'],
+        ['globalTags', 'DELETE'],
+        ['status', 'DELETE'],
+      ]);
       assert.deepEqual(hard.versioned.find((m) => m.aspectName === 'globalTags')!.previous, { tags: [{ tag: 'urn:li:tag:gone' }] });
-      assert.deepEqual(
-        hard.platform.map((e) => [e.category, e.operation]).sort(),
-        [
-          ['LIFECYCLE', 'HARD_DELETE'],
-          ['TAG', 'REMOVE'],
-        ],
-      );
+      assert.deepEqual(hard.platform.map((e) => [e.category, e.operation]).sort(), [
+        ['LIFECYCLE', 'HARD_DELETE'],
+        ['TAG', 'REMOVE'],
+      ]);
     });
 
     it('logs a rollback that restores an earlier value', async () => {
@@ -290,7 +292,10 @@ for (const backend of await backends()) {
         [{}, /'topic' is required/],
         [{ topic: 'MetadataChangeEvent_v4' }, /'topic': unknown topic/],
         [{ topic: VERSIONED, offsetId: 'not base64 json' }, /'offsetId'/],
-        [{ topic: VERSIONED, offsetId: Buffer.from(JSON.stringify({ [`${PLATFORM}-0`]: 1 })).toString('base64') }, /'offsetId'.*no MetadataChangeLog_Versioned_v1-0/],
+        [
+          { topic: VERSIONED, offsetId: Buffer.from(JSON.stringify({ [`${PLATFORM}-0`]: 1 })).toString('base64') },
+          /'offsetId'.*no MetadataChangeLog_Versioned_v1-0/,
+        ],
         [{ topic: VERSIONED, offsetId: Buffer.from(JSON.stringify({ [`${VERSIONED}-0`]: 'x' })).toString('base64') }, /'offsetId'/],
         [{ topic: VERSIONED, limit: 'many' }, /'limit' must be an integer/],
         [{ topic: VERSIONED, limit: 0 }, /'limit' must be at least 1/],

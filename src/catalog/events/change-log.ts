@@ -50,9 +50,7 @@ const changeLogTopic = (aspect: string): Topic =>
 
 /** An Entity Change Event as DataHub's PlatformEvent_v1 carries it (EntityChangeEventGeneratorHook.buildPlatformEvent). */
 export const platformEventValue = (ece: EntityChangeEventV1): string =>
-  JSON.stringify(
-    PLATFORM_EVENT.encode({ header: { timestampMillis: ece.auditStamp.time }, name: 'entityChangeEvent', payload: generic(ece) }),
-  );
+  JSON.stringify(PLATFORM_EVENT.encode({ header: { timestampMillis: ece.auditStamp.time }, name: 'entityChangeEvent', payload: generic(ece) }));
 
 /**
  * What the log records of one aspect change, in order: its MetadataChangeLog on the versioned or timeseries topic,
@@ -60,9 +58,8 @@ export const platformEventValue = (ece: EntityChangeEventV1): string =>
  * events API serves (Avro's JSON encoding of the record), made once here at the write.
  */
 export function changeLogEntries(c: AspectChange): NewLogEntry[] {
-  const entries: NewLogEntry[] = [
-    { topic: changeLogTopic(c.aspect), entityUrn: c.urn, createdAt: c.at, value: encodeChangeLog(c) },
-  ];
-  for (const ece of entityChangeEvents(c)) entries.push({ topic: 'PlatformEvent_v1', entityUrn: c.urn, createdAt: c.at, value: platformEventValue(ece) });
+  const entries: NewLogEntry[] = [{ topic: changeLogTopic(c.aspect), entityUrn: c.urn, createdAt: c.at, value: encodeChangeLog(c) }];
+  for (const ece of entityChangeEvents(c))
+    entries.push({ topic: 'PlatformEvent_v1', entityUrn: c.urn, createdAt: c.at, value: platformEventValue(ece) });
   return entries;
 }

@@ -66,7 +66,10 @@ export class EventPoll {
     if (!isTopic(topicName)) throw badRequest(`Parameter 'topic': unknown topic ${JSON.stringify(topicName)}; it takes ${TOPICS.join(', ')}`);
     const topic = topicName;
     const limit = Math.min(integer('limit', query.limit, 1) ?? DEFAULT_LIMIT, MAX_LIMIT);
-    const timeoutSeconds = Math.min(integer('pollTimeoutSeconds', query.pollTimeoutSeconds, 0) ?? DEFAULT_POLL_TIMEOUT_SECONDS, MAX_POLL_TIMEOUT_SECONDS);
+    const timeoutSeconds = Math.min(
+      integer('pollTimeoutSeconds', query.pollTimeoutSeconds, 0) ?? DEFAULT_POLL_TIMEOUT_SECONDS,
+      MAX_POLL_TIMEOUT_SECONDS,
+    );
     const lookbackDays = integer('lookbackWindowDays', query.lookbackWindowDays, 0);
     const asked = query.offsetId === undefined || query.offsetId === '' ? undefined : decodeOffsetId(topic, query.offsetId);
     await authorize(topic);

@@ -125,7 +125,15 @@ export class SqliteAspects implements PortImpl<AspectPort> {
         actor,
       );
     const base = { urn: op.urn, aspect: op.aspect };
-    const change = { entityType: op.entityType, urn: op.urn, aspect: op.aspect, changeType: 'UPSERT' as const, systemMetadata: op.systemMetadata, actor, at: now };
+    const change = {
+      entityType: op.entityType,
+      urn: op.urn,
+      aspect: op.aspect,
+      changeType: 'UPSERT' as const,
+      systemMetadata: op.systemMetadata,
+      actor,
+      at: now,
+    };
     const next = op.update ? op.update(current && fromJsonTextRequired(current.metadata)) : op.value;
     const value = JSON.stringify(next);
     const sm = toJsonText(op.systemMetadata);

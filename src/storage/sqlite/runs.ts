@@ -168,7 +168,13 @@ export class SqliteRuns implements PortImpl<RunPort> {
         `UPDATE aspects SET (metadata, system_metadata, created_on, created_by, run_id) =
            (SELECT metadata, system_metadata, created_on, created_by, run_id FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = @v)
           WHERE urn = @urn AND aspect = @aspect AND version = 0 RETURNING entity_type, metadata, system_metadata, created_on, created_by`,
-      ).get({ urn, aspect, v: v.version }) as { entity_type: string; metadata: string; system_metadata: string | null; created_on: number; created_by: string };
+      ).get({ urn, aspect, v: v.version }) as {
+        entity_type: string;
+        metadata: string;
+        system_metadata: string | null;
+        created_on: number;
+        created_by: string;
+      };
       // The restored value is a change of the latest one unless it is the same, made by whoever wrote it, when they did.
       if (after.metadata !== before.metadata) {
         this.events.aspectChanged({
