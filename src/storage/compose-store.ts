@@ -109,7 +109,6 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     setPasswordHash: 'write',
   },
   changeEvents: {
-    listChangeEvents: 'read',
     listWebhookSubscriptions: 'read',
     listWebhookDeliveries: 'read',
     readEventLog: 'read',
@@ -121,7 +120,6 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     deleteWebhookSubscription: 'write',
     claimWebhookDeliveries: 'write',
     finishWebhookDelivery: 'write',
-    pruneChangeEvents: 'write',
     pruneEventLog: 'write',
   },
   retention: {

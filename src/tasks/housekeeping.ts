@@ -35,8 +35,6 @@ export function housekeepingJob(
       await userAccess.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
       await schedules.pruneScheduledRuns(now - SCHEDULED_RUN_MEMORY_MILLIS);
       await tasks.pruneTasks(now - taskHistoryMillis);
-      // Change events go with the task records, once none of their deliveries is pending.
-      await changeEvents.pruneChangeEvents(now - taskHistoryMillis);
       await audit.pruneAuditEvents(now - auditRetentionMillis);
       await changeEvents.pruneEventLog(now - eventRetentionMillis);
     },

@@ -77,7 +77,11 @@ for (const backend of await backends()) {
 
     /** Runs the change and returns the values each topic logged for it (of every entity), oldest first. */
     const logged = async (change: () => Promise<unknown>) => {
-      const from = { [VERSIONED]: await tail(VERSIONED), [TIMESERIES]: await tail(TIMESERIES), [PLATFORM]: await tail(PLATFORM) };
+      const from: Record<string, string> = {
+        [VERSIONED]: await tail(VERSIONED),
+        [TIMESERIES]: await tail(TIMESERIES),
+        [PLATFORM]: await tail(PLATFORM),
+      };
       await change();
       const read = async (topic: string) => {
         const res = await poll({ topic, offsetId: from[topic]!, pollTimeoutSeconds: 0, limit: 5000 });

@@ -2,6 +2,7 @@ import schemas from './generated/event-schemas.json' with { type: 'json' };
 import type { AspectChange, NewLogEntry } from '../../storage/store.ts';
 import { ASPECTS } from '../registry/aspects.ts';
 import { entityChangeEvents, type EntityChangeEventV1 } from './entity-changes.ts';
+import { EMITTED_CATEGORIES } from './entity-change-event.ts';
 import { AvroJsonEncoder } from './avro-json.ts';
 
 /** DataHub's topics, by the names its events API takes (ExternalEventsService). */
@@ -48,9 +49,26 @@ function encodeChangeLog(c: AspectChange): string {
 const changeLogTopic = (aspect: string): Topic =>
   ASPECTS.get(aspect)?.kind === 'timeseries' ? 'MetadataChangeLog_Timeseries_v1' : 'MetadataChangeLog_Versioned_v1';
 
-/** An Entity Change Event as DataHub's PlatformEvent_v1 carries it (EntityChangeEventGeneratorHook.buildPlatformEvent). */
-export const platformEventValue = (ece: EntityChangeEventV1): string =>
-  JSON.stringify(PLATFORM_EVENT.encode({ header: { timestampMillis: ece.auditStamp.time }, name: 'entityChangeEvent', payload: generic(ece) }));
+/**
+ * An Entity Change Event's entry on PlatformEvent_v1, as DataHub's EntityChangeEventGeneratorHook.buildPlatformEvent
+ * wraps it. Webhooks deliver the entries of the categories they take (EMITTED_CATEGORIES), with the event as body.
+ */
+export const platformEntry = (ece: EntityChangeEventV1): NewLogEntry => ({
+  topic: 'PlatformEvent_v1',
+  entityType: ece.entityType,
+  entityUrn: ece.entityUrn,
+  createdAt: ece.auditStamp.time,
+  value: JSON.stringify(
+    PLATFORM_EVENT.encode({ header: { timestampMillis: ece.auditStamp.time }, name: 'entityChangeEvent', payload: generic(ece) }),
+  ),
+  webhookCategory: (EMITTED_CATEGORIES as readonly string[]).includes(ece.category) ? ece.category : null,
+});
+
+/** The Entity Change Event of a PlatformEvent_v1 entry, as the JSON text it was made from (a webhook's body). */
+export function entityChangeEventText(platformEventValue: string): string {
+  const payload = (JSON.parse(platformEventValue) as { payload: { value: string } }).payload;
+  return Buffer.from(payload.value, 'latin1').toString('utf8');
+}
 
 /**
  * What the log records of one aspect change, in order: its MetadataChangeLog on the versioned or timeseries topic,
@@ -58,8 +76,13 @@ export const platformEventValue = (ece: EntityChangeEventV1): string =>
  * events API serves (Avro's JSON encoding of the record), made once here at the write.
  */
 export function changeLogEntries(c: AspectChange): NewLogEntry[] {
-  const entries: NewLogEntry[] = [{ topic: changeLogTopic(c.aspect), entityUrn: c.urn, createdAt: c.at, value: encodeChangeLog(c) }];
-  for (const ece of entityChangeEvents(c))
-    entries.push({ topic: 'PlatformEvent_v1', entityUrn: c.urn, createdAt: c.at, value: platformEventValue(ece) });
-  return entries;
+  const log: NewLogEntry = {
+    topic: changeLogTopic(c.aspect),
+    entityType: c.entityType,
+    entityUrn: c.urn,
+    createdAt: c.at,
+    value: encodeChangeLog(c),
+    webhookCategory: null,
+  };
+  return [log, ...entityChangeEvents(c).map(platformEntry)];
 }

@@ -3,18 +3,21 @@ import { ASPECTS } from '../registry/aspects.ts';
 import { findEntitySpec } from '../registry/index.ts';
 import { type AspectDiffer, differsFor } from '../timeline/categories.ts';
 import type { ChangeCategory } from '../timeline/change-event.ts';
-import type { EntityChangeEventV1 } from './entity-change-event.ts';
+import { type EntityChangeEventV1, toEntityChangeEvent } from './entity-change-event.ts';
 
 export type { EntityChangeEventV1 };
 
-/** The categories whose Entity Change Events the log carries, each from the timeline's differs. */
+/**
+ * The categories whose Entity Change Events the log carries from the timeline's differs. DEPRECATION is made as
+ * webhooks have always sent it (entity-change-event.ts, from the timeline's deprecation differ, with Almanac's
+ * additions: an event when a deprecated entity's note, date or replacement changes, and `replacement`).
+ */
 export const ENTITY_CHANGE_CATEGORIES: readonly ChangeCategory[] = [
   'TAG',
   'GLOSSARY_TERM',
   'OWNERSHIP',
   'DOMAIN',
   'DOCUMENTATION',
-  'DEPRECATION',
   'TECHNICAL_SCHEMA',
   'STRUCTURED_PROPERTY',
 ];
@@ -71,6 +74,19 @@ export function entityChangeEvents(c: AspectChange): EntityChangeEventV1[] {
   const out: EntityChangeEventV1[] = [];
   const operation = lifecycle(c);
   if (operation) out.push({ ...base, category: 'LIFECYCLE', operation, auditStamp, version: 0 });
+  if (c.aspect === 'deprecation' && c.changeType === 'UPSERT' && c.after !== null) {
+    out.push(
+      toEntityChangeEvent({
+        ...base,
+        category: 'DEPRECATION',
+        source: 'deprecation',
+        before: c.before,
+        after: c.after,
+        actor: c.actor,
+        createdAt: c.at,
+      }),
+    );
+  }
   for (const d of differs(c.entityType).get(c.aspect) ?? []) {
     for (const e of d.diff(c.before ?? undefined, c.after ?? {}, c.urn)) {
       out.push({

@@ -18,7 +18,7 @@ import { MissingEntities } from '../store-error.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { named, positional } from './named-query.ts';
 import type { PostgresChangeEvents } from './change-events.ts';
-import { DELETION_ACTOR } from '../change-event-sql.ts';
+import { deletion, DELETION_ACTOR } from '../change-event-sql.ts';
 import type { PostgresRelationships } from './relationships.ts';
 import { PartitionMoved, type PostgresTimeseries } from './timeseries.ts';
 import { inTransaction } from './transaction.ts';
@@ -87,7 +87,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
           if (series.length > 0) {
             await this.ts.upsert(c, series);
             // DataHub logs every timeseries event written, a rewrite of the same one too.
-            for (const op of series) await this.events.aspectChanged(c, { ...changeOf(op, batch.actor, batch.now), before: null, after: op.event });
+            for (const op of series) this.events.aspectChanged(c, { ...changeOf(op, batch.actor, batch.now), before: null, after: op.event });
           }
           return outcomes;
         });
@@ -138,7 +138,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     for (const op of sorted) {
       if (!created.has(keyOf(op))) continue;
       await this.relationships.index(c, op.entityType, op.urn, op.aspect, op.value);
-      await this.events.aspectChanged(c, { ...changeOf(op, actor, now), before: null, after: op.value });
+      this.events.aspectChanged(c, { ...changeOf(op, actor, now), before: null, after: op.value });
     }
     return created;
   }
@@ -170,7 +170,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
         );
         if (inserted.rowCount === 1) {
           await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
-          await this.events.aspectChanged(c, { ...changeOf(op, actor, now), before: null, after: next });
+          this.events.aspectChanged(c, { ...changeOf(op, actor, now), before: null, after: next });
           return { ...base, outcome: 'created', value: next };
         }
         // A key aspect is derived from the urn, so the stored one equals op.value.
@@ -223,7 +223,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     );
     await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
     const previous = archived.rows[0]!;
-    await this.events.aspectChanged(c, {
+    this.events.aspectChanged(c, {
       ...changeOf(op, actor, now),
       before: previous.metadata,
       after: next,
@@ -299,7 +299,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
   async deleteEntityRows(c: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }> {
     const deleted = await c.query<AspectRow>('DELETE FROM aspects WHERE urn = $1 RETURNING *', [urn]);
     const aspectRows = deleted.rowCount ?? 0;
-    await this.logDeleted(c, deleted.rows);
+    this.logDeleted(c, deleted.rows);
     await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
     await this.relationships.forgetEntity(c, urn);
     if (revokeIdentity) {
@@ -318,28 +318,14 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     return inTransaction(this.pool, async (c) => {
       await this.relationships.forgetAspect(c, urn, aspect);
       const deleted = await c.query<AspectRow>('DELETE FROM aspects WHERE urn = $1 AND aspect = $2 RETURNING *', [urn, aspect]);
-      await this.logDeleted(c, deleted.rows);
+      this.logDeleted(c, deleted.rows);
       return deleted.rowCount ?? 0;
     });
   }
 
   /** Inside the caller's transaction: logs the deletion of each latest value among `rows` (the rows deleted). */
-  async logDeleted(c: pg.PoolClient, rows: readonly AspectRow[], actor = DELETION_ACTOR, at = Date.now()): Promise<void> {
+  logDeleted(c: pg.PoolClient, rows: readonly AspectRow[], actor = DELETION_ACTOR, at = Date.now()): void {
     const latest = rows.filter((r) => Number(r.version) === 0).sort((a, b) => (a.aspect < b.aspect ? -1 : a.aspect > b.aspect ? 1 : 0));
-    for (const row of latest) {
-      const a = toAspect(row);
-      await this.events.aspectChanged(c, {
-        entityType: a.entityType,
-        urn: a.urn,
-        aspect: a.aspect,
-        changeType: 'DELETE',
-        before: a.value,
-        after: null,
-        systemMetadata: null,
-        previousSystemMetadata: a.systemMetadata,
-        actor,
-        at,
-      });
-    }
+    for (const row of latest) this.events.aspectChanged(c, deletion(toAspect(row), actor, at));
   }
 }

@@ -10,25 +10,17 @@ import {
   finishParams,
   INSERT_SUBSCRIPTION_SQL,
   LIST_DELIVERIES_SQL,
-  LIST_EVENTS_SQL,
   LIST_SUBSCRIPTIONS_SQL,
   LOG_OFFSET_SINCE_SQL,
   OLDEST_LOG_OFFSET_SQL,
-  PRUNE_DELIVERIES_SQL,
+  PRUNE_LOG_DELIVERIES_SQL,
   PRUNE_LOG_SQL,
   READ_LOG_SQL,
   toLogEntry,
   type LogRow,
-  PRUNE_EVENTS_SQL,
-  eventOfAspectChange,
-  eventOfTaskState,
-  eventParams,
-  NEW_EVENT_COLUMNS,
   subscriptionParams,
-  toChangeEvent,
   toDelivery,
   toSubscription,
-  type ChangeEventRow,
   type DeliveryRow,
   type SubscriptionRow,
 } from '../change-event-sql.ts';
@@ -40,9 +32,7 @@ import type {
   ClaimedDelivery,
   DeliveryOutcome,
   LogEntry,
-  NewChangeEvent,
   NewLogEntry,
-  StoredChangeEvent,
   WebhookSubscriptionRecord,
 } from '../ports/change-events.ts';
 import type { TaskRecord } from '../ports/tasks.ts';
@@ -53,13 +43,21 @@ import { EVENT_LOG_CHANNEL, LogSignal } from '../log-signal.ts';
 /**
  * A transaction's log entries, given their offsets as its last statement: the one row of event_log_head is locked
  * from there to the commit, so a later transaction's offsets are taken only once this one is visible. Offsets are
- * therefore handed out in commit order, and a rolled-back transaction leaves no gap. The notification reaches every
- * listening process when the transaction commits.
+ * therefore handed out in commit order, and a rolled-back transaction leaves no gap. Each entry webhooks take gets one
+ * pending delivery per subscription whose filters it matches. The notification reaches every listening process when
+ * the transaction commits.
  */
 const APPEND_LOG_SQL = `WITH h AS (UPDATE event_log_head SET next = next + $1 RETURNING next - $1 AS first),
-  ins AS (INSERT INTO event_log (log_offset, topic, entity_urn, created_at, value)
-          SELECT h.first + e.n - 1, e.topic, e.urn, e.at, e.value
-            FROM h, unnest($2::text[], $3::text[], $4::bigint[], $5::text[]) WITH ORDINALITY AS e(topic, urn, at, value, n))
+  ins AS (INSERT INTO event_log (log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category)
+          SELECT h.first + e.n - 1, e.topic, e.entity_type, e.urn, e.at, e.value, e.category
+            FROM h, unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[])
+                    WITH ORDINALITY AS e(topic, entity_type, urn, at, value, category, n)
+          RETURNING log_offset, entity_type, created_at, webhook_category),
+  d AS (INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
+        SELECT s.id, ins.log_offset, 'pending', 0, ins.created_at FROM ins, webhook_subscriptions s
+         WHERE ins.webhook_category IS NOT NULL
+           AND (s.categories IS NULL OR strpos(s.categories, ',' || ins.webhook_category || ',') > 0)
+           AND (s.entity_types IS NULL OR strpos(s.entity_types, ',' || ins.entity_type || ',') > 0))
   SELECT pg_notify('${EVENT_LOG_CHANNEL}', '')`;
 
 /** How long a long poll sleeps between reads while no listening connection tells it of commits. */
@@ -73,26 +71,12 @@ export interface LogListener {
   readonly hearing: boolean;
 }
 
-const parse = (v: unknown) => (v === null || v === undefined ? null : (v as Record<string, unknown>));
-
-/** One pending delivery of the event `ev` (a CTE of the new event's row) per subscription whose filters it matches. */
-const FAN_OUT = `INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
-  SELECT s.id, ev.id, 'pending', 0, ev.created_at FROM ev, webhook_subscriptions s
-   WHERE (s.categories IS NULL OR strpos(s.categories, ',' || ev.category || ',') > 0)
-     AND (s.entity_types IS NULL OR strpos(s.entity_types, ',' || ev.entity_type || ',') > 0)`;
-const EVENT_RETURNING = 'RETURNING id, category, entity_type, created_at';
-
-/** The event and its deliveries in one statement. */
-const RECORD_SQL = `WITH ev AS (INSERT INTO change_events (${NEW_EVENT_COLUMNS}) VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7, $8) ${EVENT_RETURNING})
-  ${FAN_OUT}`;
-
 /**
- * Change events and webhook deliveries on PostgreSQL. A claim is one statement: due deliveries are locked with SKIP
+ * The change log and webhook deliveries on PostgreSQL. A claim is one statement: due deliveries are locked with SKIP
  * LOCKED, so processes claiming at once take different ones, and leased until the attempt has had time to end.
  */
 export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
   private readonly signal = new LogSignal();
-  private readonly pending = new WeakMap<pg.ClientBase, NewLogEntry[]>();
   private listening = false;
 
   constructor(
@@ -102,34 +86,32 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
   ) {}
 
   /** Inside the caller's transaction (inTransaction's): an aspect's latest value was created, changed, restored or deleted. */
-  async aspectChanged(c: pg.ClientBase, change: AspectChange): Promise<void> {
-    const event = eventOfAspectChange(this.rules, change);
-    if (event) await this.record(c, event);
+  aspectChanged(c: pg.ClientBase, change: AspectChange): void {
     this.log(c, this.rules.changeLog(change));
+  }
+
+  /** Inside the caller's transaction: the task's state was written, and was `previous` before. */
+  taskStateWritten(c: pg.ClientBase, previous: string | undefined, task: TaskRecord): void {
+    if (previous === 'running' && task.state !== 'running') this.log(c, this.rules.taskEnded(task));
   }
 
   /** Keeps the entries for the transaction's end (APPEND_LOG_SQL). */
   private log(c: pg.ClientBase, entries: readonly NewLogEntry[]): void {
-    if (entries.length === 0) return;
-    const pending = this.pending.get(c);
-    if (pending) {
-      pending.push(...entries);
-      return;
-    }
-    this.pending.set(c, [...entries]);
-    atCommit(c, async (client) => {
-      const all = this.pending.get(client) ?? [];
-      this.pending.delete(client);
-      await client.query(
-        named(APPEND_LOG_SQL, [
-          all.length,
-          all.map((e) => e.topic),
-          all.map((e) => e.entityUrn),
-          all.map((e) => e.createdAt),
-          all.map((e) => e.value),
-        ]),
-      );
-    });
+    if (entries.length > 0) atCommit(c, this, entries, (client, all) => this.append(client, all));
+  }
+
+  private async append(client: pg.ClientBase, all: readonly NewLogEntry[]): Promise<void> {
+    await client.query(
+      named(APPEND_LOG_SQL, [
+        all.length,
+        all.map((e) => e.topic),
+        all.map((e) => e.entityType),
+        all.map((e) => e.entityUrn),
+        all.map((e) => e.createdAt),
+        all.map((e) => e.value),
+        all.map((e) => e.webhookCategory),
+      ]),
+    );
   }
 
   async readEventLog(topic: string, fromOffset: number, limit: number): Promise<LogEntry[]> {
@@ -162,22 +144,10 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
   }
 
   async pruneEventLog(before: number): Promise<number> {
-    return (await runNamed(this.pool, PRUNE_LOG_SQL, { before })).rowCount ?? 0;
-  }
-
-  /** Inside the caller's transaction: the task's state was written, and was `previous` before. */
-  async taskStateWritten(c: pg.ClientBase, previous: string | undefined, task: TaskRecord): Promise<void> {
-    const event = eventOfTaskState(this.rules, previous, task);
-    if (event) await this.record(c, event);
-  }
-
-  private async record(c: pg.ClientBase, event: NewChangeEvent): Promise<void> {
-    const p = eventParams(event);
-    await c.query(named(RECORD_SQL, [p.entityType, p.entityUrn, p.category, p.source, p.before, p.after, p.actor, p.createdAt]));
-  }
-
-  async listChangeEvents(afterId: number, limit: number): Promise<StoredChangeEvent[]> {
-    return (await runNamed<ChangeEventRow>(this.pool, LIST_EVENTS_SQL, { afterId, limit })).rows.map((r) => toChangeEvent(r, parse));
+    return inTransaction(this.pool, async (c) => {
+      await runNamed(c, PRUNE_LOG_DELIVERIES_SQL, { before });
+      return (await runNamed(c, PRUNE_LOG_SQL, { before })).rowCount ?? 0;
+    });
   }
 
   async createWebhookSubscription(subscription: WebhookSubscriptionRecord): Promise<void> {
@@ -206,11 +176,11 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
            FROM due WHERE d.subscription_id = due.subscription_id AND d.event_id = due.event_id
          RETURNING d.subscription_id, d.event_id, d.attempts)
        SELECT c.subscription_id, c.event_id, c.attempts, ${CLAIM_COLUMNS}
-         FROM claimed c JOIN change_events e ON e.id = c.event_id JOIN webhook_subscriptions s ON s.id = c.subscription_id
+         FROM claimed c JOIN event_log e ON e.log_offset = c.event_id JOIN webhook_subscriptions s ON s.id = c.subscription_id
         ORDER BY c.event_id`,
       [now, leaseUntil, limit, claimant],
     );
-    return r.rows.map((row) => claimFromRow(row, parse));
+    return r.rows.map(claimFromRow);
   }
 
   async finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): Promise<boolean> {
@@ -222,12 +192,5 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
     const total = Number((await runNamed<{ n: number }>(this.pool, COUNT_DELIVERIES_SQL, params)).rows[0]!.n);
     const rows = (await runNamed<DeliveryRow>(this.pool, LIST_DELIVERIES_SQL, { ...params, start: filter.start, count: filter.count })).rows;
     return { total, deliveries: rows.map(toDelivery) };
-  }
-
-  async pruneChangeEvents(before: number): Promise<number> {
-    return inTransaction(this.pool, async (c) => {
-      await runNamed(c, PRUNE_DELIVERIES_SQL, { before });
-      return (await runNamed(c, PRUNE_EVENTS_SQL, { before })).rowCount ?? 0;
-    });
   }
 }

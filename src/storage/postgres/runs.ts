@@ -30,7 +30,7 @@ const SOFT_DELETED = `EXISTS (SELECT 1 FROM aspects s WHERE s.urn = a.urn AND s.
 export interface RollbackHooks {
   writeAspect(client: pg.PoolClient, op: AspectOp, actor: string, now: number): Promise<unknown>;
   deleteEntityRows(client: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }>;
-  logDeleted(client: pg.PoolClient, rows: readonly AspectRow<Json>[]): Promise<void>;
+  logDeleted(client: pg.PoolClient, rows: readonly AspectRow<Json>[]): void;
 }
 
 /** Ingestion runs on PostgreSQL: the run that wrote each aspect version is its `run_id` column (index aspects_by_run). */
@@ -146,7 +146,7 @@ export class PostgresRuns implements PortImpl<RunPort> {
     const survivor = r.rows[0]?.survivor ?? null;
     if (survivor === null) {
       const deleted = await c.query<AspectRow<Json>>('DELETE FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 RETURNING *', [urn, aspect]);
-      await this.hooks.logDeleted(c, deleted.rows);
+      this.hooks.logDeleted(c, deleted.rows);
       return 'removed';
     }
     // The value replaced is read in the statement's snapshot, before the update: a change unless it is the same.
@@ -170,7 +170,7 @@ export class PostgresRuns implements PortImpl<RunPort> {
     const row = restored.rows[0];
     // The restored value is made by whoever wrote it, when they did.
     if (row?.changed) {
-      await this.events.aspectChanged(c, {
+      this.events.aspectChanged(c, {
         entityType: row.entity_type,
         urn,
         aspect,

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { partitionStart } from '../partitions.ts';
 import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
-import { DELETION_ACTOR } from '../change-event-sql.ts';
+import { deletion, DELETION_ACTOR } from '../change-event-sql.ts';
 import { type AspectRow as StoredRow, toStoredAspect } from '../aspect-row.ts';
 import { runIdOf } from '../run-id.ts';
 import { MissingEntities } from '../store-error.ts';
@@ -244,18 +244,7 @@ export class SqliteAspects implements PortImpl<AspectPort> {
 
   /** Inside the caller's write transaction: the latest value `a` was deleted. */
   logDeleted(a: StoredAspect, actor: string, at: number): void {
-    this.events.aspectChanged({
-      entityType: a.entityType,
-      urn: a.urn,
-      aspect: a.aspect,
-      changeType: 'DELETE',
-      before: a.value,
-      after: null,
-      systemMetadata: null,
-      previousSystemMetadata: a.systemMetadata,
-      actor,
-      at,
-    });
+    this.events.aspectChanged(deletion(a, actor, at));
   }
 
   deleteAspect(urn: string, aspect: string): number {

@@ -10,25 +10,17 @@ import {
   finishParams,
   INSERT_SUBSCRIPTION_SQL,
   LIST_DELIVERIES_SQL,
-  LIST_EVENTS_SQL,
   LIST_SUBSCRIPTIONS_SQL,
   LOG_OFFSET_SINCE_SQL,
   OLDEST_LOG_OFFSET_SQL,
-  PRUNE_DELIVERIES_SQL,
+  PRUNE_LOG_DELIVERIES_SQL,
   PRUNE_LOG_SQL,
   READ_LOG_SQL,
   toLogEntry,
   type LogRow,
-  PRUNE_EVENTS_SQL,
-  eventOfAspectChange,
-  eventOfTaskState,
-  eventParams,
-  NEW_EVENT_COLUMNS,
   subscriptionParams,
-  toChangeEvent,
   toDelivery,
   toSubscription,
-  type ChangeEventRow,
   type DeliveryRow,
   type SubscriptionRow,
 } from '../change-event-sql.ts';
@@ -40,19 +32,14 @@ import type {
   ClaimedDelivery,
   DeliveryOutcome,
   LogEntry,
-  NewChangeEvent,
   NewLogEntry,
-  StoredChangeEvent,
   WebhookSubscriptionRecord,
 } from '../ports/change-events.ts';
 import type { TaskRecord } from '../ports/tasks.ts';
-import { fromJsonText } from '../json.ts';
 import { LogSignal } from '../log-signal.ts';
 import { bySqliteNames } from './statements.ts';
 
-const parse = (v: unknown) => (typeof v === 'string' ? (fromJsonText(v) as Record<string, unknown> | null) : null);
-
-/** Change events and webhook deliveries on SQLite: one writer, so a claim is one short write transaction. */
+/** The change log and webhook deliveries on SQLite: one writer, so a claim is one short write transaction. */
 export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
   private readonly claimTx: Database.Transaction<(claimant: string, now: number, leaseUntil: number, limit: number) => ClaimedDelivery[]>;
   private readonly deleteTx: Database.Transaction<(id: string) => boolean>;
@@ -71,8 +58,8 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
       return this.named(DELETE_SUBSCRIPTION_SQL).run({ id }).changes > 0;
     });
     this.pruneTx = db.transaction((before) => {
-      this.named(PRUNE_DELIVERIES_SQL).run({ before });
-      return this.named(PRUNE_EVENTS_SQL).run({ before }).changes;
+      this.named(PRUNE_LOG_DELIVERIES_SQL).run({ before });
+      return this.named(PRUNE_LOG_SQL).run({ before }).changes;
     });
   }
 
@@ -82,8 +69,6 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
 
   /** Inside the caller's write transaction: an aspect's latest value was created, changed, restored or deleted. */
   aspectChanged(change: AspectChange): void {
-    const event = eventOfAspectChange(this.rules, change);
-    if (event) this.record(event);
     this.log(this.rules.changeLog(change));
   }
 
@@ -94,8 +79,15 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
    */
   private log(entries: readonly NewLogEntry[]): void {
     if (entries.length === 0) return;
-    const insert = this.sql('INSERT INTO event_log (topic, entity_urn, created_at, value) VALUES (?, ?, ?, ?)');
-    for (const e of entries) insert.run(e.topic, e.entityUrn, e.createdAt, e.value);
+    const insert = this.sql(
+      'INSERT INTO event_log (topic, entity_type, entity_urn, created_at, value, webhook_category) VALUES (?, ?, ?, ?, ?, ?) RETURNING log_offset',
+    );
+    for (const e of entries) {
+      const { log_offset: offset } = insert.get(e.topic, e.entityType, e.entityUrn, e.createdAt, e.value, e.webhookCategory) as {
+        log_offset: number;
+      };
+      if (e.webhookCategory !== null) this.fanOut(offset, e);
+    }
     if (!this.wakeQueued) {
       this.wakeQueued = true;
       setImmediate(() => {
@@ -128,30 +120,22 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
   }
 
   pruneEventLog(before: number): number {
-    return this.named(PRUNE_LOG_SQL).run({ before }).changes;
+    return this.pruneTx.immediate(before);
   }
 
   /** Inside the caller's write transaction: the task's state was written, and was `previous` before. */
   taskStateWritten(previous: string | undefined, task: TaskRecord): void {
-    const event = eventOfTaskState(this.rules, previous, task);
-    if (event) this.record(event);
+    if (previous === 'running' && task.state !== 'running') this.log(this.rules.taskEnded(task));
   }
 
-  /** The event, and one pending delivery per subscription whose filters it matches. */
-  private record(event: NewChangeEvent): void {
-    const { id } = this.sql(
-      `INSERT INTO change_events (${NEW_EVENT_COLUMNS}) VALUES (@entityType, @entityUrn, @category, @source, @before, @after, @actor, @createdAt) RETURNING id`,
-    ).get(eventParams(event)) as { id: number };
+  /** One pending delivery of the entry per subscription whose filters it matches. */
+  private fanOut(offset: number, e: NewLogEntry): void {
     this.sql(
       `INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
-       SELECT s.id, @id, 'pending', 0, @createdAt FROM webhook_subscriptions s
+       SELECT s.id, @offset, 'pending', 0, @createdAt FROM webhook_subscriptions s
         WHERE (s.categories IS NULL OR instr(s.categories, ',' || @category || ',') > 0)
           AND (s.entity_types IS NULL OR instr(s.entity_types, ',' || @entityType || ',') > 0)`,
-    ).run({ id, createdAt: event.createdAt, category: event.category, entityType: event.entityType });
-  }
-
-  listChangeEvents(afterId: number, limit: number): StoredChangeEvent[] {
-    return (this.named(LIST_EVENTS_SQL).all({ afterId, limit }) as ChangeEventRow[]).map((r) => toChangeEvent(r, parse));
+    ).run({ offset, createdAt: e.createdAt, category: e.webhookCategory, entityType: e.entityType });
   }
 
   createWebhookSubscription(subscription: WebhookSubscriptionRecord): void {
@@ -174,14 +158,14 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     const due = this.sql(
       `SELECT d.subscription_id, d.event_id, d.attempts, ${CLAIM_COLUMNS}
          FROM webhook_deliveries d
-         JOIN change_events e ON e.id = d.event_id
+         JOIN event_log e ON e.log_offset = d.event_id
          JOIN webhook_subscriptions s ON s.id = d.subscription_id
         WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
         ORDER BY d.next_attempt_at, d.event_id LIMIT ?`,
     ).all(now, now, limit) as ClaimRow[];
     const mark = this.sql('UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE subscription_id = ? AND event_id = ?');
     for (const r of due) mark.run(claimant, leaseUntil, r.subscription_id, r.event_id);
-    return due.map((r) => claimFromRow(r, parse));
+    return due.map(claimFromRow);
   }
 
   finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): boolean {
@@ -193,9 +177,5 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     const total = (this.named(COUNT_DELIVERIES_SQL).get(params) as { n: number }).n;
     const rows = this.named(LIST_DELIVERIES_SQL).all({ ...params, start: filter.start, count: filter.count }) as DeliveryRow[];
     return { total, deliveries: rows.map(toDelivery) };
-  }
-
-  pruneChangeEvents(before: number): number {
-    return this.pruneTx.immediate(before);
   }
 }
