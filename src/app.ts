@@ -20,6 +20,11 @@ import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import { EntitySearch } from './catalog/search/entity-search.ts';
+import { Curation } from './catalog/curation/curation.ts';
+import { DataProducts } from './catalog/curation/data-products.ts';
+import { Domains } from './catalog/curation/domains.ts';
+import { Glossary } from './catalog/curation/glossary.ts';
+import { Groups } from './catalog/curation/groups.ts';
 import { Deprecations } from './catalog/deprecation.ts';
 import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
@@ -56,6 +61,16 @@ export interface Services {
   /** Entity search through the search part; the catalog, users, policies and the search routes share it. */
   readonly search: EntitySearch;
   readonly deprecations: Deprecations;
+  /** The curation mutations' use cases: tags, terms, owners, descriptions, domains. */
+  readonly curation: Curation;
+  /** Creating, moving and deleting domains. */
+  readonly domains: Domains;
+  /** Creating glossary terms and nodes, and moving them. */
+  readonly glossary: Glossary;
+  /** Data products and the assets they list. */
+  readonly dataProducts: DataProducts;
+  /** Native groups and their members. */
+  readonly groups: Groups;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
   readonly timeline: TimelineService;
@@ -133,6 +148,11 @@ export async function openServices(config: Config, options: { background?: boole
       catalog,
       search,
       deprecations: new Deprecations(ports),
+      curation: new Curation(ports),
+      domains: new Domains(ports, catalog, search),
+      glossary: new Glossary(ports, catalog, search),
+      dataProducts: new DataProducts(ports, catalog),
+      groups: new Groups(ports, catalog),
       relationships,
       impact: new DeprecationImpact(ports, relationships),
       timeline: new TimelineService(ports),

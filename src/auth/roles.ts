@@ -1,13 +1,13 @@
 import { badRequest } from '../catalog/errors.ts';
-import { PRIVILEGES, type Privilege } from './privileges.ts';
+import { METADATA_PRIVILEGES, PRIVILEGES, type Privilege } from './privileges.ts';
 
 /** DataHub's built-in roles, by urn, with the privileges Almanac enforces. */
 export const ROLES = {
   'urn:li:dataHubRole:Admin': { name: 'Admin', description: 'Can do everything on the platform.', privileges: [...PRIVILEGES] },
   'urn:li:dataHubRole:Editor': {
     name: 'Editor',
-    description: 'Can read and edit all metadata, and create their own access tokens.',
-    privileges: ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE', 'GENERATE_PERSONAL_ACCESS_TOKENS'],
+    description: 'Can read and edit all metadata, manage domains and glossaries, and create their own access tokens.',
+    privileges: [...METADATA_PRIVILEGES, 'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_DOMAINS', 'MANAGE_GLOSSARIES'],
   },
   'urn:li:dataHubRole:Reader': {
     name: 'Reader',

@@ -52,6 +52,8 @@ async function assertSameAnswers(server: TestServer): Promise<void> {
 }
 
 const postgresSkip = await postgresSkipReason();
+/** The daily retention run is a task too: one started by the scheduler would take the number the test expects. */
+const NO_SCHEDULED_RUNS = { ALMANAC_RETENTION_SCHEDULE: 'off' };
 
 describe('the migration to generic tasks', () => {
   it('reads the tasks of a SQLite database written by the release before it, with the same answers', async () => {
@@ -59,7 +61,7 @@ describe('the migration to generic tasks', () => {
     const file = path.join(dir, 'almanac.db');
     fs.copyFileSync(FIXTURE, file);
     const db: TestDatabase = { name: 'sqlite', config: { kind: 'sqlite', path: file }, url: `sqlite:${file}`, drop: async () => undefined };
-    const server = await startTestServer(db);
+    const server = await startTestServer(db, NO_SCHEDULED_RUNS);
     try {
       await assertSameAnswers(server);
     } finally {
@@ -93,7 +95,7 @@ describe('the migration to generic tasks', () => {
         await client.query(`INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(columns));
       }
       await client.end();
-      const server = await startTestServer(db);
+      const server = await startTestServer(db, NO_SCHEDULED_RUNS);
       try {
         await assertSameAnswers(server);
       } finally {

@@ -7,7 +7,15 @@ import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
 import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetsModule } from './datasets.ts';
+import { dataProductMutationsModule } from './data-product-mutations.ts';
 import { deprecationsModule } from './deprecations.ts';
+import { descriptionMutationsModule } from './description-mutations.ts';
+import { domainMutationsModule } from './domain-mutations.ts';
+import { glossaryMutationsModule } from './glossary-mutations.ts';
+import { groupMutationsModule } from './group-mutations.ts';
+import { labelMutationsModule } from './label-mutations.ts';
+import { linkMutationsModule } from './link-mutations.ts';
+import { ownerMutationsModule } from './owner-mutations.ts';
 import { entitiesModule } from './entities.ts';
 import { filtersModule } from './filters.ts';
 import { jobsModule } from './jobs.ts';
@@ -36,6 +44,14 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   entitiesModule,
   jobsModule,
   deprecationsModule,
+  labelMutationsModule,
+  ownerMutationsModule,
+  descriptionMutationsModule,
+  domainMutationsModule,
+  linkMutationsModule,
+  glossaryMutationsModule,
+  dataProductMutationsModule,
+  groupMutationsModule,
   searchModule,
   searchAcrossModule,
   autocompleteModule,
