@@ -85,7 +85,7 @@ export const toLogEntry = (r: LogRow): LogEntry => ({
 export const READ_LOG_SQL = `SELECT log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category FROM event_log
  WHERE topic = :topic AND log_offset >= :fromOffset ORDER BY log_offset LIMIT :limit`;
 export const OLDEST_LOG_OFFSET_SQL = 'SELECT MIN(log_offset) AS o FROM event_log';
-/** In offset order, so the walk stops at the first entry of the window (entries are made in time order, give or take). */
+/** In offset order from the oldest end, so the walk stops at the first entry of the window (entries are made in time order, give or take). */
 export const LOG_OFFSET_SINCE_SQL = 'SELECT log_offset AS o FROM event_log WHERE created_at >= :time ORDER BY log_offset LIMIT 1';
 
 export const INSERT_SUBSCRIPTION_SQL = `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})
@@ -106,10 +106,16 @@ export const LIST_DELIVERIES_SQL = `SELECT d.subscription_id, d.event_id, d.stat
   FROM webhook_deliveries d JOIN event_log e ON e.log_offset = d.event_id
  WHERE ${DELIVERY_FILTER}
  ORDER BY d.event_id DESC, d.subscription_id LIMIT :count OFFSET :start`;
-/** The finished deliveries of entries older than `before`, then the entries left with no delivery pending. */
-export const PRUNE_LOG_DELIVERIES_SQL = `DELETE FROM webhook_deliveries WHERE state <> 'pending'
-   AND event_id IN (SELECT log_offset FROM event_log WHERE created_at < :before)`;
-export const PRUNE_LOG_SQL = `DELETE FROM event_log WHERE created_at < :before
+/**
+ * The first offset kept when pruning entries created before `before`: the first entry at or after it, found by walking
+ * the log from its oldest end (entries are made in time order, give or take a transaction's length, so the walk is
+ * short and needs no index on time); past the newest entry when every entry is older.
+ */
+const PRUNE_BOUND = `COALESCE((SELECT log_offset FROM event_log WHERE created_at >= :before ORDER BY log_offset LIMIT 1),
+                             (SELECT MAX(log_offset) + 1 FROM event_log))`;
+/** The finished deliveries of the entries pruned, then the entries left with no delivery pending. */
+export const PRUNE_LOG_DELIVERIES_SQL = `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND event_id < ${PRUNE_BOUND}`;
+export const PRUNE_LOG_SQL = `DELETE FROM event_log WHERE log_offset < ${PRUNE_BOUND}
    AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = event_log.log_offset)`;
 
 const delimited = (values: readonly string[] | null): string | null => (values === null ? null : `,${values.join(',')},`);

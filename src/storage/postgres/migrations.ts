@@ -503,7 +503,6 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     webhook_category TEXT
   );
   CREATE INDEX event_log_by_topic ON event_log (topic, log_offset);
-  CREATE INDEX event_log_by_time ON event_log (created_at);
   CREATE TABLE event_log_head (id INT PRIMARY KEY CHECK (id = 1), next BIGINT NOT NULL);
   INSERT INTO event_log_head VALUES (1, 1);
   DELETE FROM webhook_deliveries;

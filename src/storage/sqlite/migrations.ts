@@ -422,7 +422,6 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     webhook_category TEXT
   );
   CREATE INDEX event_log_by_topic ON event_log (topic, log_offset);
-  CREATE INDEX event_log_by_time ON event_log (created_at);
   DELETE FROM webhook_deliveries;
   DROP TABLE change_events;
   `,
