@@ -10,6 +10,10 @@ const SRC = datasetUrn('gql.lin_src');
 const MID = Array.from({ length: 3 }, (_, i) => datasetUrn(`gql.lin_mid${i}`));
 const LEAF = datasetUrn('gql.lin_leaf');
 const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,gql_lin,PROD),task)';
+// Column-level lineage apart from the rest: FG_DS.b is read from FG_SRC.a.
+const FG_SRC = datasetUrn('gql.lin_fg_src');
+const FG_DS = datasetUrn('gql.lin_fg');
+const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
 const upstreams = (...urns: string[]) => ({
   upstreams: urns.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' } })),
 });
@@ -30,6 +34,13 @@ for (const backend of await backends()) {
         ...MID.map((m) => mcp(m, 'upstreamLineage', upstreams(SRC))),
         mcp(LEAF, 'upstreamLineage', upstreams(...MID)),
         mcp(JOB, 'dataJobInputOutput', { inputDatasets: [LEAF], outputDatasets: [] }, 'dataJob'),
+        mcp(FG_SRC, 'status', { removed: false }),
+        mcp(FG_DS, 'upstreamLineage', {
+          upstreams: [],
+          fineGrainedLineages: [
+            { upstreamType: 'FIELD_SET', upstreams: [field(FG_SRC, 'a')], downstreamType: 'FIELD', downstreams: [field(FG_DS, 'b')] },
+          ],
+        }),
       );
     });
 
@@ -101,6 +112,25 @@ for (const backend of await backends()) {
         input: { urn: SRC, direction: 'DOWNSTREAM', orFilters: [{ and: [{ field: '_entityType', values: ['DATA_JOB'] }] }] },
       });
       assert.deepEqual(jobs.searchAcrossLineage, { total: 1, searchResults: [{ entity: { urn: JOB, type: 'DATA_JOB' }, degree: 3 }] });
+    });
+
+    it('reports the schema fields a walk reaches as their datasets, as DataHub groups them, unless a search asks not to', async () => {
+      const input = { urn: field(FG_SRC, 'a'), direction: 'DOWNSTREAM' };
+      const SCROLL_PATHS = `query s($input: ScrollAcrossLineageInput!) { scrollAcrossLineage(input: $input) { searchResults { entity { urn } degree paths { path { urn } } } } }`;
+      const grouped = await gqlData(server, SCROLL_PATHS, { input });
+      assert.deepEqual(grouped.scrollAcrossLineage.searchResults, [
+        { entity: { urn: FG_DS }, degree: 1, paths: [{ path: [{ urn: field(FG_SRC, 'a') }, { urn: field(FG_DS, 'b') }] }] },
+      ]);
+      const fields = await gqlData(server, SEARCH, {
+        input: {
+          ...input,
+          searchFlags: { groupingSpec: { groupingCriteria: [{ baseEntityType: 'SCHEMA_FIELD', groupingEntityType: 'SCHEMA_FIELD' }] } },
+        },
+      });
+      assert.deepEqual(fields.searchAcrossLineage, {
+        total: 1,
+        searchResults: [{ entity: { urn: field(FG_DS, 'b'), type: 'SCHEMA_FIELD' }, degree: 1 }],
+      });
     });
 
     it('refuses what it cannot apply, naming the input', async () => {
