@@ -10,7 +10,7 @@ const SRC = datasetUrn('gql.lin_src');
 const MID = Array.from({ length: 3 }, (_, i) => datasetUrn(`gql.lin_mid${i}`));
 const LEAF = datasetUrn('gql.lin_leaf');
 const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,gql_lin,PROD),task)';
-// Column-level lineage apart from the rest: FG_DS.b is read from FG_SRC.a.
+// Column-level lineage apart from the rest: FG_DS.b and FG_DS.c are read from FG_SRC.a.
 const FG_SRC = datasetUrn('gql.lin_fg_src');
 const FG_DS = datasetUrn('gql.lin_fg');
 const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
@@ -38,7 +38,12 @@ for (const backend of await backends()) {
         mcp(FG_DS, 'upstreamLineage', {
           upstreams: [],
           fineGrainedLineages: [
-            { upstreamType: 'FIELD_SET', upstreams: [field(FG_SRC, 'a')], downstreamType: 'FIELD', downstreams: [field(FG_DS, 'b')] },
+            {
+              upstreamType: 'FIELD_SET',
+              upstreams: [field(FG_SRC, 'a')],
+              downstreamType: 'FIELD',
+              downstreams: [field(FG_DS, 'b'), field(FG_DS, 'c')],
+            },
           ],
         }),
       );
@@ -118,8 +123,13 @@ for (const backend of await backends()) {
       const input = { urn: field(FG_SRC, 'a'), direction: 'DOWNSTREAM' };
       const SCROLL_PATHS = `query s($input: ScrollAcrossLineageInput!) { scrollAcrossLineage(input: $input) { searchResults { entity { urn } degree paths { path { urn } } } } }`;
       const grouped = await gqlData(server, SCROLL_PATHS, { input });
+      // One result for the dataset, with a path through each of its fields reached.
       assert.deepEqual(grouped.scrollAcrossLineage.searchResults, [
-        { entity: { urn: FG_DS }, degree: 1, paths: [{ path: [{ urn: field(FG_SRC, 'a') }, { urn: field(FG_DS, 'b') }] }] },
+        {
+          entity: { urn: FG_DS },
+          degree: 1,
+          paths: ['b', 'c'].map((f) => ({ path: [{ urn: field(FG_SRC, 'a') }, { urn: field(FG_DS, f) }] })),
+        },
       ]);
       const fields = await gqlData(server, SEARCH, {
         input: {
@@ -128,8 +138,8 @@ for (const backend of await backends()) {
         },
       });
       assert.deepEqual(fields.searchAcrossLineage, {
-        total: 1,
-        searchResults: [{ entity: { urn: field(FG_DS, 'b'), type: 'SCHEMA_FIELD' }, degree: 1 }],
+        total: 2,
+        searchResults: ['b', 'c'].map((f) => ({ entity: { urn: field(FG_DS, f), type: 'SCHEMA_FIELD' }, degree: 1 })),
       });
     });
 

@@ -126,7 +126,7 @@ function datasetOfField(urn: string): string {
 
 /**
  * DataHub's schema field grouping (LineageSearchService): each schema field reached is reported as its dataset, once,
- * at the nearest degree, with its paths through the schema fields kept. A scroll always groups; a search groups unless
+ * at the nearest degree, with the paths through each of its fields reached there. A scroll always groups; a search groups unless
  * its groupingSpec names no SCHEMA_FIELD to DATASET criterion (none given means DataHub's default, which does).
  */
 function grouped(input: LineageInput, reached: readonly LineageRelationship[], always: boolean): LineageRelationship[] {
@@ -134,15 +134,18 @@ function grouped(input: LineageInput, reached: readonly LineageRelationship[], a
   const toDataset =
     always || !criteria || criteria.some((c) => (c.baseEntityType ?? 'SCHEMA_FIELD') === 'SCHEMA_FIELD' && c.groupingEntityType === 'DATASET');
   if (!toDataset) return [...reached];
-  const seen = new Set<string>([input.urn ? datasetOfField(input.urn) : '']);
-  const out: LineageRelationship[] = [];
+  const start = input.urn ? datasetOfField(input.urn) : '';
+  const byEntity = new Map<string, { relationship: LineageRelationship; paths: (readonly string[])[] }>();
   for (const r of reached) {
     const entity = datasetOfField(r.entity);
-    if (seen.has(entity)) continue;
-    seen.add(entity);
-    out.push({ ...r, entity });
+    if (entity === start) continue;
+    const first = byEntity.get(entity);
+    // Reached through several of its fields at its nearest degree: one result with each field's paths.
+    if (first) {
+      if (first.relationship.degree === r.degree) first.paths.push(...r.paths);
+    } else byEntity.set(entity, { relationship: { ...r, entity }, paths: [...r.paths] });
   }
-  return out;
+  return [...byEntity.values()].map(({ relationship, paths }) => ({ ...relationship, paths }));
 }
 
 /** DataHub's degree values and what each admits. */
