@@ -212,11 +212,13 @@ async function walk(ctx: GraphqlContext, input: LineageInput, scroll: boolean): 
     start: 0,
     count: MAX_RESULTS,
     maxHops: maxHopsFor(degrees),
+    reportVia: true,
   });
   const reached = grouped(input, result.relationships, scroll).filter(
     (r) =>
       (degrees.length === 0 || degrees.some((v) => DEGREES[v]!(r.degree))) &&
-      (types.length === 0 || types.includes(parseUrn(r.entity).entityType.toLowerCase())),
+      // With no types asked, DataHub's searchable types: a query is only ever a via entity, and not one of them.
+      (types.length === 0 ? parseUrn(r.entity).entityType !== 'query' : types.includes(parseUrn(r.entity).entityType.toLowerCase())),
   );
   if (others.length === 0) return reached;
   const matched = await matchingUrns(
