@@ -20,12 +20,18 @@ import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import { EntitySearch } from './catalog/search/entity-search.ts';
+import { Curation } from './catalog/curation/curation.ts';
+import { DataProducts } from './catalog/curation/data-products.ts';
+import { Domains } from './catalog/curation/domains.ts';
+import { Glossary } from './catalog/curation/glossary.ts';
+import { Groups } from './catalog/curation/groups.ts';
 import { Deprecations } from './catalog/deprecation.ts';
 import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
 import { Metrics } from './api/metrics.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
+import { SearchIndexBuilder } from './tasks/search-index/search-index-builder.ts';
 import { AuditTrail } from './auth/audit-trail.ts';
 import { housekeepingJob } from './tasks/housekeeping.ts';
 import { Scheduler } from './tasks/scheduler.ts';
@@ -40,7 +46,7 @@ import { RelationshipService } from './catalog/relationships/relationship-servic
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
 import { openStore } from './storage/open-store.ts';
 import { routeReads } from './storage/compose-store.ts';
-import type { Parts, Store } from './storage/store.ts';
+import type { Parts, SearchIndexBuild, Store } from './storage/store.ts';
 
 /** How soon a retention policy changed by another process applies to this one's writes. */
 export const RETENTION_REFRESH_MILLIS = 5_000;
@@ -55,6 +61,16 @@ export interface Services {
   /** Entity search through the search part; the catalog, users, policies and the search routes share it. */
   readonly search: EntitySearch;
   readonly deprecations: Deprecations;
+  /** The curation mutations' use cases: tags, terms, owners, descriptions, domains. */
+  readonly curation: Curation;
+  /** Creating, moving and deleting domains. */
+  readonly domains: Domains;
+  /** Creating glossary terms and nodes, and moving them. */
+  readonly glossary: Glossary;
+  /** Data products and the assets they list. */
+  readonly dataProducts: DataProducts;
+  /** Native groups and their members. */
+  readonly groups: Groups;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
   readonly timeline: TimelineService;
@@ -108,13 +124,16 @@ function chooseReads(store: Store): Parts {
 }
 
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
-export async function openServices(config: Config, options: { background?: boolean } = {}): Promise<Services> {
+export async function openServices(
+  config: Config,
+  options: { background?: boolean; onIncompleteSearchIndex?: (build: SearchIndexBuild) => void } = {},
+): Promise<Services> {
   const retentionPolicies = new RetentionPolicies();
-  const store = await openStore(config.database, { ...options, retention: retentionPolicies });
+  const store = await openStore(config.database, { background: options.background, retention: retentionPolicies });
   try {
     const ports = chooseReads(store);
     await retentionPolicies.load(ports.retention);
-    const search = new EntitySearch(ports);
+    const search = new EntitySearch(ports, options.onIncompleteSearchIndex);
     const catalog = new Catalog(ports, search, store.backend);
     await bootstrapAdmin(ports, catalog);
     await installDefaultPolicies(ports, catalog, Date.now());
@@ -130,6 +149,11 @@ export async function openServices(config: Config, options: { background?: boole
       catalog,
       search,
       deprecations: new Deprecations(ports),
+      curation: new Curation(ports),
+      domains: new Domains(ports, catalog, search),
+      glossary: new Glossary(ports, catalog, search),
+      dataProducts: new DataProducts(ports, catalog),
+      groups: new Groups(ports, catalog),
       relationships,
       impact: new DeprecationImpact(ports, relationships),
       timeline: new TimelineService(ports),
@@ -161,7 +185,20 @@ export interface App {
 
 /** The composition root shared by `npm start`, `almanac serve` and the API tests. */
 export async function createApp(config: Config, logger: Logger): Promise<App> {
-  const services = await openServices(config, { background: true });
+  const searchLog = logger.child({ component: 'search' });
+  let warnedAt = 0;
+  const services = await openServices(config, {
+    background: true,
+    // A search answered while the index is still being built over older aspects may miss some: said, at most every 10 s.
+    onIncompleteSearchIndex: (build) => {
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      searchLog.warn(
+        { done: build.done, total: build.total },
+        'search answered from an index still being built: entities not yet indexed are missing',
+      );
+    },
+  });
   const authenticator = new Authenticator(
     { enabled: config.authEnabled, systemClientId: config.systemClientId, systemClientSecret: config.systemClientSecret },
     services.tokens,
@@ -204,6 +241,9 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     ? new WebhookDeliverer(ports, services.webhookSecrets, logger.child({ component: 'webhooks' }), { claimant: runner.nodeId })
     : undefined;
   deliverer?.start();
+  // A database that held aspects before the search index gets it built in batches, resumed where a crash left it.
+  const searchIndexBuilder = new SearchIndexBuilder(ports, searchLog);
+  searchIndexBuilder.start();
   const server = await buildServer(
     {
       ...shared,
@@ -225,6 +265,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       // Running tasks stop at their next step and record how far they got; waiting requests then answer.
       await scheduler.stop();
       await deliverer?.stop();
+      await searchIndexBuilder.stop();
       services.retentionPolicies.stop();
       await runner.stop();
       await server.close();

@@ -16,6 +16,7 @@ import { glossaryModule } from './glossary.ts';
 import { tagModule } from './tag.ts';
 import { entityAspectFieldsModule } from './entity-aspect-fields.ts';
 import { entityQueriesModule } from './entity-queries.ts';
+import { appConfigModule } from './app-config.ts';
 import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetEditableModule } from './dataset-editable.ts';
 import { incidentModule } from './incident.ts';
@@ -24,7 +25,15 @@ import { mlTrainingModule } from './ml-training.ts';
 import { usageStatsModule } from './usage-stats.ts';
 import { viewModule } from './view.ts';
 import { datasetsModule } from './datasets.ts';
+import { dataProductMutationsModule } from './data-product-mutations.ts';
 import { deprecationsModule } from './deprecations.ts';
+import { descriptionMutationsModule } from './description-mutations.ts';
+import { domainMutationsModule } from './domain-mutations.ts';
+import { glossaryMutationsModule } from './glossary-mutations.ts';
+import { groupMutationsModule } from './group-mutations.ts';
+import { labelMutationsModule } from './label-mutations.ts';
+import { linkMutationsModule } from './link-mutations.ts';
+import { ownerMutationsModule } from './owner-mutations.ts';
 import { entitiesModule } from './entities.ts';
 import { filtersModule } from './filters.ts';
 import { jobsModule } from './jobs.ts';
@@ -43,11 +52,13 @@ import { usersModule } from './users.ts';
 import { lineageSearchModule } from './lineage-search.ts';
 import { entityLineageModule } from './entity-lineage.ts';
 import { timelineModule } from './timeline.ts';
+import { entityPrivilegesModule } from './entity-privileges.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice written by hand; a new one is added here. */
 const WRITTEN_MODULES: readonly GraphqlModule[] = [
   filtersModule,
+  appConfigModule,
   associationsModule,
   browseModule,
   datasetsModule,
@@ -68,6 +79,14 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   inputFieldsModule,
   mlTrainingModule,
   deprecationsModule,
+  labelMutationsModule,
+  ownerMutationsModule,
+  descriptionMutationsModule,
+  domainMutationsModule,
+  linkMutationsModule,
+  glossaryMutationsModule,
+  dataProductMutationsModule,
+  groupMutationsModule,
   searchModule,
   searchAcrossModule,
   autocompleteModule,
@@ -81,6 +100,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   usersModule,
   policiesModule,
   timelineModule,
+  entityPrivilegesModule,
 ];
 
 /** The written slices, then what is derived from them: common aspect fields and root queries per entity type. */
