@@ -95,6 +95,9 @@ for (const backend of await backends()) {
           properties: [{ propertyUrn: 'urn:li:structuredProperty:io.tier', values: [{ string: 'gold' }, { double: 2 }] }],
         }),
         mcp(ORDERS, 'domains', { domains: [CHILD_DOMAIN] }),
+        mcp(ORDERS, 'viewProperties', { materialized: false, viewLogic: 'select * from raw', viewLanguage: 'SQL' }),
+        mcp(ORDERS, 'embed', { renderUrl: 'https://bi/orders' }),
+        mcp(ORDERS, 'siblings', { siblings: [ds('dbt.orders')], primary: true }),
         mcp('urn:li:tag:pii', 'tagProperties', { name: 'PII', description: 'Personal data' }, 'tag'),
         mcp(PARENT_DOMAIN, 'domainProperties', { name: 'Commerce', created: stamp }, 'domain'),
         mcp(CHILD_DOMAIN, 'domainProperties', { name: 'Shop', parentDomain: PARENT_DOMAIN, created: stamp }, 'domain'),
@@ -163,6 +166,9 @@ for (const backend of await backends()) {
           schemaMetadata(version: 0) { aspectVersion datasetUrn fields { fieldPath label recursive isPartOfKey schemaFieldEntity { urn fieldPath } } }
           editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description tags { tags { tag { urn } } } } }
           structuredProperties { properties { structuredProperty { urn } values { ... on StringValue { stringValue } ... on NumberValue { numberValue } } } }
+          viewProperties { materialized logic language }
+          embed { renderUrl }
+          siblings { isPrimary siblings { urn } }
           container { urn }
           parentContainers { count containers { urn } }
           browsePathV2 { path { name } }
@@ -199,6 +205,9 @@ for (const backend of await backends()) {
         structuredProperties: {
           properties: [{ structuredProperty: { urn: 'urn:li:structuredProperty:io.tier' }, values: [{ stringValue: 'gold' }, { numberValue: 2 }] }],
         },
+        viewProperties: { materialized: false, logic: 'select * from raw', language: 'SQL' },
+        embed: { renderUrl: 'https://bi/orders' },
+        siblings: { isPrimary: true, siblings: [{ urn: ds('dbt.orders') }] },
         container: { urn: SCHEMA },
         parentContainers: { count: 2, containers: [{ urn: SCHEMA }, { urn: DB }] },
         // No browsePathsV2 was ingested: DataHub's default is the container chain, outermost first.

@@ -3,6 +3,7 @@ import { badRequest } from '../../catalog/errors.ts';
 import { findEntitySpec } from '../../catalog/registry/index.ts';
 import type { Json } from '../../storage/store.ts';
 import { domainAssociation, globalTags, glossaryTerms, institutionalMemory, ownership, structuredProperties } from './associations.ts';
+import { embed, origin, siblings, viewProperties } from './aspect-values.ts';
 import { browsePathsField, browsePathV2Field } from './browse-paths.ts';
 import { documentation, inputFields } from './input-fields.ts';
 import { mlTrainingRunProperties } from './ml-training.ts';
@@ -82,6 +83,10 @@ const FIELDS: readonly AspectField[] = [
     sdl: 'MLTrainingRunProperties',
     resolve: built('mlTrainingRunProperties', mlTrainingRunProperties),
   },
+  { aspect: 'embed', field: 'embed', sdl: 'Embed', resolve: built('embed', embed) },
+  { aspect: 'siblings', field: 'siblings', sdl: 'SiblingProperties', resolve: built('siblings', siblings) },
+  { aspect: 'viewProperties', field: 'viewProperties', sdl: 'ViewProperties', resolve: built('viewProperties', viewProperties) },
+  { aspect: 'origin', field: 'origin', sdl: 'Origin', resolve: built('origin', origin) },
   { aspect: 'browsePaths', field: 'browsePaths', sdl: '[BrowsePath!]', resolve: browsePathsField },
   { aspect: 'browsePathsV2', field: 'browsePathV2', sdl: 'BrowsePathV2', resolve: browsePathV2Field },
 ];

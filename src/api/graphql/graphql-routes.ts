@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { aspectValuesModule } from './aspect-values.ts';
 import { assertionModule } from './assertion.ts';
 import { associationsModule } from './associations.ts';
 import { browseModule } from './browse.ts';
@@ -78,6 +79,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   viewModule,
   inputFieldsModule,
   mlTrainingModule,
+  aspectValuesModule,
   deprecationsModule,
   labelMutationsModule,
   ownerMutationsModule,
