@@ -50,6 +50,8 @@ const CONTAINER = `query container($urn: String!) {
     domain { domain { urn } }
     browsePathV2 { path { name entity { urn } } }
     entities(input: {}) { total searchResults { entity { ... on Dataset { urn } } } }
+    children: relationships(input: { types: ["IsPartOf"], direction: INCOMING, relatedEntityTypes: ["dataset"] }) { relationships { entity { urn } } }
+    charts: relationships(input: { types: ["IsPartOf"], direction: INCOMING, relatedEntityTypes: ["chart"] }) { relationships { entity { urn } } }
   }
 }`;
 
@@ -152,6 +154,8 @@ for (const backend of await backends()) {
         // DataHub's default for an entity that is no dataset, chart, dashboard or job: the Default folder.
         browsePathV2: { path: [{ name: 'Default', entity: null }] },
         entities: { total: 1, searchResults: [{ entity: { urn: ORDERS } }] },
+        children: { relationships: [{ entity: { urn: ORDERS } }] },
+        charts: { relationships: [] },
       });
     });
 

@@ -1,6 +1,7 @@
 import { Kind, parse, type DocumentNode } from 'graphql';
 import { badRequest } from '../../catalog/errors.ts';
 import { findEntitySpec } from '../../catalog/registry/index.ts';
+import { parseUrn } from '../../catalog/urn.ts';
 import type { Json } from '../../storage/store.ts';
 import { domainAssociation, globalTags, glossaryTerms, institutionalMemory, ownership, structuredProperties } from './associations.ts';
 import { embed, origin, siblings, viewProperties } from './aspect-values.ts';
@@ -154,13 +155,13 @@ const relationshipsField: Resolver = async (e: EntitySource, { input }: { input:
     start,
     count: Math.min(count, MAX_RELATIONSHIPS),
   });
+  // DataHub names the related types by registry name (dataset, corpuser), as the urns do.
   const wanted = input.relatedEntityTypes?.map((t) => t.toLowerCase());
+  const related = page.entities.filter((r) => !wanted || wanted.includes(parseUrn(r.urn).entityType.toLowerCase()));
   const rows = await Promise.all(
-    page.entities.map(async (r) => ({ type: r.relationshipType, direction: input.direction, entity: await entityRef(ctx, r.urn), created: null })),
+    related.map(async (r) => ({ type: r.relationshipType, direction: input.direction, entity: await entityRef(ctx, r.urn), created: null })),
   );
-  const relationships = rows.filter(
-    (r) => r.entity !== null && (!wanted || wanted.includes(((r.entity as { entity?: string }).entity ?? 'dataset').toLowerCase())),
-  );
+  const relationships = rows.filter((r) => r.entity !== null);
   return { start, count: relationships.length, total: page.total, relationships };
 };
 
