@@ -22,6 +22,7 @@ const INCIDENT = 'urn:li:incident:late-orders';
 const ASSERTION = 'urn:li:assertion:orders-not-empty';
 const ML_MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:mlflow,churn,PROD)';
 const RUN = 'urn:li:dataProcessInstance:run-1';
+const FORM = 'urn:li:form:quality';
 const stamp = { time: 1767225600000, actor: 'urn:li:corpuser:datahub' };
 const DAY = 86_400_000;
 const daysAgo = (n: number) => Math.floor(Date.now() / DAY) * DAY - n * DAY;
@@ -132,6 +133,7 @@ for (const backend of await backends()) {
         ),
         mcp(ML_MODEL, 'mlModelProperties', { name: 'churn' }, 'mlModel'),
         mcp(RUN, 'dataProcessInstanceProperties', { name: 'Run 1', created: stamp }, 'dataProcessInstance'),
+        mcp(FORM, 'formInfo', { name: 'Quality', type: 'COMPLETION', prompts: [] }, 'form'),
       );
     });
 
@@ -286,6 +288,7 @@ for (const backend of await backends()) {
         ['assertion', ASSERTION],
         ['mlModel', ML_MODEL],
         ['dataProcessInstance', RUN],
+        ['form', FORM],
       ];
       const query = `query q(${cases.map((_c, i) => `$u${i}: String!`).join(', ')}) { ${cases.map(([field], i) => `a${i}: ${field}(urn: $u${i}) { urn type }`).join(' ')} }`;
       const data = await gqlData(server, query, Object.fromEntries(cases.map(([, urn], i) => [`u${i}`, urn])));

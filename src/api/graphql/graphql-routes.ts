@@ -22,6 +22,7 @@ import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetEditableModule } from './dataset-editable.ts';
 import { incidentModule } from './incident.ts';
 import { inputFieldsModule } from './input-fields.ts';
+import { minimalEntitiesModule } from './minimal-entities.ts';
 import { mlTrainingModule } from './ml-training.ts';
 import { usageStatsModule } from './usage-stats.ts';
 import { viewModule } from './view.ts';
@@ -80,6 +81,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   inputFieldsModule,
   mlTrainingModule,
   aspectValuesModule,
+  minimalEntitiesModule,
   deprecationsModule,
   labelMutationsModule,
   ownerMutationsModule,
