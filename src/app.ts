@@ -40,6 +40,8 @@ import { RelationshipService } from './catalog/relationships/relationship-servic
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
 import { openStore } from './storage/open-store.ts';
 import { routeReads } from './storage/compose-store.ts';
+import { routeToReplicas } from './storage/read-routing.ts';
+import { runInReadScope } from './storage/read-scope.ts';
 import type { Parts, Store } from './storage/store.ts';
 
 /** How soon a retention policy changed by another process applies to this one's writes. */
@@ -85,10 +87,28 @@ async function bootstrapAdmin({ database, identity }: Pick<Parts, 'database' | '
 }
 
 /**
- * Which database handle answers each part's reads; writes always go to `store`. Every part reads from the primary
- * today: a read replica is one more `openStore` and its name on the lines of the parts it may serve.
+ * The parts read replicas may answer (ALMANAC_DATABASE_READ_URLS), each read only when the replica is fresh for its
+ * request. Identity and user access (the auth path and its mark), tasks, schedules and truncation (claims, leases,
+ * node locks) and the database part stay on the primary, as does every write and whatever an adapter reads inside a
+ * write's transaction.
+ */
+const REPLICATED: ReadonlySet<keyof Parts> = new Set<keyof Parts>([
+  'aspects',
+  'relationships',
+  'timeseries',
+  'search',
+  'runs',
+  'retention',
+  'changeEvents',
+  'audit',
+]);
+
+/**
+ * Which database handle answers each part's reads; writes always go to `store`. Without replicas every part reads
+ * from the primary; with them, the parts in REPLICATED read through the store's router.
  */
 function chooseReads(store: Store): Parts {
+  if (store.readRouter) return routeToReplicas(store, store.readRouter, REPLICATED);
   return routeReads(store, {
     database: store,
     aspects: store,
@@ -108,10 +128,13 @@ function chooseReads(store: Store): Parts {
 }
 
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
-export async function openServices(config: Config, options: { background?: boolean } = {}): Promise<Services> {
+export async function openServices(config: Config, options: { background?: boolean; checkListener?: boolean } = {}): Promise<Services> {
   const retentionPolicies = new RetentionPolicies();
-  const store = await openStore(config.database, { ...options, retention: retentionPolicies });
+  const store = await openStore(config.database, { background: options.background, retention: retentionPolicies });
   try {
+    // A server that would not hear other processes' changes (a listener behind a transaction pooler) does not start,
+    // and finds out before anything else uses the pool.
+    if (options.checkListener) await store.database.checkListener();
     const ports = chooseReads(store);
     await retentionPolicies.load(ports.retention);
     const search = new EntitySearch(ports);
@@ -121,7 +144,8 @@ export async function openServices(config: Config, options: { background?: boole
     // One cache of what authentication and authorization read, so a request reads the auth change mark once.
     const authState = new AuthStateCache(ports);
     const tokens = new TokenService(ports, await loadTokenSecrets(config, ports), config.sessions.ttlMillis, authState);
-    const authorizer = new Authorizer(ports, authState);
+    // Authorization reads the primary: the policies it keeps across requests are checked against a counter read there.
+    const authorizer = new Authorizer(store, authState);
     const webhookSecrets = new WebhookSecrets(tokens.derive('webhook secrets'));
     const relationships = new RelationshipService(ports);
     return {
@@ -161,7 +185,7 @@ export interface App {
 
 /** The composition root shared by `npm start`, `almanac serve` and the API tests. */
 export async function createApp(config: Config, logger: Logger): Promise<App> {
-  const services = await openServices(config, { background: true });
+  const services = await openServices(config, { background: true, checkListener: true });
   const authenticator = new Authenticator(
     { enabled: config.authEnabled, systemClientId: config.systemClientId, systemClientSecret: config.systemClientSecret },
     services.tokens,
@@ -191,7 +215,12 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   });
   let accepting = true;
   const { store: _store, ports, ...shared } = services;
-  const metrics = new Metrics({ databaseStats: () => ports.database.databaseStats(), truncations: (limit) => operations.truncations(limit) });
+  const router = services.store.readRouter;
+  const metrics = new Metrics({
+    databaseStats: () => ports.database.databaseStats(),
+    truncations: (limit) => operations.truncations(limit),
+    readRouting: router && (() => router.stats()),
+  });
   // Periodic jobs, each occurrence run by one process of those sharing the database.
   const scheduler = new Scheduler(ports, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
@@ -214,6 +243,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       metrics,
       graphql: createGraphqlExecutor(config),
       accepting: () => accepting,
+      readScope: router && ((fn: () => void) => runInReadScope(router.newScope(), fn)),
     },
     { logger },
   );

@@ -58,7 +58,13 @@ describe('the migration to generic tasks', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-task-migration-'));
     const file = path.join(dir, 'almanac.db');
     fs.copyFileSync(FIXTURE, file);
-    const db: TestDatabase = { name: 'sqlite', config: { kind: 'sqlite', path: file }, url: `sqlite:${file}`, drop: async () => undefined };
+    const db: TestDatabase = {
+      name: 'sqlite',
+      config: { kind: 'sqlite', path: file },
+      url: `sqlite:${file}`,
+      env: { ALMANAC_DATABASE_URL: `sqlite:${file}` },
+      drop: async () => undefined,
+    };
     const server = await startTestServer(db);
     try {
       await assertSameAnswers(server);
