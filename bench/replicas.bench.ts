@@ -8,7 +8,9 @@ import { startReplicaCluster, type ReplicaCluster } from '../scripts/replica-clu
 import { loadConfig } from '../src/config.ts';
 import { runInReadScope } from '../src/storage/read-scope.ts';
 import { openStore } from '../src/storage/open-store.ts';
-import { startServerProcess, type ServerProcess } from '../test/support/process.ts';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort } from '../scripts/embedded-postgres.mjs';
+import { childEnv, ROOT } from '../test/support/process.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { fmt, intFlag, percentile, printTable } from './support.ts';
 
@@ -29,16 +31,38 @@ async function sql(url: string, text: string): Promise<void> {
   await c.end();
 }
 
-async function readsByHandle(addresses: readonly string[]): Promise<{ primary: number; replica: number }> {
-  let primary = 0;
-  let replica = 0;
+/** The processes' reads per handle and fallbacks per reason, summed. */
+async function routing(addresses: readonly string[]): Promise<Map<string, number>> {
+  const sums = new Map<string, number>();
   for (const a of addresses) {
     for (const line of (await (await fetch(`${a}/metrics`)).text()).split('\n')) {
-      if (line.startsWith('almanac_db_reads_total{handle="primary"}')) primary += Number(line.split(' ').pop());
-      if (line.startsWith('almanac_db_reads_total{handle="replica')) replica += Number(line.split(' ').pop());
+      const m = /^almanac_(?:db_reads_total\{handle="(primary|replica)\d*"|replica_fallbacks_total\{replica="\w+",reason="(\w+)")\} (\S+)$/.exec(
+        line,
+      );
+      if (m) sums.set(m[1] ?? m[2]!, (sums.get(m[1] ?? m[2]!) ?? 0) + Number(m[3]));
     }
   }
-  return { primary, replica };
+  return sums;
+}
+
+/** A server process logging warnings only (a line per request would cost more than the work), ready once /ready says so. */
+async function serverProcess(env: Record<string, string>): Promise<{ address: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env: childEnv({ ...env, PORT: String(port), HOST: '127.0.0.1' }),
+    stdio: 'ignore',
+  });
+  const address = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    const ready = await fetch(`${address}/ready`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
+    if (ready) return { address, child };
+    if (i > 600 || child.exitCode !== null) throw new Error(`the server process on port ${port} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** 50 connections for `seconds`, each request a read with 90% chance, else a write, spread over the processes. */
@@ -82,7 +106,9 @@ async function freshnessCheck(primaryUrl: string, replicaUrl: string, samples: n
   const router = store.readRouter!;
   const times: number[] = [];
   let onReplica = 0;
-  await store.identity.authChangeMark();
+  // The listening connection opens on first use: wait for it (and the replica's first check) before timing.
+  while ((await store.identity.authChangeMark()) === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 500));
   for (let i = 0; i < samples; i++) {
     const scope = router.newScope();
     await runInReadScope(scope, () => store.identity.authChangeMark());
@@ -120,34 +146,40 @@ export default async function replicasBench(args: string[]): Promise<void> {
         { name: 'postgres', config: loadConfig(env).database, url: env.ALMANAC_DATABASE_URL!, env, drop: async () => {} },
         env,
       );
-      const others: ServerProcess[] = [];
+      const others: Array<{ address: string; child: ChildProcess }> = [];
       try {
-        for (let i = 1; i < PROCESSES; i++) others.push(await startServerProcess(env));
+        for (let i = 1; i < PROCESSES; i++) others.push(await serverProcess(env));
         for (let i = 0; i < entities; i += 100) {
           const proposals = Array.from({ length: Math.min(100, entities - i) }, (_, j) => proposal(i + j, 'seed'));
           await first.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals } });
         }
         const addresses = [first.url, ...others.map((o) => o.address)];
-        const before = await readsByHandle(addresses);
+        const before = await routing(addresses);
         const load = await mixedLoad(addresses, first.adminToken, entities, connections, seconds);
-        const after = await readsByHandle(addresses);
-        const replicaReads = after.replica - before.replica;
-        const allReads = replicaReads + after.primary - before.primary;
+        const after = await routing(addresses);
+        const delta = (key: string) => (after.get(key) ?? 0) - (before.get(key) ?? 0);
+        const replicaReads = delta('replica');
+        const allReads = replicaReads + delta('primary');
+        const reasons = [...after.keys()].filter((k) => k !== 'primary' && k !== 'replica' && delta(k) > 0);
         rows.push([
           withReplica ? 'primary + 1 replica' : 'primary only',
           fmt(load.perSecond),
           fmt(load.p50, 2),
           fmt(load.p99, 2),
           withReplica ? `${fmt((100 * replicaReads) / Math.max(1, allReads), 1)}%` : '-',
+          reasons.map((k) => `${k} ${fmt(delta(k))}`).join(', ') || '-',
           String(load.errors),
         ]);
       } finally {
-        await Promise.all(others.map((o) => o.stop()));
+        await Promise.all(others.map((o) => new Promise((resolve) => (o.child.kill('SIGTERM'), o.child.once('exit', resolve)))));
         await first.close();
         await sql(cluster.primaryUrl, `DROP DATABASE ${name} WITH (FORCE)`);
       }
     }
-    printTable(['setup (3 processes, 50 connections, 90% reads)', 'requests/s', 'p50 ms', 'p99 ms', 'reads on the replica', 'errors'], rows);
+    printTable(
+      ['setup (3 processes, 50 connections, 90% reads)', 'requests/s', 'p50 ms', 'p99 ms', 'reads on the replica', 'fallbacks', 'errors'],
+      rows,
+    );
     console.log();
     printTable(
       ['freshness check on a read (in process, after the request barrier)', 'p50 ms', 'p99 ms', 'served by the replica'],

@@ -18,6 +18,8 @@ export const POSTGRES_ADMIN_URL = process.env.ALMANAC_TEST_POSTGRES_URL ?? 'post
 const POSTGRES_DIRECT_URL = process.env.ALMANAC_TEST_POSTGRES_DIRECT_URL;
 /** Set by `run-tests.mjs --replicas`: a streaming replica of ALMANAC_TEST_POSTGRES_URL, which every server reads from. */
 const POSTGRES_READ_URL = process.env.ALMANAC_TEST_POSTGRES_READ_URL;
+/** A pooler's or a replica's run tests PostgreSQL only: the SQLite tier ran in the ordinary run. */
+const POSTGRES_ONLY = POSTGRES_DIRECT_URL || POSTGRES_READ_URL ? 'this run (--pgbouncer or --replicas) tests PostgreSQL only' : undefined;
 
 export interface TestDatabase {
   readonly name: 'sqlite' | 'postgres';
@@ -105,7 +107,7 @@ export interface Backend {
 /** Every backend, each with its skip reason (if any) resolved up front. */
 export async function backends(): Promise<Backend[]> {
   return [
-    { name: 'sqlite', skip: undefined, create: createSqliteDatabase },
+    { name: 'sqlite', skip: POSTGRES_ONLY, create: createSqliteDatabase },
     { name: 'postgres', skip: await postgresSkipReason(), create: createPostgresDatabase },
   ];
 }
