@@ -20,12 +20,18 @@ import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import { EntitySearch } from './catalog/search/entity-search.ts';
+import { Curation } from './catalog/curation/curation.ts';
+import { DataProducts } from './catalog/curation/data-products.ts';
+import { Domains } from './catalog/curation/domains.ts';
+import { Glossary } from './catalog/curation/glossary.ts';
+import { Groups } from './catalog/curation/groups.ts';
 import { Deprecations } from './catalog/deprecation.ts';
 import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
 import { Metrics } from './api/metrics.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
+import { SearchIndexBuilder } from './tasks/search-index/search-index-builder.ts';
 import { AuditTrail } from './auth/audit-trail.ts';
 import { housekeepingJob } from './tasks/housekeeping.ts';
 import { Scheduler } from './tasks/scheduler.ts';
@@ -38,11 +44,12 @@ import { RetentionPolicies } from './catalog/retention/retention-policies.ts';
 import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
+import { EventPoll } from './catalog/events/event-poll.ts';
 import { openStore } from './storage/open-store.ts';
 import { routeReads } from './storage/compose-store.ts';
 import { routeToReplicas } from './storage/read-routing.ts';
 import { runInReadScope } from './storage/read-scope.ts';
-import type { Parts, Store } from './storage/store.ts';
+import type { Parts, SearchIndexBuild, Store } from './storage/store.ts';
 
 /** How soon a retention policy changed by another process applies to this one's writes. */
 export const RETENTION_REFRESH_MILLIS = 5_000;
@@ -57,6 +64,16 @@ export interface Services {
   /** Entity search through the search part; the catalog, users, policies and the search routes share it. */
   readonly search: EntitySearch;
   readonly deprecations: Deprecations;
+  /** The curation mutations' use cases: tags, terms, owners, descriptions, domains. */
+  readonly curation: Curation;
+  /** Creating, moving and deleting domains. */
+  readonly domains: Domains;
+  /** Creating glossary terms and nodes, and moving them. */
+  readonly glossary: Glossary;
+  /** Data products and the assets they list. */
+  readonly dataProducts: DataProducts;
+  /** Native groups and their members. */
+  readonly groups: Groups;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
   readonly timeline: TimelineService;
@@ -70,6 +87,8 @@ export interface Services {
   readonly policies: PolicyService;
   /** DataHub's audit event search. */
   readonly auditTrail: AuditTrail;
+  /** DataHub's events API over the change log. */
+  readonly eventPoll: EventPoll;
   /** The retention policies as this process applies them on write (reloaded after changes). */
   readonly retentionPolicies: RetentionPolicies;
   readonly webhooks: WebhookSubscriptions;
@@ -89,19 +108,11 @@ async function bootstrapAdmin({ database, identity }: Pick<Parts, 'database' | '
 /**
  * The parts read replicas may answer (ALMANAC_DATABASE_READ_URLS), each read only when the replica is fresh for its
  * request. Identity and user access (the auth path and its mark), tasks, schedules and truncation (claims, leases,
- * node locks) and the database part stay on the primary, as does every write and whatever an adapter reads inside a
+ * node locks), change events (the event log's long polls wait on the primary's notifications) and the database part
+ * stay on the primary, as does every write and whatever an adapter reads inside a
  * write's transaction.
  */
-const REPLICATED: ReadonlySet<keyof Parts> = new Set<keyof Parts>([
-  'aspects',
-  'relationships',
-  'timeseries',
-  'search',
-  'runs',
-  'retention',
-  'changeEvents',
-  'audit',
-]);
+const REPLICATED: ReadonlySet<keyof Parts> = new Set<keyof Parts>(['aspects', 'relationships', 'timeseries', 'search', 'runs', 'retention', 'audit']);
 
 /**
  * Which database handle answers each part's reads; writes always go to `store`. Without replicas every part reads
@@ -128,7 +139,10 @@ function chooseReads(store: Store): Parts {
 }
 
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
-export async function openServices(config: Config, options: { background?: boolean; checkListener?: boolean } = {}): Promise<Services> {
+export async function openServices(
+  config: Config,
+  options: { background?: boolean; checkListener?: boolean; onIncompleteSearchIndex?: (build: SearchIndexBuild) => void } = {},
+): Promise<Services> {
   const retentionPolicies = new RetentionPolicies();
   const store = await openStore(config.database, { background: options.background, retention: retentionPolicies });
   try {
@@ -137,7 +151,7 @@ export async function openServices(config: Config, options: { background?: boole
     if (options.checkListener) await store.database.checkListener();
     const ports = chooseReads(store);
     await retentionPolicies.load(ports.retention);
-    const search = new EntitySearch(ports);
+    const search = new EntitySearch(ports, options.onIncompleteSearchIndex);
     const catalog = new Catalog(ports, search, store.backend);
     await bootstrapAdmin(ports, catalog);
     await installDefaultPolicies(ports, catalog, Date.now());
@@ -154,6 +168,11 @@ export async function openServices(config: Config, options: { background?: boole
       catalog,
       search,
       deprecations: new Deprecations(ports),
+      curation: new Curation(ports),
+      domains: new Domains(ports, catalog, search),
+      glossary: new Glossary(ports, catalog, search),
+      dataProducts: new DataProducts(ports, catalog),
+      groups: new Groups(ports, catalog),
       relationships,
       impact: new DeprecationImpact(ports, relationships),
       timeline: new TimelineService(ports),
@@ -166,6 +185,7 @@ export async function openServices(config: Config, options: { background?: boole
       users: new UserAdmin(ports, catalog, search, tokens, authorizer),
       policies: new PolicyService(catalog, search, authorizer, ports),
       auditTrail: new AuditTrail(ports, authorizer),
+      eventPoll: new EventPoll(ports),
       retentionPolicies,
       webhooks: new WebhookSubscriptions(ports, webhookSecrets, validateWebhookUrl),
       webhookSecrets,
@@ -185,7 +205,21 @@ export interface App {
 
 /** The composition root shared by `npm start`, `almanac serve` and the API tests. */
 export async function createApp(config: Config, logger: Logger): Promise<App> {
-  const services = await openServices(config, { background: true, checkListener: true });
+  const searchLog = logger.child({ component: 'search' });
+  let warnedAt = 0;
+  const services = await openServices(config, {
+    background: true,
+    checkListener: true,
+    // A search answered while the index is still being built over older aspects may miss some: said, at most every 10 s.
+    onIncompleteSearchIndex: (build) => {
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      searchLog.warn(
+        { done: build.done, total: build.total },
+        'search answered from an index still being built: entities not yet indexed are missing',
+      );
+    },
+  });
   const authenticator = new Authenticator(
     { enabled: config.authEnabled, systemClientId: config.systemClientId, systemClientSecret: config.systemClientSecret },
     services.tokens,
@@ -225,7 +259,9 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const scheduler = new Scheduler(ports, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
   });
-  scheduler.register(housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis, config.auditRetentionMillis));
+  scheduler.register(
+    housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis, config.auditRetentionMillis, config.eventRetentionMillis),
+  );
   if (config.retention.scheduleOffsetMillis !== null) scheduler.register(retentionJob(retention, config.retention.scheduleOffsetMillis));
   scheduler.start();
   // Every process may deliver: deliveries are claimed, so each goes out from one of them.
@@ -233,6 +269,9 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     ? new WebhookDeliverer(ports, services.webhookSecrets, logger.child({ component: 'webhooks' }), { claimant: runner.nodeId })
     : undefined;
   deliverer?.start();
+  // A database that held aspects before the search index gets it built in batches, resumed where a crash left it.
+  const searchIndexBuilder = new SearchIndexBuilder(ports, searchLog);
+  searchIndexBuilder.start();
   const server = await buildServer(
     {
       ...shared,
@@ -255,6 +294,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       // Running tasks stop at their next step and record how far they got; waiting requests then answer.
       await scheduler.stop();
       await deliverer?.stop();
+      await searchIndexBuilder.stop();
       services.retentionPolicies.stop();
       await runner.stop();
       await server.close();

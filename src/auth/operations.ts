@@ -46,6 +46,37 @@ export const OPERATIONS = {
   deletePolicyEntity: { anyOf: ['MANAGE_POLICIES'], on: 'platform', message: (s) => `User ${s.actor} is unauthorized to delete entity: ${s.urn}` },
   /** updateDeprecation / batchUpdateDeprecation: DataHub's DeprecationUtils accepts either privilege on the entity. */
   updateDeprecation: { anyOf: ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /**
+   * The curation mutations (tags, terms, owners, descriptions, domains): EDIT_ENTITY or the one
+   * privilege DataHub's resolver names for that kind of change (LabelUtils, OwnerUtils,
+   * DescriptionUtils, DomainUtils); a dataset field has privileges of its own.
+   */
+  editTags: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_TAGS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  editFieldTags: { anyOf: ['EDIT_ENTITY', 'EDIT_DATASET_COL_TAGS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  editTerms: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_GLOSSARY_TERMS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  editFieldTerms: { anyOf: ['EDIT_ENTITY', 'EDIT_DATASET_COL_GLOSSARY_TERMS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  editOwners: {
+    anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_OWNERS'],
+    on: 'resource',
+    message: 'Unauthorized to update owners. Please contact your DataHub administrator.',
+  },
+  editDescription: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_DOCS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  editFieldDescription: { anyOf: ['EDIT_ENTITY', 'EDIT_DATASET_COL_DESCRIPTION'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  editDomains: { anyOf: ['EDIT_ENTITY', 'EDIT_DOMAINS_PRIVILEGE'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /** DataHub's canCreateDomains and canManageDomains (AuthorizationUtils): privileges on the platform. */
+  createDomain: { anyOf: ['CREATE_DOMAINS', 'MANAGE_DOMAINS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  manageDomains: { anyOf: ['MANAGE_DOMAINS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  /** deleteDomain without MANAGE_DOMAINS: deleting that entity (DataHub's canDeleteEntity). */
+  deleteDomainEntity: { anyOf: ['EDIT_ENTITY'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /** DataHub's GlossaryUtils.canManageChildrenEntities: MANAGE_GLOSSARIES, or managing the children of the parent node. */
+  manageGlossaries: { anyOf: ['MANAGE_GLOSSARIES'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  manageGlossaryChildren: { anyOf: ['MANAGE_GLOSSARY_CHILDREN', 'MANAGE_ALL_GLOSSARY_CHILDREN'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /** DataHub's DataProductAuthorizationUtils: managing a domain's products, or editing an asset's product. */
+  manageDataProducts: { anyOf: ['EDIT_ENTITY', 'MANAGE_DATA_PRODUCTS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  editDataProducts: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_DATA_PRODUCTS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /** addGroupMembers and removeGroupMembers without MANAGE_USERS_AND_GROUPS: EDIT_GROUP_MEMBERS on the group. */
+  editGroupMembers: { anyOf: ['EDIT_GROUP_MEMBERS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  editLinks: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_DOC_LINKS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
   /** /runs?action=rollback: DataHub asks for MANAGE on ingestion sources. */
   rollbackRun: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: 'User is unauthorized to update entity' },
   rollbackDeletes: { anyOf: ['EDIT_ENTITY'], on: 'resource', message: 'User is NOT unauthorized to delete entities.' },
@@ -72,11 +103,28 @@ export const OPERATIONS = {
   /** Webhook subscriptions and their delivery log (Almanac's): a subscription can send events anywhere it names. */
   /** DataHub's audit search: `isAPIAuthorized(ANALYTICS, READ)`, refused with its message. */
   searchAuditEvents: { anyOf: ['VIEW_ANALYTICS'], on: 'platform', message: (s) => `${s.actor} is unauthorized to READ ANALYTICS.` },
+  /** DataHub's events API: PlatformEvent_v1 with GET_PLATFORM_EVENTS, the change log topics with GET_METADATA_CHANGE_LOG_EVENTS, either with GET_TOPIC_EVENTS. */
+  readPlatformEvents: {
+    anyOf: ['GET_TOPIC_EVENTS', 'GET_PLATFORM_EVENTS'],
+    on: 'platform',
+    message: 'User is unauthorized to read PlatformEvent_v1.',
+  },
+  readChangeLogEvents: {
+    anyOf: ['GET_TOPIC_EVENTS', 'GET_METADATA_CHANGE_LOG_EVENTS'],
+    on: 'platform',
+    message: 'User is unauthorized to read the metadata change log.',
+  },
   manageWebhooks: { anyOf: ['MANAGE_WEBHOOKS_PRIVILEGE'], on: 'platform', message: 'User is unauthorized to manage webhooks.' },
   getIndexSizes: {
     anyOf: ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
     on: 'platform',
     message: 'User is unauthorized to get index sizes.',
+  },
+  /** DataHub's raw search documents (ElasticsearchRawController): MANAGE_SYSTEM_OPERATIONS only. */
+  readRawSearchDocuments: {
+    anyOf: ['MANAGE_SYSTEM_OPERATIONS'],
+    on: 'platform',
+    message: (s) => `${s.actor} is not authorized to get raw search documents`,
   },
   getTaskStatus: {
     anyOf: ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],

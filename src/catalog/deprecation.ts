@@ -1,13 +1,14 @@
 import { badRequest, CatalogError } from './errors.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
+import { checkBatchSize, ResourceLookup, type ResourceRef } from './resource-refs.ts';
 import { parseUrn, schemaFieldUrn, validateUrnForIngest, type Urn } from './urn.ts';
-import { MissingEntities, type Json, type Parts, type StoredAspect, type WriteOp } from '../storage/store.ts';
+import { MissingEntities, type Json, type Parts, type WriteOp } from '../storage/store.ts';
+
+export type { ResourceRef } from './resource-refs.ts';
 
 const ASPECT = 'deprecation';
 const DEFAULT_RUN_ID = 'no-run-id-provided';
 
-/** batchUpdateDeprecation refuses more resources than this, before touching the database. */
-export const MAX_BATCH_RESOURCES = 1000;
 export const MAX_HISTORY_LIMIT = 1000;
 
 /** What a caller asks for; the actor is always the caller. */
@@ -16,16 +17,6 @@ export interface DeprecationChange {
   readonly decommissionTime?: number | null;
   readonly note?: string | null;
   readonly replacement?: string | null;
-}
-
-export const SUB_RESOURCE_TYPES = ['DATASET_FIELD'] as const;
-export type SubResourceType = (typeof SUB_RESOURCE_TYPES)[number];
-
-/** DataHub's ResourceRefInput. */
-export interface ResourceRef {
-  readonly resourceUrn: string;
-  readonly subResourceType?: SubResourceType | null;
-  readonly subResource?: string | null;
 }
 
 /** The deprecation of an entity as readers see it. */
@@ -76,7 +67,6 @@ interface Target {
 }
 
 const singleMissing = (urn: string) => `Failed to update deprecation for Entity ${urn}. Entity does not exist.`;
-const batchMissing = (urn: string) => `Failed to update resource with urn ${urn}. Entity does not exist.`;
 
 /**
  * Deprecation use cases with DataHub's rules and messages. Everything is
@@ -112,36 +102,16 @@ export class Deprecations {
 
   /** batchUpdateDeprecation: entities and dataset fields, all or nothing. */
   async batchUpdate(resources: readonly ResourceRef[], change: DeprecationChange, actor: string): Promise<void> {
-    if (resources.length > MAX_BATCH_RESOURCES) {
-      throw badRequest(`batchUpdateDeprecation accepts at most ${MAX_BATCH_RESOURCES} resources, got ${resources.length}`);
-    }
-    const parsed = resources.map((r) => parseUrn(r.resourceUrn));
+    checkBatchSize('batchUpdateDeprecation', 'resources', resources.length);
+    for (const r of resources) parseUrn(r.resourceUrn);
     const replacement = replacementUrn(change.replacement);
-    const wantsField = (r: ResourceRef) => (r.subResource ?? '') !== '' || r.subResourceType != null;
-    const withFields = resources.filter(wantsField).map((r) => r.resourceUrn);
     // Two reads however long the batch: existence of everything, then the schemas fields are checked against.
-    const found = await this.ports.aspects.existing([...resources.map((r) => r.resourceUrn), ...(replacement ? [replacement] : [])]);
-    const schemas = withFields.length > 0 ? await this.ports.aspects.getEntities(withFields, ['schemaMetadata']) : new Map<string, StoredAspect[]>();
-
-    const targets = resources.map((r, i): Target => {
-      const urn = r.resourceUrn;
-      if (!found.has(urn)) throw badRequest(batchMissing(urn));
-      if (!wantsField(r)) return entityTarget(parsed[i]!);
-      const sub = r.subResource ?? '';
-      if (sub === '')
-        throw badRequest(`Failed to update resource with urn ${urn}. SubResourceType (${r.subResourceType}) provided without a subResource.`);
-      // "updates" is DataHub's own typo; clients may match the text.
-      if (r.subResourceType == null)
-        throw badRequest(`Failed to updates resource with urn ${urn}. SubResource (${sub}) provided without a subResourceType.`);
-      const schema = schemas.get(urn)?.find((a) => a.aspect === 'schemaMetadata')?.value;
-      if (!schema) throw badRequest(`Failed to update ${urn} & field ${sub}. ${urn} has no schema.`);
-      const fields = Array.isArray(schema.fields) ? (schema.fields as Array<{ fieldPath?: unknown }>) : [];
-      if (!fields.some((f) => f.fieldPath === sub)) {
-        throw badRequest(`Failed to update ${urn} & field ${sub}. Field ${sub} does not exist in the datasets schema.`);
-      }
-      return fieldTarget(urn, sub);
+    const lookup = await ResourceLookup.read(this.ports.aspects, resources, replacement ? [replacement] : []);
+    const targets = resources.map((r): Target => {
+      const checked = lookup.check(r);
+      return checked.field === undefined ? entityTarget(checked.urn) : fieldTarget(checked.urn.raw, checked.field);
     });
-    if (replacement !== undefined && !found.has(replacement)) {
+    if (replacement !== undefined && !lookup.has(replacement)) {
       throw badRequest(`Failed to batch update deprecation. Replacement entity ${replacement} does not exist.`);
     }
     await this.write(targets, change, actor);

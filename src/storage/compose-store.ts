@@ -109,14 +109,18 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     setPasswordHash: 'write',
   },
   changeEvents: {
-    listChangeEvents: 'read',
     listWebhookSubscriptions: 'read',
     listWebhookDeliveries: 'read',
+    readEventLog: 'read',
+    eventLogBounds: 'read',
+    eventLogOffsetSince: 'read',
+    eventLogGeneration: 'read',
+    waitForEventLog: 'read',
     createWebhookSubscription: 'write',
     deleteWebhookSubscription: 'write',
     claimWebhookDeliveries: 'write',
     finishWebhookDelivery: 'write',
-    pruneChangeEvents: 'write',
+    pruneEventLog: 'write',
   },
   retention: {
     listRetentionPolicies: 'read',
@@ -140,7 +144,15 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     clearSignInFailures: 'write',
     pruneSignInFailures: 'write',
   },
-  search: { search: 'read', count: 'read', facets: 'read' },
+  search: {
+    search: 'read',
+    count: 'read',
+    facets: 'read',
+    searchIndexBuild: 'read',
+    indexedValues: 'read',
+    continueSearchIndexBuild: 'write',
+    restartSearchIndexBuild: 'write',
+  },
   audit: { searchAuditEvents: 'read', recordAuditEvent: 'write', pruneAuditEvents: 'write' },
 };
 

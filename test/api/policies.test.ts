@@ -72,9 +72,26 @@ for (const backend of await backends()) {
       assert.equal(root.type, 'PLATFORM');
       assert.equal(root.editable, false);
       assert.ok(root.privileges.includes('MANAGE_POLICIES'));
-      assert.deepEqual(byUrn.get('urn:li:dataHubPolicy:1')?.privileges, ['EDIT_ENTITY', 'EDIT_DEPRECATION_PRIVILEGE']);
+      assert.deepEqual(byUrn.get('urn:li:dataHubPolicy:1')?.privileges, [
+        'EDIT_ENTITY',
+        'EDIT_DEPRECATION_PRIVILEGE',
+        'EDIT_ENTITY_TAGS',
+        'EDIT_ENTITY_GLOSSARY_TERMS',
+        'EDIT_ENTITY_OWNERS',
+        'EDIT_ENTITY_DOCS',
+        'EDIT_ENTITY_DOC_LINKS',
+        'EDIT_DOMAINS_PRIVILEGE',
+        'EDIT_DATASET_COL_TAGS',
+        'EDIT_DATASET_COL_GLOSSARY_TERMS',
+        'EDIT_DATASET_COL_DESCRIPTION',
+        'MANAGE_GLOSSARY_CHILDREN',
+        'MANAGE_ALL_GLOSSARY_CHILDREN',
+        'MANAGE_DATA_PRODUCTS',
+        'EDIT_ENTITY_DATA_PRODUCTS',
+        'EDIT_GROUP_MEMBERS',
+      ]);
       const allUsers = byUrn.get('urn:li:dataHubPolicy:7')!;
-      assert.deepEqual(allUsers.privileges, ['GENERATE_PERSONAL_ACCESS_TOKENS']);
+      assert.deepEqual(allUsers.privileges, ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS']);
       assert.equal(allUsers.actors.allUsers, true);
       const owners = byUrn.get('urn:li:dataHubPolicy:asset-owners-metadata-policy')!;
       assert.equal(owners.actors.resourceOwners, true);

@@ -52,6 +52,8 @@ async function assertSameAnswers(server: TestServer): Promise<void> {
 }
 
 const postgresSkip = await postgresSkipReason();
+/** The daily retention run is a task too: one started by the scheduler would take the number the test expects. */
+const NO_SCHEDULED_RUNS = { ALMANAC_RETENTION_SCHEDULE: 'off' };
 
 describe('the migration to generic tasks', () => {
   it('reads the tasks of a SQLite database written by the release before it, with the same answers', async () => {
@@ -65,7 +67,7 @@ describe('the migration to generic tasks', () => {
       env: { ALMANAC_DATABASE_URL: `sqlite:${file}` },
       drop: async () => undefined,
     };
-    const server = await startTestServer(db);
+    const server = await startTestServer(db, NO_SCHEDULED_RUNS);
     try {
       await assertSameAnswers(server);
     } finally {
@@ -99,7 +101,7 @@ describe('the migration to generic tasks', () => {
         await client.query(`INSERT INTO tasks (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(columns));
       }
       await client.end();
-      const server = await startTestServer(db);
+      const server = await startTestServer(db, NO_SCHEDULED_RUNS);
       try {
         await assertSameAnswers(server);
       } finally {

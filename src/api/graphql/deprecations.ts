@@ -1,7 +1,8 @@
-import { badRequest } from '../../catalog/errors.ts';
 import type { DeprecationChange, DeprecationVersion, DeprecationView, ResourceRef } from '../../catalog/deprecation.ts';
+import { wantsField } from '../../catalog/resource-refs.ts';
+import { curate, resourceList, type Check } from './curation.ts';
 import { entityRef } from './entity-refs.ts';
-import type { GraphqlContext, GraphqlModule } from './schema.ts';
+import type { GraphqlModule } from './schema.ts';
 
 const typeDefs = /* GraphQL */ `
   "Whether an entity is deprecated (DataHub's Deprecation aspect)."
@@ -90,23 +91,6 @@ const changeOf = (input: ChangeInput): DeprecationChange => ({
   replacement: input.replacement,
 });
 
-/**
- * Every deprecation change goes through here, so the privilege check has one
- * call site. It runs before any entity is read: the answer for an urn the caller
- * may not edit is the same whether or not the entity exists.
- */
-async function changeDeprecation(
-  ctx: GraphqlContext,
-  urns: readonly string[],
-  writes: { n: number; field: string },
-  apply: () => Promise<void>,
-): Promise<true> {
-  await ctx.app.authorizer.requireEach(ctx.principal, 'updateDeprecation', urns);
-  ctx.writes.take(writes.n, writes.field);
-  await apply();
-  return true;
-}
-
 const historyEntry = (v: DeprecationVersion) => ({ version: v.version, ...v.deprecation, time: v.createdOn, createdBy: v.createdBy });
 
 export const deprecationsModule: GraphqlModule = {
@@ -126,25 +110,19 @@ export const deprecationsModule: GraphqlModule = {
     },
     Mutation: {
       updateDeprecation: (_s, { input }: { input: ChangeInput & ResourceRef & { urn: string } }, ctx) =>
-        changeDeprecation(ctx, [input.urn], { n: 1, field: 'input' }, () => {
-          const field = (input.subResource ?? '') !== '' || input.subResourceType != null;
+        curate(ctx, [['updateDeprecation', input.urn]], { n: 1, field: 'input' }, () => {
           // A field is deprecated as batchUpdateDeprecation does it, with the same checks.
-          if (field) return ctx.deprecations.batchUpdate([{ ...input, resourceUrn: input.urn }], changeOf(input), ctx.principal.actorUrn);
+          if (wantsField({ ...input, resourceUrn: input.urn }))
+            return ctx.deprecations.batchUpdate([{ ...input, resourceUrn: input.urn }], changeOf(input), ctx.principal.actorUrn);
           return ctx.deprecations.update(input.urn, changeOf(input), ctx.principal.actorUrn);
         }),
       batchUpdateDeprecation: (_s, { input }: { input: ChangeInput & { resources: ReadonlyArray<ResourceRef | null> } }, ctx) =>
-        changeDeprecation(
+        curate(
           ctx,
-          input.resources.flatMap((r) => (r === null ? [] : [r.resourceUrn])),
+          input.resources.flatMap((r): Check[] => (r === null ? [] : [['updateDeprecation', r.resourceUrn]])),
           { n: input.resources.length, field: 'input.resources' },
-          () => {
-            // The list type is [ResourceRefInput]! as in DataHub, so an element may be null.
-            const resources = input.resources.map((r, i) => {
-              if (r === null) throw badRequest(`resources[${i}] must not be null`);
-              return r;
-            });
-            return ctx.deprecations.batchUpdate(resources, changeOf(input), ctx.principal.actorUrn);
-          },
+          // The list type is [ResourceRefInput]! as in DataHub, so an element may be null.
+          () => ctx.deprecations.batchUpdate(resourceList(input.resources), changeOf(input), ctx.principal.actorUrn),
         ),
     },
   },

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type pg from 'pg';
 import { AUTH_CHANNEL } from '../auth-change-sql.ts';
+import { EVENT_LOG_CHANNEL } from '../log-signal.ts';
 import { insertPositionAsReplayed, parseLsn, WAL_GEOMETRY_SQL, type WalGeometry } from './wal-lsn.ts';
 
 /** How often an idle listening connection is asked to answer, so a dead one is found and replaced before it is needed. */
@@ -73,6 +74,7 @@ export class PostgresAuthListener {
   private latest: { readonly seq: number; readonly lsn: number } | undefined;
   /** Told each primary position a barrier or heartbeat reads, with when (replica lag is measured against these). */
   onPosition: ((lsn: number, at: number) => void) | undefined;
+  private readonly logWakers: Array<() => void> = [];
 
   /**
    * `newClient` connects to the primary itself (ALMANAC_DATABASE_LISTEN_URL); `notify` sends a notification
@@ -213,6 +215,7 @@ export class PostgresAuthListener {
     client.on('notification', (n) => this.notified(client, n));
     await client.connect();
     await client.query(`LISTEN ${AUTH_CHANNEL}`);
+    await client.query(`LISTEN ${EVENT_LOG_CHANNEL}`);
     await client.query(`LISTEN ${PROBE_CHANNEL}`);
     const geometry = (await client.query<{ block: number; segment: number }>(WAL_GEOMETRY_SQL)).rows[0]!;
     if (this.closed || this.client !== client) {
@@ -223,6 +226,8 @@ export class PostgresAuthListener {
     this.failures = 0;
     this.live = true;
     this.counter++;
+    // What was committed while nobody listened is read now.
+    this.logged();
     this.heartbeat = setInterval(() => this.beat(client), AUTH_HEARTBEAT_MILLIS).unref();
   }
 
@@ -241,6 +246,10 @@ export class PostgresAuthListener {
   /** A notification on the auth channel (or a new connection) moves the mark; this process's probe marks itself heard. */
   private notified(client: pg.Client, n: pg.Notification): void {
     if (client !== this.client) return;
+    if (n.channel === EVENT_LOG_CHANNEL) {
+      this.logged();
+      return;
+    }
     if (n.channel !== PROBE_CHANNEL) {
       this.counter++;
       return;
@@ -253,11 +262,27 @@ export class PostgresAuthListener {
     }
   }
 
+  /** The change log's wakes (postgres/change-events.ts): every notification of EVENT_LOG_CHANNEL, every (re)connection. */
+  onEventLog(wake: () => void): void {
+    this.logWakers.push(wake);
+    this.start();
+  }
+
+  /** Whether notifications are heard now; while not, the log's long polls read again on a short timer. */
+  get hearing(): boolean {
+    return this.live;
+  }
+
+  private logged(): void {
+    for (const wake of this.logWakers) wake();
+  }
+
   private lost(client?: pg.Client): void {
     if (client !== undefined && client !== this.client) return;
     const old = this.client;
     this.client = undefined;
     this.live = false;
+    this.logged();
     this.counter++;
     this.latest = undefined;
     this.probe = undefined;

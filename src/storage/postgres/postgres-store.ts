@@ -74,22 +74,23 @@ export function openPostgresStore(url: string, hooks: StoreHooks, options: Postg
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const timeseries = new PostgresTimeseries(pool);
-  const relationships = new PostgresRelationships(pool, hooks.indexer, new PostgresSearchIndex());
+  const searchIndex = new PostgresSearchIndex(pool, hooks.indexer);
+  const relationships = new PostgresRelationships(pool, hooks.indexer, searchIndex);
   // Session state (LISTEN, a session's advisory lock) lives only on connections straight to the primary.
   const direct = options.listenUrl ?? url;
   const newClient = () => new pg.Client({ connectionString: direct, types });
-  // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
-  const changeEvents = new PostgresChangeEvents(pool, hooks.events);
-  const tasks = new PostgresTasks(pool, newClient, changeEvents);
   const authListener = new PostgresAuthListener(
     () => new pg.Client({ connectionString: direct, types, application_name: AUTH_LISTENER_NAME }),
     (channel, payload) => pool.query('SELECT pg_notify($1, $2)', [channel, payload]),
   );
+  // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
+  const changeEvents = new PostgresChangeEvents(pool, hooks.events, authListener);
+  const tasks = new PostgresTasks(pool, newClient, changeEvents);
   const aspects = new PostgresAspects(pool, timeseries, relationships, hooks.retention, changeEvents);
   const store = composeStore(
     'postgres',
     {
-      database: new PostgresDatabase(pool, relationships, tasks, authListener),
+      database: new PostgresDatabase(pool, relationships, searchIndex, tasks, authListener),
       aspects,
       relationships,
       timeseries,
@@ -101,7 +102,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, options: Postg
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
       changeEvents,
-      search: new PostgresSearch(hooks.documents, pool),
+      search: new PostgresSearch(hooks.documents, pool, searchIndex),
       audit: new PostgresAudit(pool),
     },
     translatePostgresError,
