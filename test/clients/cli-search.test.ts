@@ -83,7 +83,19 @@ for (const backend of await clientBackends()) {
       const out = await json('runbook');
       assert.deepEqual(
         out.searchResults.map((r: { entity: unknown }) => r.entity),
-        [{ urn: RUNBOOK, type: 'DOCUMENT', info: { title: 'Incident runbook' } }],
+        // Every field the CLI's Document fragment asks for; with no dataPlatformInstance, DataHub's platform for documents.
+        [
+          {
+            urn: RUNBOOK,
+            type: 'DOCUMENT',
+            info: { title: 'Incident runbook' },
+            platform: { urn: 'urn:li:dataPlatform:datahub', name: 'datahub', properties: null },
+            ownership: null,
+            tags: null,
+            glossaryTerms: null,
+            domain: null,
+          },
+        ],
       );
     });
 

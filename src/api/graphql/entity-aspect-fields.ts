@@ -24,8 +24,17 @@ interface AspectField {
   readonly aspect: string;
   readonly field: string;
   readonly sdl: string;
+  /** The field's type on the entity types where DataHub declares it otherwise (by GraphQL typename). */
+  readonly sdlOn?: Readonly<Record<string, string>>;
   readonly resolve: Resolver;
 }
+
+/** DataHub's platform when no dataPlatformInstance says one: `datahub` for documents, `unknown` for the rest. */
+const DEFAULT_PLATFORM: Readonly<Record<string, string>> = { Document: 'urn:li:dataPlatform:datahub' };
+const fromInstance = refFromAspect('dataPlatformInstance', (v) => v.platform);
+const platformOfInstance: Resolver = async (e, args, ctx, info) =>
+  (await fromInstance(e, args, ctx, info)) ??
+  (info.returnType.toString().endsWith('!') ? entityRef(ctx, DEFAULT_PLATFORM[info.parentType.name] ?? 'urn:li:dataPlatform:unknown') : null);
 
 type Build = (ctx: GraphqlContext, value: Json | undefined, urn: string) => unknown;
 const built =
@@ -74,7 +83,10 @@ const FIELDS: readonly AspectField[] = [
     aspect: 'dataPlatformInstance',
     field: 'platform',
     sdl: 'DataPlatform',
-    resolve: refFromAspect('dataPlatformInstance', (v) => v.platform),
+    // Non-null where DataHub declares it so: a client selecting `platform` on several types in one document (the
+    // datahub CLI's search fragments) needs the same nullability on each, or the document is refused as conflicting.
+    sdlOn: Object.fromEntries(['Container', 'Document', 'Metric', 'Notebook', 'SemanticModel'].map((t) => [t, 'DataPlatform!'])),
+    resolve: platformOfInstance,
   },
   { aspect: 'inputFields', field: 'inputFields', sdl: 'InputFields', resolve: built('inputFields', inputFields) },
   { aspect: 'documentation', field: 'documentation', sdl: 'Documentation', resolve: built('documentation', documentation) },
@@ -200,7 +212,7 @@ export function entityAspectFieldsModule(modules: readonly GraphqlModule[]): Gra
       added.push(`    ${field}${args}: ${type}`);
       mine[field] = resolve;
     };
-    for (const f of FIELDS) if (aspects.has(f.aspect)) add(f.field, f.sdl, f.resolve);
+    for (const f of FIELDS) if (aspects.has(f.aspect)) add(f.field, f.sdlOn?.[typename] ?? f.sdl, f.resolve);
     const editable = spec.aspects.find((a) => EDITABLE.test(a));
     if (editable && !own.has('editableProperties')) {
       const editableType = `${typename}EditableProperties`;
