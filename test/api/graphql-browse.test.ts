@@ -63,6 +63,12 @@ for (const backend of await backends()) {
       });
     });
 
+    it('counts an entity with two paths under one folder once', async () => {
+      // Each dataset has two paths under /prod: the folder holds three entities, not the six paths.
+      const top = await gqlData(server, BROWSE, { input: { type: 'DATASET', path: [], start: 0, count: 10 } });
+      assert.deepEqual(top.browse, { total: 1, entities: [], groups: [{ name: 'prod', count: 3 }], metadata: { path: [], totalNumEntities: 3 } });
+    });
+
     it('groups browseV2 folders with their counts, the entity a folder names and whether it goes deeper', async () => {
       const top = await gqlData(server, BROWSE_V2, { input: { types: ['DATASET'], path: [] } });
       assert.deepEqual(top.browseV2, {

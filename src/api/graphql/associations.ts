@@ -102,6 +102,12 @@ export async function associations<T>(ctx: GraphqlContext, urns: readonly unknow
   return entities.flatMap((e, i) => (e ? [build(e, i)] : []));
 }
 
+/** A string map as DataHub's StringMapEntry list; null when the field is not a map. */
+export function stringMapEntries(map: unknown): { key: string; value: string | null }[] | null {
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return null;
+  return Object.entries(map as Json).map(([key, value]) => ({ key, value: str(value) }));
+}
+
 /** A string map (customProperties) as DataHub's CustomPropertiesEntry list. */
 export function customPropertiesEntries(map: unknown, associatedUrn: string) {
   if (typeof map !== 'object' || map === null || Array.isArray(map)) return [];

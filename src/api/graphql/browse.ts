@@ -127,6 +127,21 @@ interface BrowseInput {
   orFilters?: readonly AndFilter[] | null;
 }
 
+/**
+ * How many entities have a browse path at or under a folder. A group's facet counts add up per path value, so an
+ * entity with two paths under one folder would count twice; DataHub's path-hierarchy terms count it once.
+ */
+async function entitiesUnder(ctx: GraphqlContext, base: Omit<EntitySearchRequest, 'filter'>, user: SearchFilter, folder: string): Promise<number> {
+  const under: EntitySearchRequest = {
+    ...base,
+    filter: combine(user, [
+      [{ field: 'browsePaths', values: [folder] }],
+      [{ field: 'browsePaths', values: [`${folder}/`], condition: 'START_WITH' }],
+    ]),
+  };
+  return (await ctx.app.search.page(under, 0, 0)).total();
+}
+
 /** v1, as DataHub's ESBrowseDAO: groups (the next folder of every deeper path, with its entities) come before entities at the path. */
 async function browse(ctx: GraphqlContext, input: BrowseInput) {
   const entity = browsedEntity(input.type, 'type');
@@ -137,13 +152,21 @@ async function browse(ctx: GraphqlContext, input: BrowseInput) {
   const base = { entityTypes: [entity], query: undefined, includeSoftDeleted: false, sort: [] };
   const deeper: EntitySearchRequest = { ...base, filter: combine(user, [[{ field: 'browsePaths', values: [`${path}/`], condition: 'START_WITH' }]]) };
   const facet = (await ctx.app.search.aggregate(deeper, ['browsePaths'])).get('browsePaths') ?? new Map<string, number>();
-  const groupCounts = new Map<string, number>();
+  const groupValues = new Map<string, { count: number; values: number }>();
   for (const [value, n] of facet) {
     if (!value.toLowerCase().startsWith(`${path}/`.toLowerCase())) continue;
     const name = value.slice(path.length + 1).split('/')[0];
-    if (name) groupCounts.set(name, (groupCounts.get(name) ?? 0) + n);
+    if (!name) continue;
+    const g = groupValues.get(name) ?? { count: 0, values: 0 };
+    groupValues.set(name, { count: g.count + n, values: g.values + 1 });
   }
-  const groups = [...groupCounts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name, n]) => ({ name, count: n }));
+  const groupCounts = await Promise.all(
+    [...groupValues].map(async ([name, g]): Promise<[string, number]> => [
+      name,
+      g.values > 1 ? await entitiesUnder(ctx, base, user, `${path}/${name}`) : g.count,
+    ]),
+  );
+  const groups = groupCounts.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([name, n]) => ({ name, count: n }));
   const entityFrom = Math.max(start - groups.length, 0);
   const entitySize = Math.min(Math.max(start + count - groups.length, 0), count);
   // Entities sit at a path, none at the root (DataHub's depth-0 query matches nothing).

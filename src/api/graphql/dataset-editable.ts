@@ -1,5 +1,5 @@
 import type { Json } from '../../storage/store.ts';
-import { glossaryTerms, globalTags, objects } from './associations.ts';
+import { glossaryTerms, globalTags, objects, stringMapEntries } from './associations.ts';
 import { num, str } from './entity-fields.ts';
 import { datasetTimeseries, type TimeseriesArgs } from './datasets.ts';
 import { aspectOf, type DatasetSource } from './entity-refs.ts';
@@ -134,7 +134,6 @@ export const datasetEditableModule: GraphqlModule = {
       operations: async (d: DatasetSource, args: TimeseriesArgs, ctx) => {
         const events = await datasetTimeseries(ctx, d.urn, 'operation', args);
         return events.map(({ event: e }) => {
-          const props = e.customProperties;
           return {
             timestampMillis: num(e.timestampMillis) ?? 0,
             actor: str(e.actor),
@@ -145,10 +144,7 @@ export const datasetEditableModule: GraphqlModule = {
             affectedDatasets: Array.isArray(e.affectedDatasets) ? e.affectedDatasets : null,
             lastUpdatedTimestamp: num(e.lastUpdatedTimestamp) ?? 0,
             partition: str((e.partitionSpec as Json | undefined)?.partition),
-            customProperties:
-              typeof props === 'object' && props !== null && !Array.isArray(props)
-                ? Object.entries(props as Json).map(([key, value]) => ({ key, value: str(value) }))
-                : null,
+            customProperties: stringMapEntries(e.customProperties),
           };
         });
       },

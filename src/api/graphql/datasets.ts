@@ -206,9 +206,14 @@ export interface TimeseriesArgs {
 
 /** One timeseries aspect of a dataset, newest first, as DataHub's getTimeseriesAspectValues reads it. */
 export function datasetTimeseries(ctx: GraphqlContext, urn: string, aspect: string, args: TimeseriesArgs) {
+  return entityTimeseries(ctx, urn, 'dataset', aspect, args);
+}
+
+/** One timeseries aspect of any entity, newest first, as DataHub's getTimeseriesAspectValues reads it. */
+export function entityTimeseries(ctx: GraphqlContext, urn: string, entityType: string, aspect: string, args: TimeseriesArgs) {
   return ctx.app.catalog.timeseriesValues({
     urn,
-    entityType: 'dataset',
+    entityType,
     aspect,
     startTimeMillis: args.startTimeMillis ?? undefined,
     endTimeMillis: args.endTimeMillis ?? undefined,

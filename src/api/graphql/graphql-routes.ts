@@ -7,6 +7,7 @@ import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
 import { aspectValuesModule } from './aspect-values.ts';
 import { assertionModule } from './assertion.ts';
+import { assertionRunEventsModule } from './assertion-run-events.ts';
 import { associationsModule } from './associations.ts';
 import { browseModule } from './browse.ts';
 import { containerModule } from './container.ts';
@@ -77,6 +78,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   usageStatsModule,
   incidentModule,
   assertionModule,
+  assertionRunEventsModule,
   viewModule,
   inputFieldsModule,
   mlTrainingModule,

@@ -16,7 +16,7 @@ export const aspectIndexer: AspectIndexer = {
     return {
       relationships: RELATIONSHIP_ASPECTS.has(aspect) ? relationshipsOf(urn, aspect, value) : [],
       softDeleted: aspect === STATUS && value.removed === true,
-      search: SEARCHABLE_ASPECTS.has(aspect) ? searchEntries(entityType, aspect, value) : [],
+      search: SEARCHABLE_ASPECTS.has(aspect) ? searchEntries(entityType, aspect, value, urn) : [],
     };
   },
 };

@@ -93,11 +93,30 @@ const DERIVED: ReadonlyMap<string, (value: Json) => SearchEntry[]> = new Map([
   ],
 ]);
 
-/** What one aspect value contributes to its entity's search document; nothing for an aspect without annotations. */
-export function searchEntries(entityType: string, aspectName: string, value: Json): SearchEntry[] {
+/** DataHub's urn analysis drops these words (its datahub_stop_words filter). */
+const URN_STOP_WORDS = new Set(['urn', 'li']);
+
+/**
+ * The urn's words, as DataHub indexes its `urn` field (`urn.delimited`, the urn_component analyzer): an id inside a
+ * urn (a process instance's run id) is found by a plain search for it. Words only: not a name, so it adds to no
+ * ranking tier, and it weighs the least a match can.
+ */
+function urnEntry(urn: string): SearchEntry {
+  const words = indexedText(urn)
+    .split(' ')
+    .filter((w) => w !== '' && !URN_STOP_WORDS.has(w))
+    .join(' ');
+  return { ...flag('urn', exact(urn)), folded: exact(foldText(urn)), words, text: true, byDefault: true };
+}
+
+/**
+ * What one aspect value contributes to its entity's search document; nothing for an aspect without annotations. The
+ * key aspect, which every entity has, also carries the urn's words.
+ */
+export function searchEntries(entityType: string, aspectName: string, value: Json, urn?: string): SearchEntry[] {
   const spec = findAspectSpec(entityType, aspectName);
   if (!spec || spec.kind === 'timeseries') return [];
-  const out: SearchEntry[] = [];
+  const out: SearchEntry[] = spec.kind === 'key' && urn !== undefined ? [urnEntry(urn)] : [];
   for (const s of DATAHUB_REGISTRY.aspects[aspectName]?.searchable ?? []) {
     const values: unknown[] = [];
     valuesAt(value, s.path.split('/'), values);
@@ -110,7 +129,7 @@ export function searchEntries(entityType: string, aspectName: string, value: Jso
 /** Aspects whose values contribute anything: the store indexes only these. */
 export const SEARCHABLE_ASPECTS: ReadonlySet<string> = new Set([
   ...Object.entries(DATAHUB_REGISTRY.aspects)
-    .filter(([, a]) => (a.searchable?.length ?? 0) > 0 && a.kind !== 'timeseries')
+    .filter(([, a]) => a.kind === 'key' || ((a.searchable?.length ?? 0) > 0 && a.kind !== 'timeseries'))
     .map(([name]) => name),
   ...DERIVED.keys(),
 ]);
