@@ -16,6 +16,8 @@ const METADATA = [
   'MANAGE_DATA_PRODUCTS',
   'EDIT_ENTITY_DATA_PRODUCTS',
   'EDIT_GROUP_MEMBERS',
+  'EDIT_LINEAGE',
+  'EDIT_ENTITY_INCIDENTS',
 ] as const;
 
 /** DataHub's privilege names (PoliciesConfig), the ones Almanac enforces, and Almanac's own (marked). */

@@ -14,6 +14,7 @@ import { domainMutationsModule } from './domain-mutations.ts';
 import { glossaryMutationsModule } from './glossary-mutations.ts';
 import { groupMutationsModule } from './group-mutations.ts';
 import { labelMutationsModule } from './label-mutations.ts';
+import { lineageMutationsModule } from './lineage-mutations.ts';
 import { linkMutationsModule } from './link-mutations.ts';
 import { ownerMutationsModule } from './owner-mutations.ts';
 import { entitiesModule } from './entities.ts';
@@ -52,6 +53,7 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   glossaryMutationsModule,
   dataProductMutationsModule,
   groupMutationsModule,
+  lineageMutationsModule,
   searchModule,
   searchAcrossModule,
   autocompleteModule,
