@@ -78,7 +78,7 @@ function typeProblem(property: string, definition: Json, v: Json): string | unde
 }
 
 /** Every problem with the assignments, in DataHub's order; the definitions are the properties' stored aspects. */
-export function structuredPropertyProblems(value: Json, stored: ReadonlyMap<string, readonly StoredAspect[]>): string[] {
+export function structuredPropertyProblems(value: Json, stored: ReadonlyMap<string, readonly Pick<StoredAspect, 'aspect' | 'value'>[]>): string[] {
   const problems: string[] = [];
   const assignments = objects(value.properties);
   const seen = new Set<string>();
@@ -131,6 +131,15 @@ export async function checkStructuredProperties(aspects: Pick<AspectReads, 'getE
   if (assigned.length === 0) return;
   const properties = [...new Set(assigned.flatMap((o) => assignedProperties(o.value)))];
   const stored = properties.length > 0 ? await aspects.getEntities(properties, ['propertyDefinition', 'status']) : new Map<string, StoredAspect[]>();
+  // A definition written in the same batch counts, ahead of the stored one.
+  for (const o of ops) {
+    if (o.kind !== 'aspect' || o.update || (o.aspect !== 'propertyDefinition' && o.aspect !== 'status') || !properties.includes(o.urn)) continue;
+    const others = (stored.get(o.urn) ?? []).filter((a) => a.aspect !== o.aspect);
+    stored.set(o.urn, [
+      ...others,
+      { urn: o.urn, entityType: o.entityType, aspect: o.aspect, version: 0, value: o.value, systemMetadata: null, createdOn: 0, createdBy: '' },
+    ]);
+  }
   for (const o of assigned) {
     const problems = structuredPropertyProblems(o.value, stored);
     if (problems.length > 0) throw badRequest(structuredPropertiesRefusal(o.urn, problems));

@@ -91,8 +91,24 @@ for (const backend of await backends()) {
         mcp(ORDERS, 'editableSchemaMetadata', {
           editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'The order id', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } }],
         }),
+        // Values are checked against their definitions, as DataHub checks them.
+        mcp(
+          'urn:li:structuredProperty:io.tier',
+          'propertyDefinition',
+          { qualifiedName: 'io.tier', valueType: 'urn:li:dataType:datahub.string', entityTypes: [] },
+          'structuredProperty',
+        ),
+        mcp(
+          'urn:li:structuredProperty:io.cost',
+          'propertyDefinition',
+          { qualifiedName: 'io.cost', valueType: 'urn:li:dataType:datahub.number', entityTypes: [] },
+          'structuredProperty',
+        ),
         mcp(ORDERS, 'structuredProperties', {
-          properties: [{ propertyUrn: 'urn:li:structuredProperty:io.tier', values: [{ string: 'gold' }, { double: 2 }] }],
+          properties: [
+            { propertyUrn: 'urn:li:structuredProperty:io.tier', values: [{ string: 'gold' }] },
+            { propertyUrn: 'urn:li:structuredProperty:io.cost', values: [{ double: 2 }] },
+          ],
         }),
         mcp(ORDERS, 'domains', { domains: [CHILD_DOMAIN] }),
         mcp('urn:li:tag:pii', 'tagProperties', { name: 'PII', description: 'Personal data' }, 'tag'),
@@ -197,7 +213,10 @@ for (const backend of await backends()) {
           editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'The order id', tags: { tags: [{ tag: { urn: 'urn:li:tag:pii' } }] } }],
         },
         structuredProperties: {
-          properties: [{ structuredProperty: { urn: 'urn:li:structuredProperty:io.tier' }, values: [{ stringValue: 'gold' }, { numberValue: 2 }] }],
+          properties: [
+            { structuredProperty: { urn: 'urn:li:structuredProperty:io.tier' }, values: [{ stringValue: 'gold' }] },
+            { structuredProperty: { urn: 'urn:li:structuredProperty:io.cost' }, values: [{ numberValue: 2 }] },
+          ],
         },
         container: { urn: SCHEMA },
         parentContainers: { count: 2, containers: [{ urn: SCHEMA }, { urn: DB }] },
