@@ -28,6 +28,7 @@ import { Glossary } from './catalog/curation/glossary.ts';
 import { Groups } from './catalog/curation/groups.ts';
 import { Incidents } from './catalog/curation/incidents.ts';
 import { LineageEdits } from './catalog/curation/lineage-edits.ts';
+import { StructuredPropertyEdits } from './catalog/curation/structured-properties.ts';
 import { Deprecations } from './catalog/deprecation.ts';
 import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
@@ -77,6 +78,8 @@ export interface Services {
   readonly lineageEdits: LineageEdits;
   /** Raising incidents and changing their status. */
   readonly incidents: Incidents;
+  /** Structured property definitions and values. */
+  readonly structuredProperties: StructuredPropertyEdits;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
   readonly timeline: TimelineService;
@@ -161,6 +164,7 @@ export async function openServices(config: Config, options: { background?: boole
       groups: new Groups(ports, catalog, edits),
       lineageEdits: new LineageEdits(ports, edits),
       incidents: new Incidents(ports, catalog, edits),
+      structuredProperties: new StructuredPropertyEdits(ports, catalog, edits),
       relationships,
       impact: new DeprecationImpact(ports, relationships),
       timeline: new TimelineService(ports),

@@ -84,6 +84,17 @@ export const OPERATIONS = {
   },
   /** raiseIncident and updateIncidentStatus, on the entities the incident is raised on. */
   editIncidents: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_INCIDENTS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /** upsertStructuredProperties and removeStructuredProperties: DataHub's canEditProperties, and its message (typo included). */
+  editProperties: {
+    anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_PROPERTIES'],
+    on: 'resource',
+    message: (s) => `Not authorized to update properties on the gives urn ${s.urn}`,
+  },
+  manageStructuredProperties: {
+    anyOf: ['MANAGE_STRUCTURED_PROPERTIES'],
+    on: 'platform',
+    message: 'Unable to create structured property. Please contact your admin.',
+  },
   editLinks: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_DOC_LINKS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
   /** /runs?action=rollback: DataHub asks for MANAGE on ingestion sources. */
   rollbackRun: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: 'User is unauthorized to update entity' },

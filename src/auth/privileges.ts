@@ -18,6 +18,7 @@ const METADATA = [
   'EDIT_GROUP_MEMBERS',
   'EDIT_LINEAGE',
   'EDIT_ENTITY_INCIDENTS',
+  'EDIT_ENTITY_PROPERTIES',
 ] as const;
 
 /** DataHub's privilege names (PoliciesConfig), the ones Almanac enforces, and Almanac's own (marked). */
@@ -39,6 +40,7 @@ export const PRIVILEGES = [
   'CREATE_DOMAINS',
   'MANAGE_DOMAINS',
   'MANAGE_GLOSSARIES',
+  'MANAGE_STRUCTURED_PROPERTIES',
   /** DataHub's GET_ANALYTICS_PRIVILEGE, which its audit search (ApiGroup.ANALYTICS, READ) requires. */
   'VIEW_ANALYTICS',
   /** Almanac's: webhook subscriptions send change events to URLs of the subscriber's choosing (Admin only by default). */

@@ -122,6 +122,14 @@ export function structuredPropertyProblems(value: Json, stored: ReadonlyMap<stri
 export const structuredPropertiesRefusal = (urn: string, problems: readonly string[]): string =>
   `ValidationExceptionCollection{EntityAspect:(${urn},structuredProperties) Exceptions: [${problems.join(', ')}]}`;
 
+/** Refuses one entity's structuredProperties value that breaks its definitions (one read of them), with DataHub's text. */
+export async function refuseInvalidAssignments(aspects: Pick<AspectReads, 'getEntities'>, urn: string, value: Json): Promise<void> {
+  const properties = assignedProperties(value);
+  const stored = properties.length > 0 ? await aspects.getEntities(properties, ['propertyDefinition', 'status']) : new Map<string, StoredAspect[]>();
+  const problems = structuredPropertyProblems(value, stored);
+  if (problems.length > 0) throw badRequest(structuredPropertiesRefusal(urn, problems));
+}
+
 /**
  * Refuses a batch whose structuredProperties values break their definitions, before anything is written: one read of
  * every definition the batch names. A PATCH of structuredProperties is applied inside the write and not checked here.

@@ -91,6 +91,7 @@ for (const backend of await backends()) {
         'EDIT_GROUP_MEMBERS',
         'EDIT_LINEAGE',
         'EDIT_ENTITY_INCIDENTS',
+        'EDIT_ENTITY_PROPERTIES',
       ]);
       const allUsers = byUrn.get('urn:li:dataHubPolicy:7')!;
       assert.deepEqual(allUsers.privileges, ['GENERATE_PERSONAL_ACCESS_TOKENS']);

@@ -30,7 +30,9 @@ import { descriptionMutationsModule } from './description-mutations.ts';
 import { domainMutationsModule } from './domain-mutations.ts';
 import { glossaryMutationsModule } from './glossary-mutations.ts';
 import { groupMutationsModule } from './group-mutations.ts';
+import { incidentMutationsModule } from './incident-mutations.ts';
 import { labelMutationsModule } from './label-mutations.ts';
+import { structuredPropertyMutationsModule } from './structured-property-mutations.ts';
 import { lineageMutationsModule } from './lineage-mutations.ts';
 import { linkMutationsModule } from './link-mutations.ts';
 import { ownerMutationsModule } from './owner-mutations.ts';
@@ -86,6 +88,8 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   dataProductMutationsModule,
   groupMutationsModule,
   lineageMutationsModule,
+  structuredPropertyMutationsModule,
+  incidentMutationsModule,
   searchModule,
   searchAcrossModule,
   autocompleteModule,
