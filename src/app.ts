@@ -29,6 +29,7 @@ import { Groups } from './catalog/curation/groups.ts';
 import { Incidents } from './catalog/curation/incidents.ts';
 import { LineageEdits } from './catalog/curation/lineage-edits.ts';
 import { StructuredPropertyEdits } from './catalog/curation/structured-properties.ts';
+import { Views } from './catalog/curation/views.ts';
 import { Deprecations } from './catalog/deprecation.ts';
 import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
@@ -80,6 +81,8 @@ export interface Services {
   readonly incidents: Incidents;
   /** Structured property definitions and values. */
   readonly structuredProperties: StructuredPropertyEdits;
+  /** Saved search filters, personal and global. */
+  readonly views: Views;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
   readonly timeline: TimelineService;
@@ -165,6 +168,7 @@ export async function openServices(config: Config, options: { background?: boole
       lineageEdits: new LineageEdits(ports, edits),
       incidents: new Incidents(ports, catalog, edits),
       structuredProperties: new StructuredPropertyEdits(ports, catalog, edits),
+      views: new Views(ports, catalog, search, edits),
       relationships,
       impact: new DeprecationImpact(ports, relationships),
       timeline: new TimelineService(ports),

@@ -95,6 +95,8 @@ export const OPERATIONS = {
     on: 'platform',
     message: 'Unable to create structured property. Please contact your admin.',
   },
+  /** DataHub's canManageGlobalViews: creating, changing and deleting global views. */
+  manageGlobalViews: { anyOf: ['MANAGE_GLOBAL_VIEWS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   editLinks: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_DOC_LINKS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
   /** /runs?action=rollback: DataHub asks for MANAGE on ingestion sources. */
   rollbackRun: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: 'User is unauthorized to update entity' },

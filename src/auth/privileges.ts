@@ -41,6 +41,7 @@ export const PRIVILEGES = [
   'MANAGE_DOMAINS',
   'MANAGE_GLOSSARIES',
   'MANAGE_STRUCTURED_PROPERTIES',
+  'MANAGE_GLOBAL_VIEWS',
   /** DataHub's GET_ANALYTICS_PRIVILEGE, which its audit search (ApiGroup.ANALYTICS, READ) requires. */
   'VIEW_ANALYTICS',
   /** Almanac's: webhook subscriptions send change events to URLs of the subscriber's choosing (Admin only by default). */

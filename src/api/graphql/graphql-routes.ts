@@ -33,6 +33,7 @@ import { groupMutationsModule } from './group-mutations.ts';
 import { incidentMutationsModule } from './incident-mutations.ts';
 import { labelMutationsModule } from './label-mutations.ts';
 import { structuredPropertyMutationsModule } from './structured-property-mutations.ts';
+import { viewMutationsModule } from './view-mutations.ts';
 import { lineageMutationsModule } from './lineage-mutations.ts';
 import { linkMutationsModule } from './link-mutations.ts';
 import { ownerMutationsModule } from './owner-mutations.ts';
@@ -90,6 +91,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   lineageMutationsModule,
   structuredPropertyMutationsModule,
   incidentMutationsModule,
+  viewMutationsModule,
   searchModule,
   searchAcrossModule,
   autocompleteModule,
