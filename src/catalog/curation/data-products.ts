@@ -83,25 +83,15 @@ export class DataProducts {
   async update(productUrn: string, change: { name?: string | null; description?: string | null }, actor: string): Promise<void> {
     const urn = parseUrn(productUrn).raw;
     const missing = `Failed to update DataProduct. DataProduct with urn ${urn} does not exist.`;
-    await this.edits.apply(
-      [
-        {
-          urn,
-          entityType: PRODUCT,
-          aspect: PROPERTIES,
-          update: (current) => {
-            if (current === undefined) throw badRequest(missing);
-            return {
-              ...current,
-              ...(change.name != null ? { name: change.name } : {}),
-              ...(change.description != null ? { description: change.description } : {}),
-            };
-          },
-        },
-      ],
+    await this.edits.editExisting(
+      { urn, entityType: PRODUCT, aspect: PROPERTIES },
       actor,
-      this.edits.now(),
-      () => missing,
+      () => badRequest(missing),
+      (current) => ({
+        ...current,
+        ...(change.name != null ? { name: change.name } : {}),
+        ...(change.description != null ? { description: change.description } : {}),
+      }),
     );
   }
 

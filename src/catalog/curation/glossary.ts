@@ -92,21 +92,11 @@ export class Glossary {
       throw badRequest('Cannot move a glossary node under one of its own descendants.');
     }
     const missing = `Info for this ${tree.noun} does not yet exist!`;
-    await this.edits.apply(
-      [
-        {
-          urn: urn.raw,
-          entityType: urn.entityType,
-          aspect: tree.aspect,
-          update: (current) => {
-            if (current === undefined) throw badRequest(missing);
-            return withParent(current, tree, parent?.raw ?? null);
-          },
-        },
-      ],
+    await this.edits.editExisting(
+      { urn: urn.raw, entityType: urn.entityType, aspect: tree.aspect },
       actor,
-      this.edits.now(),
-      () => missing,
+      () => badRequest(missing),
+      (current) => withParent(current, tree, parent?.raw ?? null),
     );
   }
 }

@@ -101,23 +101,15 @@ export class Incidents {
   /** updateIncidentStatus: the new state, stage and message, stamped by the caller. */
   async updateStatus(incidentUrn: string, status: IncidentStatusInput, actor: string): Promise<void> {
     const urn = parseUrn(incidentUrn).raw;
-    const now = this.edits.now();
     const missing = 'Failed to update incident. Incident does not exist.';
-    await this.edits.apply(
-      [
-        {
-          urn,
-          entityType: INCIDENT,
-          aspect: INFO,
-          update: (current) => {
-            if (current === undefined) throw notFound(missing);
-            return { ...current, status: statusOf(status, auditStampOf(actor, now)) };
-          },
-        },
-      ],
+    await this.edits.editExisting(
+      { urn, entityType: INCIDENT, aspect: INFO },
       actor,
-      now,
-      () => missing,
+      () => notFound(missing),
+      (current, now) => ({
+        ...current,
+        status: statusOf(status, auditStampOf(actor, now)),
+      }),
     );
   }
 }

@@ -97,29 +97,18 @@ export class Views {
   /** updateView: the name, description and definition given; the rest as it was. */
   async update(viewUrn: string, input: ViewInput, actor: string): Promise<void> {
     const urn = parseUrn(viewUrn).raw;
-    const now = this.edits.now();
     const missing = `Failed to perform update to View with urn ${urn}. Failed to find view in GMS.`;
-    await this.edits.apply(
-      [
-        {
-          urn,
-          entityType: VIEW,
-          aspect: INFO,
-          update: (current) => {
-            if (current === undefined) throw badRequest(missing);
-            return {
-              ...current,
-              ...(input.name != null ? { name: input.name } : {}),
-              ...(input.description != null ? { description: input.description } : {}),
-              ...(input.definition != null ? { definition: definitionOf(input.definition) } : {}),
-              lastModified: auditStampOf(actor, now),
-            };
-          },
-        },
-      ],
+    await this.edits.editExisting(
+      { urn, entityType: VIEW, aspect: INFO },
       actor,
-      now,
-      () => missing,
+      () => badRequest(missing),
+      (current, now) => ({
+        ...current,
+        ...(input.name != null ? { name: input.name } : {}),
+        ...(input.description != null ? { description: input.description } : {}),
+        ...(input.definition != null ? { definition: definitionOf(input.definition) } : {}),
+        lastModified: auditStampOf(actor, now),
+      }),
     );
   }
 
