@@ -118,9 +118,32 @@ export function structuredPropertyProblems(value: Json, stored: ReadonlyMap<stri
   return problems;
 }
 
-/** DataHub's ValidationExceptionCollection text for one entity's refused structuredProperties. */
-export const structuredPropertiesRefusal = (urn: string, problems: readonly string[]): string =>
-  `ValidationExceptionCollection{EntityAspect:(${urn},structuredProperties) Exceptions: [${problems.join(', ')}]}`;
+/** DataHub's ValidationExceptionCollection text for one entity's refused aspect. */
+export const structuredPropertiesRefusal = (urn: string, problems: readonly string[], aspect = 'structuredProperties'): string =>
+  `ValidationExceptionCollection{EntityAspect:(${urn},${aspect}) Exceptions: [${problems.join(', ')}]}`;
+
+/**
+ * DataHub's PropertyDefinitionValidator on a definition that replaces a stored one: no change to a soft-deleted
+ * property, and none that breaks the values already assigned (the value type, MULTIPLE to SINGLE, the qualified
+ * name, an allowed value taken away). DataHub's versioned breaking changes are not supported.
+ */
+export function definitionChangeProblems(next: Json, previous: Json | undefined, removed: boolean): string[] {
+  const problems: string[] = [];
+  if (removed) problems.push('Cannot mutate a soft deleted Structured Property Definition');
+  if (!previous) return problems;
+  if (next.valueType !== previous.valueType) problems.push('Value type cannot be changed as this is a backwards incompatible change');
+  if ((next.cardinality ?? 'SINGLE') === 'SINGLE' && previous.cardinality === 'MULTIPLE') {
+    problems.push('Property definition cardinality cannot be changed from MULTI to SINGLE');
+  }
+  if (next.qualifiedName !== previous.qualifiedName) problems.push('Cannot change the fully qualified name of a Structured Property');
+  if (Array.isArray(next.allowedValues)) {
+    const allowed = objects(next.allowedValues).map((v) => printed(v.value));
+    const before = Array.isArray(previous.allowedValues) ? objects(previous.allowedValues) : undefined;
+    if (before === undefined) problems.push('Cannot restrict values that were previously allowed');
+    else for (const v of before) if (!allowed.includes(printed(v.value))) problems.push('Cannot restrict values that were previously allowed');
+  }
+  return problems;
+}
 
 /** Refuses one entity's structuredProperties value that breaks its definitions (one read of them), with DataHub's text. */
 export async function refuseInvalidAssignments(aspects: Pick<AspectReads, 'getEntities'>, urn: string, value: Json): Promise<void> {
@@ -131,10 +154,20 @@ export async function refuseInvalidAssignments(aspects: Pick<AspectReads, 'getEn
 }
 
 /**
- * Refuses a batch whose structuredProperties values break their definitions, before anything is written: one read of
- * every definition the batch names. A PATCH of structuredProperties is applied inside the write and not checked here.
+ * Refuses a batch whose property definitions break the stored ones, or whose structuredProperties values break their
+ * definitions, before anything is written: one read of the definitions replaced, one of every definition named. A PATCH of structuredProperties is applied inside the write and not checked here.
  */
 export async function checkStructuredProperties(aspects: Pick<AspectReads, 'getEntities'>, ops: readonly WriteOp[]): Promise<void> {
+  const defined = ops.flatMap((o) => (o.kind === 'aspect' && o.aspect === 'propertyDefinition' && !o.update ? [o] : []));
+  if (defined.length > 0) {
+    const before = await aspects.getEntities([...new Set(defined.map((o) => o.urn))], ['propertyDefinition', 'status']);
+    for (const o of defined) {
+      const stored = before.get(o.urn) ?? [];
+      const previous = stored.find((a) => a.aspect === 'propertyDefinition')?.value;
+      const problems = definitionChangeProblems(o.value, previous, stored.find((a) => a.aspect === 'status')?.value.removed === true);
+      if (problems.length > 0) throw badRequest(structuredPropertiesRefusal(o.urn, problems, 'propertyDefinition'));
+    }
+  }
   const assigned = ops.flatMap((o) => (o.kind === 'aspect' && o.aspect === 'structuredProperties' && !o.update ? [o] : []));
   if (assigned.length === 0) return;
   const properties = [...new Set(assigned.flatMap((o) => assignedProperties(o.value)))];

@@ -21,7 +21,7 @@ const UPSERT = `mutation u($input: UpsertStructuredPropertiesInput!) {
 const REMOVE =
   'mutation r($input: RemoveStructuredPropertiesInput!) { removeStructuredProperties(input: $input) { properties { structuredProperty { urn } } } }';
 const RAISE = 'mutation raise($input: RaiseIncidentInput!) { raiseIncident(input: $input) }';
-const STATUS = 'mutation s($urn: String!, $input: UpdateIncidentStatusInput!) { updateIncidentStatus(urn: $urn, input: $input) }';
+const STATUS = 'mutation s($urn: String!, $input: IncidentStatusInput!) { updateIncidentStatus(urn: $urn, input: $input) }';
 
 for (const backend of await backends()) {
   describe(`GraphQL structured property and incident mutations: ${backend.name}`, { skip: backend.skip }, () => {

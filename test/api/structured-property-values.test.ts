@@ -51,6 +51,35 @@ for (const backend of await backends()) {
       });
     });
 
+    it("refuses a definition change that breaks the values already assigned, with DataHub's messages", async () => {
+      const urn = await property('string', 'MULTIPLE', [{ string: 'foo' }, { string: 'bar' }]);
+      const redefine = (valueType: string, cardinality: 'SINGLE' | 'MULTIPLE', allowed?: unknown[]) =>
+        server.request('POST', '/aspects?action=ingestProposal', {
+          body: {
+            proposal: mcp(
+              urn,
+              'propertyDefinition',
+              { ...definition(valueType, cardinality, allowed), qualifiedName: urn.slice(26) },
+              'structuredProperty',
+            ),
+          },
+        });
+      const refusedWith = async (res: Awaited<ReturnType<typeof redefine>>, problems: string) => {
+        assert.equal(res.status, 400, res.text);
+        assert.equal(res.json.message, `ValidationExceptionCollection{EntityAspect:(${urn},propertyDefinition) Exceptions: [${problems}]}`);
+      };
+      await refusedWith(
+        await redefine('string', 'SINGLE', [{ string: 'foo' }, { string: 'bar' }]),
+        'Property definition cardinality cannot be changed from MULTI to SINGLE',
+      );
+      await refusedWith(
+        await redefine('number', 'MULTIPLE', [{ string: 'foo' }, { string: 'bar' }]),
+        'Value type cannot be changed as this is a backwards incompatible change',
+      );
+      await refusedWith(await redefine('string', 'MULTIPLE', [{ string: 'foo' }]), 'Cannot restrict values that were previously allowed');
+      assert.equal((await redefine('string', 'MULTIPLE', [{ string: 'foo' }, { string: 'bar' }, { string: 'baz' }])).status, 200);
+    });
+
     it("refuses a value of the wrong type, too many values and a value not allowed, with DataHub's messages, storing nothing", async () => {
       const before = await restliAspect(server, DATASET, 'structuredProperties');
       const text = await property('string');

@@ -40,7 +40,7 @@ const typeDefs = /* GraphQL */ `
     "Raises an incident on one or more entities (EDIT_ENTITY or EDIT_ENTITY_INCIDENTS on each); returns its urn."
     raiseIncident(input: RaiseIncidentInput!): String
     "Changes an incident's state, stage and message (the privilege on the first entity it is raised on)."
-    updateIncidentStatus(urn: String!, input: UpdateIncidentStatusInput!): Boolean
+    updateIncidentStatus(urn: String!, input: IncidentStatusInput!): Boolean
   }
 `;
 
