@@ -1,4 +1,4 @@
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import type { GraphQLResolveInfo } from 'graphql';
 import { DEFAULT_TIMESERIES_LIMIT } from '../../catalog/catalog.ts';
 import { deprecationView } from '../../catalog/deprecation.ts';
 import { daysToDecommission, deprecationState } from '../../catalog/deprecation-lifecycle.ts';
@@ -7,6 +7,7 @@ import { parseDatasetUrn, parseUrn, schemaFieldUrn, type DatasetKey } from '../.
 import type { Json } from '../../storage/store.ts';
 import type { DatasetSource } from './entity-refs.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
+import { selectedFields } from './selected-fields.ts';
 
 const typeDefs = /* GraphQL */ `
   "ACTIVE: not deprecated; DEPRECATED: deprecated, its decommission time (if any) not yet passed; OVERDUE: deprecated and past its decommission time (Almanac addition)."
@@ -150,23 +151,7 @@ function selectedAspects(info: GraphQLResolveInfo): readonly string[] {
   const first = info.fieldNodes[0]!;
   const cached = selectedAspectsCache.get(first);
   if (cached) return cached;
-  const found = new Set<string>();
-  const visitedFragments = new Set<string>();
-  const visit = (set: SelectionSetNode | undefined) => {
-    for (const sel of set?.selections ?? []) {
-      if (sel.kind === Kind.FIELD) {
-        const aspect = ASPECT_OF_FIELD[sel.name.value];
-        if (aspect) found.add(aspect);
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        visit(sel.selectionSet);
-      } else if (!visitedFragments.has(sel.name.value)) {
-        visitedFragments.add(sel.name.value);
-        visit(info.fragments[sel.name.value]?.selectionSet);
-      }
-    }
-  };
-  for (const node of info.fieldNodes) visit(node.selectionSet);
-  const aspects = [...found].sort();
+  const aspects = [...new Set([...selectedFields(info)].flatMap((field) => ASPECT_OF_FIELD[field] ?? []))].sort();
   selectedAspectsCache.set(first, aspects);
   return aspects;
 }

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { aspectValuesModule } from './aspect-values.ts';
 import { assertionModule } from './assertion.ts';
 import { associationsModule } from './associations.ts';
 import { browseModule } from './browse.ts';
@@ -16,10 +17,12 @@ import { glossaryModule } from './glossary.ts';
 import { tagModule } from './tag.ts';
 import { entityAspectFieldsModule } from './entity-aspect-fields.ts';
 import { entityQueriesModule } from './entity-queries.ts';
+import { appConfigModule } from './app-config.ts';
 import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetEditableModule } from './dataset-editable.ts';
 import { incidentModule } from './incident.ts';
 import { inputFieldsModule } from './input-fields.ts';
+import { minimalEntitiesModule } from './minimal-entities.ts';
 import { mlTrainingModule } from './ml-training.ts';
 import { usageStatsModule } from './usage-stats.ts';
 import { viewModule } from './view.ts';
@@ -55,11 +58,13 @@ import { usersModule } from './users.ts';
 import { lineageSearchModule } from './lineage-search.ts';
 import { entityLineageModule } from './entity-lineage.ts';
 import { timelineModule } from './timeline.ts';
+import { entityPrivilegesModule } from './entity-privileges.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
 /** Every feature's GraphQL slice written by hand; a new one is added here. */
 const WRITTEN_MODULES: readonly GraphqlModule[] = [
   filtersModule,
+  appConfigModule,
   associationsModule,
   browseModule,
   datasetsModule,
@@ -79,6 +84,8 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   viewModule,
   inputFieldsModule,
   mlTrainingModule,
+  aspectValuesModule,
+  minimalEntitiesModule,
   deprecationsModule,
   labelMutationsModule,
   ownerMutationsModule,
@@ -105,6 +112,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   usersModule,
   policiesModule,
   timelineModule,
+  entityPrivilegesModule,
 ];
 
 /** The written slices, then what is derived from them: common aspect fields and root queries per entity type. */
