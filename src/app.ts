@@ -20,11 +20,16 @@ import { UserAdmin } from './auth/user-admin.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import { EntitySearch } from './catalog/search/entity-search.ts';
+import { AspectEdits } from './catalog/curation/aspect-edits.ts';
 import { Curation } from './catalog/curation/curation.ts';
 import { DataProducts } from './catalog/curation/data-products.ts';
 import { Domains } from './catalog/curation/domains.ts';
 import { Glossary } from './catalog/curation/glossary.ts';
 import { Groups } from './catalog/curation/groups.ts';
+import { Incidents } from './catalog/curation/incidents.ts';
+import { LineageEdits } from './catalog/curation/lineage-edits.ts';
+import { StructuredPropertyEdits } from './catalog/curation/structured-properties.ts';
+import { Views } from './catalog/curation/views.ts';
 import { Deprecations } from './catalog/deprecation.ts';
 import { IngestionRuns } from './catalog/ingestion-runs.ts';
 import type { Config } from './config.ts';
@@ -74,6 +79,14 @@ export interface Services {
   readonly dataProducts: DataProducts;
   /** Native groups and their members. */
   readonly groups: Groups;
+  /** updateLineage's edits of lineage aspects. */
+  readonly lineageEdits: LineageEdits;
+  /** Raising incidents and changing their status. */
+  readonly incidents: Incidents;
+  /** Structured property definitions and values. */
+  readonly structuredProperties: StructuredPropertyEdits;
+  /** Saved search filters, personal and global. */
+  readonly views: Views;
   readonly impact: DeprecationImpact;
   readonly relationships: RelationshipService;
   readonly timeline: TimelineService;
@@ -162,17 +175,23 @@ export async function openServices(
     const authorizer = new Authorizer(store, authState);
     const webhookSecrets = new WebhookSecrets(tokens.derive('webhook secrets'));
     const relationships = new RelationshipService(ports);
+    // One writer of the curation mutations' read-modify-writes, shared by their services.
+    const edits = new AspectEdits(ports);
     return {
       store,
       ports,
       catalog,
       search,
       deprecations: new Deprecations(ports),
-      curation: new Curation(ports),
-      domains: new Domains(ports, catalog, search),
-      glossary: new Glossary(ports, catalog, search),
-      dataProducts: new DataProducts(ports, catalog),
-      groups: new Groups(ports, catalog),
+      curation: new Curation(ports, edits),
+      domains: new Domains(ports, catalog, search, edits),
+      glossary: new Glossary(ports, catalog, search, edits),
+      dataProducts: new DataProducts(ports, catalog, edits),
+      groups: new Groups(ports, catalog, edits),
+      lineageEdits: new LineageEdits(ports, edits),
+      incidents: new Incidents(ports, catalog, edits),
+      structuredProperties: new StructuredPropertyEdits(ports, catalog, edits),
+      views: new Views(ports, catalog, search, edits),
       relationships,
       impact: new DeprecationImpact(ports, relationships),
       timeline: new TimelineService(ports),

@@ -76,6 +76,27 @@ export const OPERATIONS = {
   editDataProducts: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_DATA_PRODUCTS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
   /** addGroupMembers and removeGroupMembers without MANAGE_USERS_AND_GROUPS: EDIT_GROUP_MEMBERS on the group. */
   editGroupMembers: { anyOf: ['EDIT_GROUP_MEMBERS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /** updateLineage, on each end of each edge: DataHub's refusal names the entity and its type. */
+  editLineage: {
+    anyOf: ['EDIT_ENTITY', 'EDIT_LINEAGE'],
+    on: 'resource',
+    message: (s) => `Unauthorized to edit ${s.urn} lineage for ${s.urn.split(':')[2] ?? ''}`,
+  },
+  /** raiseIncident and updateIncidentStatus, on the entities the incident is raised on. */
+  editIncidents: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_INCIDENTS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
+  /** upsertStructuredProperties and removeStructuredProperties: DataHub's canEditProperties, and its message (typo included). */
+  editProperties: {
+    anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_PROPERTIES'],
+    on: 'resource',
+    message: (s) => `Not authorized to update properties on the gives urn ${s.urn}`,
+  },
+  manageStructuredProperties: {
+    anyOf: ['MANAGE_STRUCTURED_PROPERTIES'],
+    on: 'platform',
+    message: 'Unable to create structured property. Please contact your admin.',
+  },
+  /** DataHub's canManageGlobalViews: creating, changing and deleting global views. */
+  manageGlobalViews: { anyOf: ['MANAGE_GLOBAL_VIEWS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   editLinks: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_DOC_LINKS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },
   /** /runs?action=rollback: DataHub asks for MANAGE on ingestion sources. */
   rollbackRun: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: 'User is unauthorized to update entity' },

@@ -16,6 +16,9 @@ const METADATA = [
   'MANAGE_DATA_PRODUCTS',
   'EDIT_ENTITY_DATA_PRODUCTS',
   'EDIT_GROUP_MEMBERS',
+  'EDIT_LINEAGE',
+  'EDIT_ENTITY_INCIDENTS',
+  'EDIT_ENTITY_PROPERTIES',
 ] as const;
 
 /** DataHub's privilege names (PoliciesConfig), the ones Almanac enforces, and Almanac's own (marked). */
@@ -37,6 +40,8 @@ export const PRIVILEGES = [
   'CREATE_DOMAINS',
   'MANAGE_DOMAINS',
   'MANAGE_GLOSSARIES',
+  'MANAGE_STRUCTURED_PROPERTIES',
+  'MANAGE_GLOBAL_VIEWS',
   /** DataHub's GET_ANALYTICS_PRIVILEGE, which its audit search (ApiGroup.ANALYTICS, READ) requires. */
   'VIEW_ANALYTICS',
   /** DataHub's events API (ExternalEventsController): Entity Change Events, the change log, or any topic. */

@@ -7,7 +7,7 @@ export const ROLES = {
   'urn:li:dataHubRole:Editor': {
     name: 'Editor',
     description: 'Can read and edit all metadata, manage domains and glossaries, and create their own access tokens.',
-    privileges: [...METADATA_PRIVILEGES, 'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_DOMAINS', 'MANAGE_GLOSSARIES'],
+    privileges: [...METADATA_PRIVILEGES, 'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_DOMAINS', 'MANAGE_GLOSSARIES', 'MANAGE_STRUCTURED_PROPERTIES'],
   },
   // As DataHub's reader-platform-policy: none of its own. Every user's own tokens (and the audit search) come from the
   // default policy "All Users - Base Platform Privileges" (default-policies.ts), which an administrator may turn off.

@@ -12,6 +12,7 @@ import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
 import type { AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 import { processRuns, type ProcessRuns } from './search/process-runs.ts';
+import { checkStructuredProperties } from './structured-property-values.ts';
 
 /** The run id clients send when a proposal belongs to no ingestion run. */
 export const DEFAULT_RUN_ID = 'no-run-id-provided';
@@ -105,6 +106,7 @@ export class Catalog {
       }
     });
     checkDaysTouched(ops);
+    await checkStructuredProperties(this.ports.aspects, ops);
     return this.ports.aspects.write({ ops, actor, now });
   }
 

@@ -17,6 +17,8 @@ const datasetUrn = (name = 'links') => `urn:li:dataset:(urn:li:dataPlatform:hive
 const ADD = 'mutation addLink($input: AddLinkInput!) { addLink(input: $input) }';
 const UPDATE = 'mutation updateLink($input: UpdateLinkInput!) { updateLink(input: $input) }';
 const REMOVE = 'mutation removeLink($input: RemoveLinkInput!) { removeLink(input: $input) }';
+const UPSERT = 'mutation upsertLink($input: UpsertLinkInput!) { upsertLink(input: $input) }';
+const READ = 'query d($urn: String!) { dataset(urn: $urn) { institutionalMemory { elements { url label settings { showInAssetPreview } } } } }';
 
 type Element = { url: string; description: string; createStamp: { actor: string }; updateStamp?: { actor: string }; settings?: unknown };
 const elementsOf = async (server: TestServer, urn: string) => ((await restliAspect(server, urn, 'institutionalMemory'))?.elements ?? []) as Element[];
@@ -63,6 +65,21 @@ for (const backend of await backends()) {
         (await elementsOf(server, urn)).map((e) => e.description),
         ['Runbook v2'],
       );
+    });
+
+    it('upserts a link: updates the one with the url and label, adds one otherwise; GraphQL reads its settings', async () => {
+      const urn = datasetUrn();
+      await createDataset(server, urn);
+      const link = { linkUrl: 'https://example.com/docs', label: 'Docs', resourceUrn: urn };
+      assert.deepEqual(await gqlData(server, UPSERT, { input: link }), { upsertLink: true });
+      await gqlData(server, UPSERT, { input: { ...link, settings: { showInAssetPreview: true } } });
+      await gqlData(server, UPSERT, { input: { ...link, label: 'More docs' } });
+      const read = await gqlData(server, READ, { urn });
+      assert.deepEqual(read.dataset.institutionalMemory.elements, [
+        { url: 'https://example.com/docs', label: 'Docs', settings: { showInAssetPreview: true } },
+        { url: 'https://example.com/docs', label: 'More docs', settings: null },
+      ]);
+      assert.equal((await elementsOf(server, urn))[0]!.updateStamp?.actor, ADMIN);
     });
 
     it('refuses a duplicate, a missing link, an unsafe url and a missing entity with DataHub’s messages', async () => {

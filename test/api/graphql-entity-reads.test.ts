@@ -94,8 +94,24 @@ for (const backend of await backends()) {
         mcp(ORDERS, 'editableSchemaMetadata', {
           editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'The order id', globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } }],
         }),
+        // Values are checked against their definitions, as DataHub checks them.
+        mcp(
+          'urn:li:structuredProperty:io.tier',
+          'propertyDefinition',
+          { qualifiedName: 'io.tier', valueType: 'urn:li:dataType:datahub.string', entityTypes: [] },
+          'structuredProperty',
+        ),
+        mcp(
+          'urn:li:structuredProperty:io.cost',
+          'propertyDefinition',
+          { qualifiedName: 'io.cost', valueType: 'urn:li:dataType:datahub.number', entityTypes: [] },
+          'structuredProperty',
+        ),
         mcp(ORDERS, 'structuredProperties', {
-          properties: [{ propertyUrn: 'urn:li:structuredProperty:io.tier', values: [{ string: 'gold' }, { double: 2 }] }],
+          properties: [
+            { propertyUrn: 'urn:li:structuredProperty:io.tier', values: [{ string: 'gold' }] },
+            { propertyUrn: 'urn:li:structuredProperty:io.cost', values: [{ double: 2 }] },
+          ],
         }),
         mcp(ORDERS, 'domains', { domains: [CHILD_DOMAIN] }),
         mcp(ORDERS, 'viewProperties', { materialized: false, viewLogic: 'select * from raw', viewLanguage: 'SQL' }),
@@ -209,7 +225,10 @@ for (const backend of await backends()) {
           editableSchemaFieldInfo: [{ fieldPath: 'id', description: 'The order id', tags: { tags: [{ tag: { urn: 'urn:li:tag:pii' } }] } }],
         },
         structuredProperties: {
-          properties: [{ structuredProperty: { urn: 'urn:li:structuredProperty:io.tier' }, values: [{ stringValue: 'gold' }, { numberValue: 2 }] }],
+          properties: [
+            { structuredProperty: { urn: 'urn:li:structuredProperty:io.tier' }, values: [{ stringValue: 'gold' }] },
+            { structuredProperty: { urn: 'urn:li:structuredProperty:io.cost' }, values: [{ numberValue: 2 }] },
+          ],
         },
         viewProperties: { materialized: false, logic: 'select * from raw', language: 'SQL' },
         embed: { renderUrl: 'https://bi/orders' },

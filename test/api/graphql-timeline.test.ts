@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { backends } from '../support/databases.ts';
-import { gql, gqlData } from '../support/graphql.ts';
+import { gql, gqlData, ingest, mcp } from '../support/graphql.ts';
 import { useServer } from '../support/lifecycle.ts';
 import type { TestServer } from '../support/server.ts';
 import { writeVersions } from '../support/timeline.ts';
@@ -176,6 +176,15 @@ for (const backend of await backends()) {
     it("reports structured properties assigned, re-valued and removed, as DataHub's differ does", async () => {
       const urn = ds('structured');
       const [tier, cost] = ['urn:li:structuredProperty:io.acryl.tier', 'urn:li:structuredProperty:io.acryl.cost'];
+      // Values are checked against their definitions, as DataHub checks them.
+      const define = (urn: string, valueType: string, cardinality: string) =>
+        mcp(
+          urn,
+          'propertyDefinition',
+          { qualifiedName: urn.slice('urn:li:structuredProperty:'.length), valueType, cardinality, entityTypes: [] },
+          'structuredProperty',
+        );
+      await ingest(server, define(tier, 'urn:li:dataType:datahub.string', 'SINGLE'), define(cost, 'urn:li:dataType:datahub.number', 'MULTIPLE'));
       await writeVersions(
         server,
         urn,

@@ -89,6 +89,9 @@ for (const backend of await backends()) {
         'MANAGE_DATA_PRODUCTS',
         'EDIT_ENTITY_DATA_PRODUCTS',
         'EDIT_GROUP_MEMBERS',
+        'EDIT_LINEAGE',
+        'EDIT_ENTITY_INCIDENTS',
+        'EDIT_ENTITY_PROPERTIES',
       ]);
       const allUsers = byUrn.get('urn:li:dataHubPolicy:7')!;
       assert.deepEqual(allUsers.privileges, ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS']);

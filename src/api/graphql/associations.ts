@@ -64,6 +64,12 @@ const typeDefs = /* GraphQL */ `
     updated: AuditStamp
     description: String! @deprecated
     associatedUrn: String!
+    "How the UI shows the link (written by addLink, updateLink and upsertLink)."
+    settings: InstitutionalMemoryMetadataSettings
+  }
+
+  type InstitutionalMemoryMetadataSettings {
+    showInAssetPreview: Boolean!
   }
 
   type InstitutionalMemory {
@@ -180,6 +186,8 @@ export async function institutionalMemory(ctx: GraphqlContext, value: Json | und
         created,
         updated: auditStamp(el.updateStamp),
         associatedUrn,
+        settings:
+          typeof el.settings === 'object' && el.settings !== null ? { showInAssetPreview: (el.settings as Json).showInAssetPreview === true } : null,
       };
     }),
   );

@@ -34,7 +34,11 @@ import { descriptionMutationsModule } from './description-mutations.ts';
 import { domainMutationsModule } from './domain-mutations.ts';
 import { glossaryMutationsModule } from './glossary-mutations.ts';
 import { groupMutationsModule } from './group-mutations.ts';
+import { incidentMutationsModule } from './incident-mutations.ts';
 import { labelMutationsModule } from './label-mutations.ts';
+import { structuredPropertyMutationsModule } from './structured-property-mutations.ts';
+import { viewMutationsModule } from './view-mutations.ts';
+import { lineageMutationsModule } from './lineage-mutations.ts';
 import { linkMutationsModule } from './link-mutations.ts';
 import { ownerMutationsModule } from './owner-mutations.ts';
 import { entitiesModule } from './entities.ts';
@@ -93,6 +97,10 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   glossaryMutationsModule,
   dataProductMutationsModule,
   groupMutationsModule,
+  lineageMutationsModule,
+  structuredPropertyMutationsModule,
+  incidentMutationsModule,
+  viewMutationsModule,
   searchModule,
   searchAcrossModule,
   autocompleteModule,

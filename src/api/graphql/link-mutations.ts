@@ -1,4 +1,4 @@
-import { addLink, removeLink, updateLink, type LinkInput } from '../../catalog/curation/links.ts';
+import { addLink, removeLink, updateLink, upsertLink, type LinkInput } from '../../catalog/curation/links.ts';
 import { curate } from './curation.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
@@ -26,6 +26,13 @@ const typeDefs = /* GraphQL */ `
     resourceUrn: String!
   }
 
+  input UpsertLinkInput {
+    linkUrl: String!
+    label: String!
+    resourceUrn: String!
+    settings: LinkSettingsInput
+  }
+
   input RemoveLinkInput {
     linkUrl: String!
     "Removes only the link with this label too; without it, every link with the url."
@@ -38,6 +45,8 @@ const typeDefs = /* GraphQL */ `
     addLink(input: AddLinkInput!): Boolean
     "Replaces the link with the current url and label, keeping when it was created."
     updateLink(input: UpdateLinkInput!): Boolean
+    "Updates the link with this url and label, or adds it when there is none."
+    upsertLink(input: UpsertLinkInput!): Boolean
     removeLink(input: RemoveLinkInput!): Boolean
   }
 `;
@@ -65,6 +74,10 @@ export const linkMutationsModule: GraphqlModule = {
             { url: input.linkUrl, label: input.label, settings: input.settings },
             stamp,
           ),
+        ),
+      upsertLink: (_s, { input }: { input: AddInput }, ctx) =>
+        editLinks(ctx, input.resourceUrn, [input.linkUrl], (current, stamp) =>
+          upsertLink(current, { url: input.linkUrl, label: input.label, settings: input.settings }, stamp),
         ),
       removeLink: (_s, { input }: { input: { linkUrl: string; label?: string | null; resourceUrn: string } }, ctx) =>
         editLinks(ctx, input.resourceUrn, [input.linkUrl], (current) => removeLink(current, input.linkUrl, input.label ?? null)),

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors.ts';
+import { badRequest, type CatalogError } from '../errors.ts';
 import { validateAspect } from '../registry/index.ts';
 import { MissingEntities, type Json, type Parts, type WriteOp } from '../../storage/store.ts';
 
@@ -32,6 +32,24 @@ export class AspectEdits {
 
   now(): number {
     return this.clock();
+  }
+
+  /**
+   * One aspect that must already hold a value (the entity's info, properties, ...), changed by `change` with the time
+   * of the write; `missing` is the refusal when it holds none, or when the entity is gone.
+   */
+  async editExisting(
+    target: Pick<AspectEdit, 'urn' | 'entityType' | 'aspect'>,
+    actor: string,
+    missing: () => CatalogError,
+    change: (current: Json, now: number) => Json,
+  ): Promise<void> {
+    const now = this.now();
+    const update = (current: Json | undefined) => {
+      if (current === undefined) throw missing();
+      return change(current, now);
+    };
+    await this.apply([{ ...target, update }], actor, now, () => missing().message);
   }
 
   async apply(edits: readonly AspectEdit[], actor: string, now: number, missing: (urn: string) => string): Promise<void> {

@@ -3,7 +3,7 @@ import { aspectSpec, entitySpec } from '../registry/index.ts';
 import { checkBatchSize, ResourceLookup, resourceMissing, type CheckedResource, type ResourceRef } from '../resource-refs.ts';
 import { parseUrn } from '../urn.ts';
 import type { Json, Parts } from '../../storage/store.ts';
-import { AspectEdits, auditStampOf, type AspectEdit } from './aspect-edits.ts';
+import { type AspectEdits, auditStampOf, type AspectEdit } from './aspect-edits.ts';
 import { descriptionEdit } from './descriptions.ts';
 import { changeEditableField, changeLabels, LABELS, type LabelKind } from './labels.ts';
 import { checkLinkUrl, linkMissing } from './links.ts';
@@ -35,14 +35,10 @@ type EditOf = (r: CheckedResource) => { aspect: string; update: (current: Json |
  * checks are the edge's (api/graphql/curation.ts), before any of this runs.
  */
 export class Curation {
-  private readonly edits: AspectEdits;
-
   constructor(
     private readonly ports: Pick<Parts, 'aspects'>,
-    clock: () => number = Date.now,
-  ) {
-    this.edits = new AspectEdits(ports, clock);
-  }
+    private readonly edits: AspectEdits,
+  ) {}
 
   /** addTag(s), removeTag, batchAddTags, batchRemoveTags and the glossary term forms (LabelUtils). */
   async changeLabels(kind: LabelKind, change: 'add' | 'remove', labelUrns: readonly string[], resources: readonly ResourceRef[], call: CurationCall) {

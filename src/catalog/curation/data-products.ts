@@ -4,7 +4,7 @@ import { badRequest } from '../errors.ts';
 import { checkBatchSize } from '../resource-refs.ts';
 import { parseUrn } from '../urn.ts';
 import type { Json, Parts, ReadParts } from '../../storage/store.ts';
-import { AspectEdits, auditStampOf, type AspectEdit } from './aspect-edits.ts';
+import { type AspectEdits, auditStampOf, type AspectEdit } from './aspect-edits.ts';
 import { addOwners } from './owners.ts';
 
 const PRODUCT = 'dataProduct';
@@ -30,15 +30,11 @@ const assetsOf = (v: Json | undefined): Json[] =>
  * read-modify-writes of the products' properties.
  */
 export class DataProducts {
-  private readonly edits: AspectEdits;
-
   constructor(
     private readonly ports: Pick<Parts, 'aspects'> & Pick<ReadParts, 'relationships'>,
     private readonly catalog: Catalog,
-    private readonly clock: () => number = Date.now,
-  ) {
-    this.edits = new AspectEdits(ports, clock);
-  }
+    private readonly edits: AspectEdits,
+  ) {}
 
   /** The domains of an existing product, whose data product managers may change it; refuses a missing product. */
   async domainsOf(productUrn: string): Promise<string[]> {
@@ -59,7 +55,7 @@ export class DataProducts {
     // "dos" is DataHub's own typo; clients may match the text.
     if (!found.has(domain)) throw badRequest('The Domain provided dos not exist');
     if (found.has(urn)) throw badRequest('This Data product already exists!');
-    const stamp = auditStampOf(actor, this.clock());
+    const stamp = auditStampOf(actor, this.edits.now());
     const properties: Json = {
       name: input.properties.name,
       ...(input.properties.description != null ? { description: input.properties.description } : {}),
@@ -87,25 +83,15 @@ export class DataProducts {
   async update(productUrn: string, change: { name?: string | null; description?: string | null }, actor: string): Promise<void> {
     const urn = parseUrn(productUrn).raw;
     const missing = `Failed to update DataProduct. DataProduct with urn ${urn} does not exist.`;
-    await this.edits.apply(
-      [
-        {
-          urn,
-          entityType: PRODUCT,
-          aspect: PROPERTIES,
-          update: (current) => {
-            if (current === undefined) throw badRequest(missing);
-            return {
-              ...current,
-              ...(change.name != null ? { name: change.name } : {}),
-              ...(change.description != null ? { description: change.description } : {}),
-            };
-          },
-        },
-      ],
+    await this.edits.editExisting(
+      { urn, entityType: PRODUCT, aspect: PROPERTIES },
       actor,
-      this.clock(),
-      () => missing,
+      () => badRequest(missing),
+      (current) => ({
+        ...current,
+        ...(change.name != null ? { name: change.name } : {}),
+        ...(change.description != null ? { description: change.description } : {}),
+      }),
     );
   }
 
@@ -117,7 +103,7 @@ export class DataProducts {
     const found = await this.ports.aspects.existing([product, ...resources]);
     if (!found.has(product)) throw badRequest(productMissing(product));
     for (const r of resources) if (!found.has(r)) throw badRequest(resourceMissing(r));
-    const now = this.clock();
+    const now = this.edits.now();
     const stamp = auditStampOf(actor, now);
     const edit: AspectEdit = {
       urn: product,
@@ -150,6 +136,6 @@ export class DataProducts {
       aspect: PROPERTIES,
       update: (current) => ({ ...current, assets: assetsOf(current).filter((a) => !gone.has(a.destinationUrn as string)) }),
     }));
-    await this.edits.apply(edits, actor, this.clock(), productMissing);
+    await this.edits.apply(edits, actor, this.edits.now(), productMissing);
   }
 }

@@ -5,7 +5,7 @@ import type { Proposal } from '../proposals.ts';
 import type { EntitySearch } from '../search/entity-search.ts';
 import { parseUrn } from '../urn.ts';
 import type { Json, Parts, ReadParts } from '../../storage/store.ts';
-import { AspectEdits, auditStampOf } from './aspect-edits.ts';
+import { type AspectEdits, auditStampOf } from './aspect-edits.ts';
 import { isAncestorOrSelf, siblingNamed, withParent, type Hierarchy } from './hierarchy.ts';
 import { addOwners, checkOwner, ownerUrnsToCheck, type OwnerInput } from './owners.ts';
 
@@ -30,16 +30,12 @@ const UI_SOURCE: Json = { properties: { appSource: 'ui' } };
  * read-modify-write of the properties.
  */
 export class Domains {
-  private readonly edits: AspectEdits;
-
   constructor(
     private readonly ports: Pick<Parts, 'aspects'> & Pick<ReadParts, 'relationships'>,
     private readonly catalog: Catalog,
     private readonly search: EntitySearch,
-    private readonly clock: () => number = Date.now,
-  ) {
-    this.edits = new AspectEdits(ports, clock);
-  }
+    private readonly edits: AspectEdits,
+  ) {}
 
   /** createDomain: the new domain's urn (a random id unless one is given). */
   async create(input: CreateDomainInput, actor: string): Promise<string> {
@@ -53,7 +49,7 @@ export class Domains {
       throw conflict(`"${input.name}" already exists in this domain. Please pick a unique name.`);
     }
     for (const o of owners) checkOwner(o, (u) => found.has(u));
-    const now = this.clock();
+    const now = this.edits.now();
     const stamp = auditStampOf(actor, now);
     const properties: Json = {
       name: input.name,
@@ -93,7 +89,7 @@ export class Domains {
     if (await siblingNamed(this.ports.aspects, this.search, DOMAINS, name, parent?.raw ?? null, urn.raw)) {
       throw conflict(`"${name}" already exists in the destination domain. Please pick a unique name.`);
     }
-    const now = this.clock();
+    const now = this.edits.now();
     await this.edits.apply(
       [
         {

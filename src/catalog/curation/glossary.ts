@@ -4,7 +4,7 @@ import { badRequest } from '../errors.ts';
 import type { EntitySearch } from '../search/entity-search.ts';
 import { parseUrn } from '../urn.ts';
 import type { Json, Parts } from '../../storage/store.ts';
-import { AspectEdits, auditStampOf } from './aspect-edits.ts';
+import { type AspectEdits, auditStampOf } from './aspect-edits.ts';
 import { isAncestorOrSelf, parentOf, siblingNamed, withParent, type Hierarchy } from './hierarchy.ts';
 import { addOwners } from './owners.ts';
 
@@ -31,16 +31,12 @@ const isKind = (type: string): type is Kind => type === 'glossaryTerm' || type =
  * owner, and a node never moves under itself. Creation is an ingest (key, info and ownership in one transaction).
  */
 export class Glossary {
-  private readonly edits: AspectEdits;
-
   constructor(
     private readonly ports: Pick<Parts, 'aspects'>,
     private readonly catalog: Catalog,
     private readonly search: EntitySearch,
-    private readonly clock: () => number = Date.now,
-  ) {
-    this.edits = new AspectEdits(ports, clock);
-  }
+    private readonly edits: AspectEdits,
+  ) {}
 
   /** The node a term or node is filed under (null at the root): whose children's managers may change it. */
   parentOf(urn: string): Promise<string | null> {
@@ -62,7 +58,7 @@ export class Glossary {
     const found = await this.ports.aspects.existing([urn, ...(parent ? [parent.raw] : [])]);
     if (found.has(urn)) throw badRequest(`This ${tree.noun} already exists!`);
     if (parent !== null && !found.has(parent.raw)) throw badRequest(`Failed to create ${tree.noun}. Parent node ${parent.raw} does not exist.`);
-    const stamp = auditStampOf(actor, this.clock());
+    const stamp = auditStampOf(actor, this.edits.now());
     const info: Json = {
       name: input.name,
       definition: input.description ?? '',
@@ -96,21 +92,11 @@ export class Glossary {
       throw badRequest('Cannot move a glossary node under one of its own descendants.');
     }
     const missing = `Info for this ${tree.noun} does not yet exist!`;
-    await this.edits.apply(
-      [
-        {
-          urn: urn.raw,
-          entityType: urn.entityType,
-          aspect: tree.aspect,
-          update: (current) => {
-            if (current === undefined) throw badRequest(missing);
-            return withParent(current, tree, parent?.raw ?? null);
-          },
-        },
-      ],
+    await this.edits.editExisting(
+      { urn: urn.raw, entityType: urn.entityType, aspect: tree.aspect },
       actor,
-      this.clock(),
-      () => missing,
+      () => badRequest(missing),
+      (current) => withParent(current, tree, parent?.raw ?? null),
     );
   }
 }

@@ -4,7 +4,7 @@ import { badRequest, notFound } from '../errors.ts';
 import { checkBatchSize } from '../resource-refs.ts';
 import { parseUrn } from '../urn.ts';
 import type { Json, Parts } from '../../storage/store.ts';
-import { AspectEdits, type AspectEdit } from './aspect-edits.ts';
+import { type AspectEdits, type AspectEdit } from './aspect-edits.ts';
 
 const GROUP = 'corpGroup';
 const MEMBERSHIP = 'nativeGroupMembership';
@@ -24,15 +24,11 @@ const groupsOf = (v: Json | undefined): string[] =>
  * ingested from an external provider keeps its members as the provider sent them.
  */
 export class Groups {
-  private readonly edits: AspectEdits;
-
   constructor(
     private readonly ports: Pick<Parts, 'aspects'>,
     private readonly catalog: Catalog,
-    private readonly clock: () => number = Date.now,
-  ) {
-    this.edits = new AspectEdits(ports, clock);
-  }
+    private readonly edits: AspectEdits,
+  ) {}
 
   /** createGroup: the new group's urn (a random id unless one is given). */
   async create(input: CreateGroupInput, actor: string): Promise<string> {
@@ -61,7 +57,7 @@ export class Groups {
       aspect: MEMBERSHIP,
       update: (current) => ({ ...current, nativeGroups: [...groupsOf(current).filter((g) => g !== group), group] }),
     }));
-    await this.edits.apply(edits, actor, this.clock(), () => 'Failed to add member to group. User does not exist.');
+    await this.edits.apply(edits, actor, this.edits.now(), () => 'Failed to add member to group. User does not exist.');
   }
 
   /** removeGroupMembers: the group leaves the nativeGroupMembership of each user that names it; others are not written. */
@@ -80,7 +76,7 @@ export class Groups {
       aspect: MEMBERSHIP,
       update: (current) => ({ ...current, nativeGroups: groupsOf(current).filter((g) => g !== group) }),
     }));
-    await this.edits.apply(edits, actor, this.clock(), (urn) => `Failed to remove ${urn} from group ${group}. User does not exist.`);
+    await this.edits.apply(edits, actor, this.edits.now(), (urn) => `Failed to remove ${urn} from group ${group}. User does not exist.`);
   }
 
   /** The group must exist (DataHub's NOT_FOUND) and be native: an external group's members are its provider's. */

@@ -57,3 +57,8 @@ export function updateLink(current: Json | undefined, from: { url: string; label
 export function removeLink(current: Json | undefined, url: string, label: string | null): Json {
   return { ...current, elements: elements(current).filter((e) => !(label === null ? e.url === url : isLink(e, url, label))) };
 }
+
+/** upsertLink: the link with this url and label replaced (as updateLink does), or added when there is none. */
+export function upsertLink(current: Json | undefined, link: LinkInput, stamp: Json): Json {
+  return elements(current).some((e) => isLink(e, link.url, link.label)) ? updateLink(current, link, link, stamp) : addLink(current, link, stamp);
+}

@@ -1,0 +1,108 @@
+import type { CreateStructuredPropertyInput, StructuredPropertyParams } from '../../catalog/curation/structured-properties.ts';
+import { structuredProperties } from './associations.ts';
+import { guarded } from './curation.ts';
+import { entityRef } from './entity-refs.ts';
+import type { GraphqlModule } from './schema.ts';
+
+/** DataHub's structured property mutations (properties.graphql, forms.graphql's value inputs). */
+const typeDefs = /* GraphQL */ `
+  enum PropertyCardinality {
+    SINGLE
+    MULTIPLE
+  }
+
+  input PropertyValueInput {
+    stringValue: String
+    numberValue: Float
+  }
+
+  input StructuredPropertyInputParams {
+    structuredPropertyUrn: String!
+    values: [PropertyValueInput!]!
+  }
+
+  input UpsertStructuredPropertiesInput {
+    assetUrn: String!
+    structuredPropertyInputParams: [StructuredPropertyInputParams!]!
+  }
+
+  input RemoveStructuredPropertiesInput {
+    assetUrn: String!
+    structuredPropertyUrns: [String!]!
+  }
+
+  input TypeQualifierInput {
+    allowedTypes: [String!]
+  }
+
+  input AllowedValueInput {
+    stringValue: String
+    numberValue: Float
+    description: String
+  }
+
+  input StructuredPropertySettingsInput {
+    isHidden: Boolean
+    showInSearchFilters: Boolean
+    showInAssetSummary: Boolean
+    hideInAssetSummaryWhenEmpty: Boolean
+    showAsAssetBadge: Boolean
+    showInColumnsTable: Boolean
+  }
+
+  input CreateStructuredPropertyInput {
+    id: String
+    qualifiedName: String
+    displayName: String
+    description: String
+    immutable: Boolean
+    "A data type urn, e.g. urn:li:dataType:datahub.string"
+    valueType: String!
+    typeQualifier: TypeQualifierInput
+    allowedValues: [AllowedValueInput!]
+    cardinality: PropertyCardinality
+    entityTypes: [String!]!
+    allowedPlatforms: [String!]
+    "Accepted; Almanac does not store display settings yet."
+    settings: StructuredPropertySettingsInput
+  }
+
+  extend type Mutation {
+    "Assigns values of structured properties to an entity, checked against each definition (EDIT_ENTITY or EDIT_ENTITY_PROPERTIES)."
+    upsertStructuredProperties(input: UpsertStructuredPropertiesInput!): StructuredProperties!
+    removeStructuredProperties(input: RemoveStructuredPropertiesInput!): StructuredProperties!
+    "Defines a structured property (MANAGE_STRUCTURED_PROPERTIES)."
+    createStructuredProperty(input: CreateStructuredPropertyInput!): StructuredPropertyEntity!
+  }
+`;
+
+export const structuredPropertyMutationsModule: GraphqlModule = {
+  typeDefs,
+  resolvers: {
+    Mutation: {
+      upsertStructuredProperties: async (
+        _s,
+        { input }: { input: { assetUrn: string; structuredPropertyInputParams: StructuredPropertyParams[] } },
+        ctx,
+      ) => {
+        const value = await guarded(ctx, [['editProperties', input.assetUrn]], { n: 1, field: 'input' }, () =>
+          ctx.app.structuredProperties.upsert(input.assetUrn, input.structuredPropertyInputParams, ctx.principal.actorUrn),
+        );
+        return structuredProperties(ctx, value, input.assetUrn);
+      },
+      removeStructuredProperties: async (_s, { input }: { input: { assetUrn: string; structuredPropertyUrns: string[] } }, ctx) => {
+        const value = await guarded(ctx, [['editProperties', input.assetUrn]], { n: 1, field: 'input' }, () =>
+          ctx.app.structuredProperties.remove(input.assetUrn, input.structuredPropertyUrns, ctx.principal.actorUrn),
+        );
+        return structuredProperties(ctx, value, input.assetUrn);
+      },
+      createStructuredProperty: async (_s, { input }: { input: CreateStructuredPropertyInput }, ctx) =>
+        entityRef(
+          ctx,
+          await guarded(ctx, [['manageStructuredProperties']], { n: 2, field: 'input' }, () =>
+            ctx.app.structuredProperties.create(input, ctx.principal.actorUrn),
+          ),
+        ),
+    },
+  },
+};
