@@ -1,5 +1,4 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
-import { syncDomains } from './domains-sync.ts';
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
 import type { EntitySearch } from './search/entity-search.ts';
@@ -8,6 +7,7 @@ import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { ROOT_USER_INFO } from './root-user.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
+import { writeHookOf } from './write-hooks.ts';
 import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
 import type { AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
@@ -140,8 +140,9 @@ export class Catalog {
     }
     if (aspect.kind === 'key') return keyOps;
     const op = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: aspect.name, systemMetadata } as const;
-    // A domains write is reconciled with the stored value inside the write, as DataHub's DomainsSyncMutationHook does.
-    const sync = aspect.name === 'domains' ? (value: Json, current: Json | undefined) => syncDomains(value, current, p.urn) : undefined;
+    // An aspect with a DataHub mutation hook (domains) is reconciled with the stored value inside the write.
+    const hook = writeHookOf(aspect.name);
+    const sync = hook && ((value: Json, current: Json | undefined) => hook(value, current, p.urn));
     const inWrite = (compute: (current: Json | undefined) => Json) => (current: Json | undefined) => {
       try {
         return compute(current);
