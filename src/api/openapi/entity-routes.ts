@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, notFound } from '../../catalog/errors.ts';
 import type { Proposal } from '../../catalog/proposals.ts';
-import { entitySpec } from '../../catalog/registry/index.ts';
+import { aspectSpec, entitySpec } from '../../catalog/registry/index.ts';
 import { parseUrn } from '../../catalog/urn.ts';
 import type { Json, StoredAspect } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
@@ -40,6 +40,19 @@ const entityView = (urn: string, aspects: readonly StoredAspect[]) => ({
   ...Object.fromEntries(aspects.map((a) => [a.aspect, { value: a.value, systemMetadata: a.systemMetadata }])),
 });
 
+/**
+ * The timeseries events a write sent, by urn, as the answer shows them: an entity's stored aspects leave events out,
+ * and DataHub answers each written aspect (with its trace id, which DataHub's trace smoke test reads from an event).
+ */
+function timeseriesWritten(traced: readonly Proposal[]): Map<string, Record<string, { value: unknown; systemMetadata: Json | null }>> {
+  const out = new Map<string, Record<string, { value: unknown; systemMetadata: Json | null }>>();
+  for (const p of traced) {
+    if (aspectSpec(p.entityType, p.aspectName).kind !== 'timeseries') continue;
+    out.set(p.urn, { ...out.get(p.urn), [p.aspectName]: { value: p.value, systemMetadata: p.systemMetadata } });
+  }
+  return out;
+}
+
 /** DataHub's OpenAPI v3 entity endpoints, as newer emitters use them. */
 export const openapiRoutes =
   (ctx: AppContext): FastifyPluginAsync =>
@@ -64,8 +77,14 @@ export const openapiRoutes =
         req.writes.take(proposals.length, 'body');
         await requireEdit(ctx, req.principal, urns);
         await requireAuthorityWrites(ctx, req.principal, proposals);
-        await tracedWrite(ctx, reply, proposals, (traced) => ctx.catalog.ingest(traced, req.principal.actorUrn));
-        return Promise.all([...new Set(urns)].map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
+        const traced = await tracedWrite(ctx, reply, proposals, async (t) => {
+          await ctx.catalog.ingest(t, req.principal.actorUrn);
+          return t;
+        });
+        const events = timeseriesWritten(traced);
+        return Promise.all(
+          [...new Set(urns)].map(async (urn) => ({ ...entityView(urn, (await ctx.catalog.getEntity(urn)) ?? []), ...events.get(urn) })),
+        );
       };
     app.post('/openapi/v3/entity/:entityType', writeEntities('UPSERT'));
     app.patch('/openapi/v3/entity/:entityType', writeEntities('PATCH'));
