@@ -8,9 +8,10 @@ import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './regist
 import { ROOT_USER_INFO } from './root-user.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
 import { writeHookOf } from './write-hooks.ts';
+import { preconditionOf } from './preconditions.ts';
 import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
-import type { AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
+import type { AspectLatest, AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 import { processRuns, type ProcessRuns } from './search/process-runs.ts';
 
 /** The run id clients send when a proposal belongs to no ingestion run. */
@@ -143,8 +144,11 @@ export class Catalog {
     // An aspect with a DataHub mutation hook (domains) is reconciled with the stored value inside the write.
     const hook = writeHookOf(aspect.name);
     const sync = hook && ((value: Json, current: Json | undefined) => hook(value, current, p.urn));
-    const inWrite = (compute: (current: Json | undefined) => Json) => (current: Json | undefined) => {
+    // A conditional write (If-Version-Match, ...) is checked on the locked latest version inside the write.
+    const precondition = preconditionOf(p);
+    const inWrite = (compute: (current: Json | undefined) => Json) => (current: Json | undefined, latest: AspectLatest | undefined) => {
       try {
+        precondition?.(latest);
         return compute(current);
       } catch (e) {
         throw at(path, e);
@@ -152,8 +156,11 @@ export class Catalog {
     };
     if (p.changeType !== 'PATCH') {
       const value = validateAspect(spec.name, aspect.name, p.value);
-      if (!sync) return [...keyOps, { ...op, value }];
-      return [...keyOps, { ...op, value, update: inWrite((current) => validateAspect(spec.name, aspect.name, sync(value, current))) }];
+      if (!sync && !precondition) return [...keyOps, { ...op, value }];
+      return [
+        ...keyOps,
+        { ...op, value, update: inWrite((current) => (sync ? validateAspect(spec.name, aspect.name, sync(value, current)) : value)) },
+      ];
     }
     // Checked now; applied to the latest version inside the write, which an invalid result aborts.
     const patch = parsePatch(aspect.name, p.value, 'aspect.value');

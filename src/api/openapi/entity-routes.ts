@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, notFound } from '../../catalog/errors.ts';
-import type { Proposal } from '../../catalog/proposals.ts';
+import { parseHeaders, type Proposal } from '../../catalog/proposals.ts';
 import { aspectSpec, entitySpec } from '../../catalog/registry/index.ts';
 import { parseUrn } from '../../catalog/urn.ts';
 import type { Json, StoredAspect } from '../../storage/store.ts';
@@ -32,7 +32,16 @@ function toProposal(
   if (sm !== undefined && sm !== null && !isObject(sm)) throw badRequest(`'${path}.systemMetadata' must be an object`);
   if (changeType === 'PATCH' && !(isObject(body.value) && 'patch' in body.value))
     throw badRequest(`'${path}.value' must be {"patch": [...]}: Missing \`patch\` field.`);
-  return { entityType, urn, changeType, aspectName, value: body.value, systemMetadata: (sm as Json | undefined) ?? null };
+  const headers = parseHeaders(body.headers, `${path}.headers`);
+  return {
+    entityType,
+    urn,
+    changeType,
+    aspectName,
+    value: body.value,
+    systemMetadata: (sm as Json | undefined) ?? null,
+    ...(headers ? { headers } : {}),
+  };
 }
 
 const entityView = (urn: string, aspects: readonly StoredAspect[]) => ({
