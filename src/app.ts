@@ -31,6 +31,7 @@ import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
 import { Metrics } from './api/metrics.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
+import { SearchIndexBuilder } from './tasks/search-index/search-index-builder.ts';
 import { AuditTrail } from './auth/audit-trail.ts';
 import { housekeepingJob } from './tasks/housekeeping.ts';
 import { Scheduler } from './tasks/scheduler.ts';
@@ -43,9 +44,12 @@ import { RetentionPolicies } from './catalog/retention/retention-policies.ts';
 import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
+import { EventPoll } from './catalog/events/event-poll.ts';
 import { openStore } from './storage/open-store.ts';
 import { routeReads } from './storage/compose-store.ts';
-import type { Parts, Store } from './storage/store.ts';
+import { routeToReplicas } from './storage/read-routing.ts';
+import { runInReadScope } from './storage/read-scope.ts';
+import type { Parts, SearchIndexBuild, Store } from './storage/store.ts';
 
 /** How soon a retention policy changed by another process applies to this one's writes. */
 export const RETENTION_REFRESH_MILLIS = 5_000;
@@ -83,6 +87,8 @@ export interface Services {
   readonly policies: PolicyService;
   /** DataHub's audit event search. */
   readonly auditTrail: AuditTrail;
+  /** DataHub's events API over the change log. */
+  readonly eventPoll: EventPoll;
   /** The retention policies as this process applies them on write (reloaded after changes). */
   readonly retentionPolicies: RetentionPolicies;
   readonly webhooks: WebhookSubscriptions;
@@ -100,10 +106,20 @@ async function bootstrapAdmin({ database, identity }: Pick<Parts, 'database' | '
 }
 
 /**
- * Which database handle answers each part's reads; writes always go to `store`. Every part reads from the primary
- * today: a read replica is one more `openStore` and its name on the lines of the parts it may serve.
+ * The parts read replicas may answer (ALMANAC_DATABASE_READ_URLS), each read only when the replica is fresh for its
+ * request. Identity and user access (the auth path and its mark), tasks, schedules and truncation (claims, leases,
+ * node locks), change events (the event log's long polls wait on the primary's notifications) and the database part
+ * stay on the primary, as does every write and whatever an adapter reads inside a
+ * write's transaction.
+ */
+const REPLICATED: ReadonlySet<keyof Parts> = new Set<keyof Parts>(['aspects', 'relationships', 'timeseries', 'search', 'runs', 'retention', 'audit']);
+
+/**
+ * Which database handle answers each part's reads; writes always go to `store`. Without replicas every part reads
+ * from the primary; with them, the parts in REPLICATED read through the store's router.
  */
 function chooseReads(store: Store): Parts {
+  if (store.readRouter) return routeToReplicas(store, store.readRouter, REPLICATED);
   return routeReads(store, {
     database: store,
     aspects: store,
@@ -123,20 +139,27 @@ function chooseReads(store: Store): Parts {
 }
 
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
-export async function openServices(config: Config, options: { background?: boolean } = {}): Promise<Services> {
+export async function openServices(
+  config: Config,
+  options: { background?: boolean; checkListener?: boolean; onIncompleteSearchIndex?: (build: SearchIndexBuild) => void } = {},
+): Promise<Services> {
   const retentionPolicies = new RetentionPolicies();
-  const store = await openStore(config.database, { ...options, retention: retentionPolicies });
+  const store = await openStore(config.database, { background: options.background, retention: retentionPolicies });
   try {
+    // A server that would not hear other processes' changes (a listener behind a transaction pooler) does not start,
+    // and finds out before anything else uses the pool.
+    if (options.checkListener) await store.database.checkListener();
     const ports = chooseReads(store);
     await retentionPolicies.load(ports.retention);
-    const search = new EntitySearch(ports);
+    const search = new EntitySearch(ports, options.onIncompleteSearchIndex);
     const catalog = new Catalog(ports, search, store.backend);
     await bootstrapAdmin(ports, catalog);
     await installDefaultPolicies(ports, catalog, Date.now());
     // One cache of what authentication and authorization read, so a request reads the auth change mark once.
     const authState = new AuthStateCache(ports);
     const tokens = new TokenService(ports, await loadTokenSecrets(config, ports), config.sessions.ttlMillis, authState);
-    const authorizer = new Authorizer(ports, authState);
+    // Authorization reads the primary: the policies it keeps across requests are checked against a counter read there.
+    const authorizer = new Authorizer(store, authState);
     const webhookSecrets = new WebhookSecrets(tokens.derive('webhook secrets'));
     const relationships = new RelationshipService(ports);
     return {
@@ -162,6 +185,7 @@ export async function openServices(config: Config, options: { background?: boole
       users: new UserAdmin(ports, catalog, search, tokens, authorizer),
       policies: new PolicyService(catalog, search, authorizer, ports),
       auditTrail: new AuditTrail(ports, authorizer),
+      eventPoll: new EventPoll(ports),
       retentionPolicies,
       webhooks: new WebhookSubscriptions(ports, webhookSecrets, validateWebhookUrl),
       webhookSecrets,
@@ -181,7 +205,21 @@ export interface App {
 
 /** The composition root shared by `npm start`, `almanac serve` and the API tests. */
 export async function createApp(config: Config, logger: Logger): Promise<App> {
-  const services = await openServices(config, { background: true });
+  const searchLog = logger.child({ component: 'search' });
+  let warnedAt = 0;
+  const services = await openServices(config, {
+    background: true,
+    checkListener: true,
+    // A search answered while the index is still being built over older aspects may miss some: said, at most every 10 s.
+    onIncompleteSearchIndex: (build) => {
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      searchLog.warn(
+        { done: build.done, total: build.total },
+        'search answered from an index still being built: entities not yet indexed are missing',
+      );
+    },
+  });
   const authenticator = new Authenticator(
     { enabled: config.authEnabled, systemClientId: config.systemClientId, systemClientSecret: config.systemClientSecret },
     services.tokens,
@@ -211,12 +249,19 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   });
   let accepting = true;
   const { store: _store, ports, ...shared } = services;
-  const metrics = new Metrics({ databaseStats: () => ports.database.databaseStats(), truncations: (limit) => operations.truncations(limit) });
+  const router = services.store.readRouter;
+  const metrics = new Metrics({
+    databaseStats: () => ports.database.databaseStats(),
+    truncations: (limit) => operations.truncations(limit),
+    readRouting: router && (() => router.stats()),
+  });
   // Periodic jobs, each occurrence run by one process of those sharing the database.
   const scheduler = new Scheduler(ports, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
   });
-  scheduler.register(housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis, config.auditRetentionMillis));
+  scheduler.register(
+    housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis, config.auditRetentionMillis, config.eventRetentionMillis),
+  );
   if (config.retention.scheduleOffsetMillis !== null) scheduler.register(retentionJob(retention, config.retention.scheduleOffsetMillis));
   scheduler.start();
   // Every process may deliver: deliveries are claimed, so each goes out from one of them.
@@ -224,6 +269,9 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     ? new WebhookDeliverer(ports, services.webhookSecrets, logger.child({ component: 'webhooks' }), { claimant: runner.nodeId })
     : undefined;
   deliverer?.start();
+  // A database that held aspects before the search index gets it built in batches, resumed where a crash left it.
+  const searchIndexBuilder = new SearchIndexBuilder(ports, searchLog);
+  searchIndexBuilder.start();
   const server = await buildServer(
     {
       ...shared,
@@ -234,6 +282,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       metrics,
       graphql: createGraphqlExecutor(config),
       accepting: () => accepting,
+      readScope: router && ((fn: () => void) => runInReadScope(router.newScope(), fn)),
     },
     { logger },
   );
@@ -245,6 +294,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       // Running tasks stop at their next step and record how far they got; waiting requests then answer.
       await scheduler.stop();
       await deliverer?.stop();
+      await searchIndexBuilder.stop();
       services.retentionPolicies.stop();
       await runner.stop();
       await server.close();

@@ -237,7 +237,14 @@ export class Catalog {
 
   /** DataHub's listUrns: the urns of one entity type (soft-deleted ones too), a page by offset, with the total. */
   async listUrns(entityType: string, start: number, count: number): Promise<{ urns: string[]; total: number }> {
-    const page = await this.search.page({ entityTypes: [entitySpec(entityType).name], filter: [], includeSoftDeleted: true, sort: [] }, start, count);
+    const page = await this.search.page(
+      { entityTypes: [entitySpec(entityType).name], filter: [], includeSoftDeleted: true, sort: [] },
+      start,
+      count,
+      {
+        total: true,
+      },
+    );
     return { urns: page.hits.map((h) => h.urn), total: await page.total() };
   }
 
