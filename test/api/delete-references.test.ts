@@ -114,6 +114,7 @@ for (const backend of await backends()) {
         ['urn:li:corpuser:bob'],
       );
       await call({ urn: DOMAIN });
+      // DataHub's domains sync hook derives domainAssociations from domains on every write of the aspect.
       assert.deepEqual(await aspect(ds('b'), 'domains'), { domains: [], domainAssociations: [] });
       assert.equal((await call({ urn: CONTAINER, dryRun: true })).json.value.total, 1);
       await call({ urn: CONTAINER });
