@@ -174,8 +174,9 @@ async function runDirectory({ name, path: target }) {
   return {
     directory: name,
     ...(counts ?? { passed: 0, failed: 0, errors: 0, skipped: 0, xfailed: 0, xpassed: 0 }),
-    // Every test erroring in set-up is the session fixture failing: the sign-in, or the root user's bootstrap check.
-    sessionSetup: ran || !problems.length ? 'ok' : problems[0].reason,
+    // Every test erroring in set-up: a fixture failed for all of them (the session's sign-in or the root user's
+    // bootstrap check, or a module's own set-up); its first reason.
+    setUp: ran || !problems.length ? 'ok' : problems[0].reason,
     exit: status,
     seconds: Math.round((Date.now() - started) / 1000),
     output: dir,
@@ -206,8 +207,7 @@ if (opts.json) console.log(JSON.stringify(summary, null, 2));
 else {
   console.log('directory\tpassed\tfailed\terrors\tskipped\tseconds');
   for (const r of results) console.log(`${r.directory}\t${r.passed}\t${r.failed}\t${r.errors}\t${r.skipped}\t${r.seconds}`);
-  const setupFailures = results.filter((r) => r.sessionSetup !== 'ok');
-  for (const r of setupFailures) console.log(`${r.directory}: the session set-up failed: ${r.sessionSetup}`);
+  for (const r of results.filter((x) => x.setUp !== 'ok')) console.log(`${r.directory}: every test failed in set-up: ${r.setUp}`);
   console.log(`summary: ${path.join(out, 'summary.json')}`);
 }
-process.exit(results.every((r) => r.failed + r.errors + r.xpassed === 0 && r.sessionSetup === 'ok') ? 0 : 1);
+process.exit(results.every((r) => r.failed + r.errors + r.xpassed === 0 && r.setUp === 'ok') ? 0 : 1);

@@ -27,6 +27,9 @@ export interface ListTokensInput {
 
 export const MAX_TOKEN_PAGE = 1000;
 
+/** The token's entity, as DataHub names it (its audit events' entityUrn, GraphQL's AccessTokenMetadata.urn). */
+export const tokenUrn = (id: string): string => `urn:li:dataHubAccessToken:${id}`;
+
 export interface TokenLimits {
   readonly maxPerUser: number;
   readonly maxNameLength: number;
@@ -74,8 +77,16 @@ export class AccessTokens {
       );
     }
     const minted = await this.tokens.mint({ ...input, ownerUrn: principal.actorUrn, now });
-    await recordAudit(this.ports.audit, 'CreateAccessTokenEvent', principal.actorUrn, { entityUrn: input.actorUrn }, now);
+    await recordAudit(this.ports.audit, 'CreateAccessTokenEvent', principal.actorUrn, { entityUrn: tokenUrn(minted.record.id) }, now);
     return minted;
+  }
+
+  /** DataHub's getAccessTokenMetadata: what a raw token is (its stored record), for those who may manage tokens. */
+  async metadataOf(principal: Principal, token: string): Promise<AccessTokenRecord> {
+    if (!(await this.canManage(principal))) throw forbidden(UNAUTHORIZED_MESSAGE);
+    const record = await this.ports.identity.getAccessToken(this.tokens.tokenId(token));
+    if (!record) throw notFound('Access token no longer exists');
+    return record;
   }
 
   async list(principal: Principal, input: ListTokensInput): Promise<AccessTokenPage> {
@@ -95,7 +106,7 @@ export class AccessTokens {
     if (!record) throw notFound('Access token no longer exists');
     if (record.ownerUrn !== principal.actorUrn && !(await this.canManage(principal))) throw forbidden(UNAUTHORIZED_MESSAGE);
     await this.ports.identity.deleteAccessToken(tokenId);
-    await recordAudit(this.ports.audit, 'RevokeAccessTokenEvent', principal.actorUrn, { entityUrn: record.actorUrn }, this.clock());
+    await recordAudit(this.ports.audit, 'RevokeAccessTokenEvent', principal.actorUrn, { entityUrn: tokenUrn(tokenId) }, this.clock());
     return true;
   }
 }

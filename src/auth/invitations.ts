@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { badRequest, conflict } from '../catalog/errors.ts';
-import type { Catalog } from '../catalog/catalog.ts';
+import { SYSTEM_ACTOR, type Catalog } from '../catalog/catalog.ts';
 import { parseUrn } from '../catalog/urn.ts';
 import type { Parts, ReadParts } from '../storage/store.ts';
 import { hashPassword } from './passwords.ts';
@@ -119,7 +119,12 @@ export class Invitations {
       urn,
     );
     if (role) await this.ports.identity.setRole([urn], role, urn, now);
-    await recordAudit(this.ports.audit, 'CreateUserEvent', urn, { entityUrn: urn }, now);
+    // As DataHub records a sign-up: one event per aspect its system actor writes, the key's a CreateUserEvent.
+    const written = ['corpUserKey', 'corpUserInfo', 'corpUserStatus', 'corpUserCredentials'];
+    for (const aspectName of written) {
+      const type = aspectName === 'corpUserKey' ? 'CreateUserEvent' : 'UpdateUserEvent';
+      await recordAudit(this.ports.audit, type, SYSTEM_ACTOR, { entityUrn: urn, aspectName }, now);
+    }
     return urn;
   }
 }

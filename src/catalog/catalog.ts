@@ -1,5 +1,4 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
-import { syncDomains } from './domains-sync.ts';
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
 import type { EntitySearch } from './search/entity-search.ts';
@@ -8,9 +7,11 @@ import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
 import { ROOT_USER_INFO } from './root-user.ts';
 import { timeseriesDocId } from './timeseries-doc-id.ts';
+import { writeHookOf } from './write-hooks.ts';
+import { preconditionOf } from './preconditions.ts';
 import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
-import type { AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
+import type { AspectLatest, AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 import { processRuns, type ProcessRuns } from './search/process-runs.ts';
 import { checkStructuredProperties } from './structured-property-values.ts';
 
@@ -142,10 +143,14 @@ export class Catalog {
     }
     if (aspect.kind === 'key') return keyOps;
     const op = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: aspect.name, systemMetadata } as const;
-    // A domains write is reconciled with the stored value inside the write, as DataHub's DomainsSyncMutationHook does.
-    const sync = aspect.name === 'domains' ? (value: Json, current: Json | undefined) => syncDomains(value, current, p.urn) : undefined;
-    const inWrite = (compute: (current: Json | undefined) => Json) => (current: Json | undefined) => {
+    // An aspect with a DataHub mutation hook (domains) is reconciled with the stored value inside the write.
+    const hook = writeHookOf(aspect.name);
+    const sync = hook && ((value: Json, current: Json | undefined) => hook(value, current, p.urn));
+    // A conditional write (If-Version-Match, ...) is checked on the locked latest version inside the write.
+    const precondition = preconditionOf(p);
+    const inWrite = (compute: (current: Json | undefined) => Json) => (current: Json | undefined, latest: AspectLatest | undefined) => {
       try {
+        precondition?.(latest);
         return compute(current);
       } catch (e) {
         throw at(path, e);
@@ -153,8 +158,11 @@ export class Catalog {
     };
     if (p.changeType !== 'PATCH') {
       const value = validateAspect(spec.name, aspect.name, p.value);
-      if (!sync) return [...keyOps, { ...op, value }];
-      return [...keyOps, { ...op, value, update: inWrite((current) => validateAspect(spec.name, aspect.name, sync(value, current))) }];
+      if (!sync && !precondition) return [...keyOps, { ...op, value }];
+      return [
+        ...keyOps,
+        { ...op, value, update: inWrite((current) => (sync ? validateAspect(spec.name, aspect.name, sync(value, current)) : value)) },
+      ];
     }
     // Checked now; applied to the latest version inside the write, which an invalid result aborts.
     const patch = parsePatch(aspect.name, p.value, 'aspect.value');

@@ -9,6 +9,8 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  /** A conditional write's precondition (If-Version-Match, If-Modified-Since, If-Unmodified-Since) does not hold. */
+  'PRECONDITION_FAILED',
   'PAYLOAD_TOO_LARGE',
   'URI_TOO_LONG',
   'HEADERS_TOO_LARGE',
@@ -39,6 +41,7 @@ export const badRequest = (message: string, details?: Record<string, unknown>) =
 export const validationFailed = (message: string, details?: Record<string, unknown>) => new CatalogError('VALIDATION_FAILED', message, details);
 export const notFound = (message: string) => new CatalogError('NOT_FOUND', message);
 export const conflict = (message: string, details?: Record<string, unknown>) => new CatalogError('CONFLICT', message, details);
+export const preconditionFailed = (message: string) => new CatalogError('PRECONDITION_FAILED', message);
 export const forbidden = (message: string) => new CatalogError('FORBIDDEN', message);
 export const unauthenticated = (message: string) => new CatalogError('UNAUTHENTICATED', message);
 

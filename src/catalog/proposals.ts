@@ -12,6 +12,8 @@ export interface Proposal {
   /** The aspect JSON, parsed from `aspect.value` (a string on the wire). */
   readonly value: unknown;
   readonly systemMetadata: Json | null;
+  /** The MCP's headers: DataHub's conditional write headers (preconditions.ts) are read from them. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 const CHANGE_TYPES = ['UPSERT', 'CREATE', 'UPDATE', 'DELETE', 'PATCH', 'RESTATE'];
@@ -63,7 +65,17 @@ export function parseProposal(raw: unknown, path: string): Proposal {
     throw badRequest(`Parameter '${path}.aspect.value' must be the aspect serialized as a JSON string`);
   }
   const sm = parseSystemMetadata(raw.systemMetadata, path);
-  return { entityType, urn, changeType, aspectName, value, systemMetadata: sm };
+  const headers = parseHeaders(raw.headers, `${path}.headers`);
+  return { entityType, urn, changeType, aspectName, value, systemMetadata: sm, ...(headers ? { headers } : {}) };
+}
+
+/** An MCP's `headers`: a map of strings (DataHub's conditional writes read If-Version-Match and the like from it). */
+export function parseHeaders(raw: unknown, path: string): Readonly<Record<string, string>> | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (!isObject(raw) || !Object.values(raw).every((v) => typeof v === 'string')) {
+    throw badRequest(`Parameter '${path}' must be a map of strings`);
+  }
+  return raw as Record<string, string>;
 }
 
 /** An object, or (as `datahub put` sends it) that object serialized as a JSON string. */

@@ -133,13 +133,13 @@ for (const backend of await backends()) {
       await createDataset(server, b);
       assert.deepEqual(await gqlData(server, SET, { entityUrn: a, domainUrn: SALES }), { setDomain: true });
       await gqlData(server, SET, { entityUrn: a, domainUrn: FINANCE });
-      assert.deepEqual(await restliAspect(server, a, 'domains'), { domains: [FINANCE] });
+      assert.deepEqual(await restliAspect(server, a, 'domains'), { domains: [FINANCE], domainAssociations: [{ domain: FINANCE }] });
       await gqlData(server, BATCH_SET, { input: { domainUrn: SALES, resources: [{ resourceUrn: a }, { resourceUrn: b }] } });
-      assert.deepEqual(await restliAspect(server, b, 'domains'), { domains: [SALES] });
+      assert.deepEqual(await restliAspect(server, b, 'domains'), { domains: [SALES], domainAssociations: [{ domain: SALES }] });
       assert.deepEqual(await gqlData(server, UNSET, { entityUrn: a }), { unsetDomain: true });
-      assert.deepEqual(await restliAspect(server, a, 'domains'), { domains: [] });
+      assert.deepEqual(await restliAspect(server, a, 'domains'), { domains: [], domainAssociations: [] });
       await gqlData(server, BATCH_SET, { input: { domainUrn: null, resources: [{ resourceUrn: b }] } });
-      assert.deepEqual(await restliAspect(server, b, 'domains'), { domains: [] });
+      assert.deepEqual(await restliAspect(server, b, 'domains'), { domains: [], domainAssociations: [] });
     });
 
     it('refuses a missing domain or entity with DataHub’s messages, writing nothing', async () => {

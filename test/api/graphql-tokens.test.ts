@@ -118,6 +118,27 @@ for (const backend of await backends()) {
       assert.ok((await mine('dora', dora)).json.data.createAccessToken.accessToken);
     });
 
+    it("answers DataHub's getAccessTokenMetadata for a raw token to a token manager, and refuses anyone else", async () => {
+      const QUERY = 'query($token: String!) { getAccessTokenMetadata(token: $token) { urn id name actorUrn ownerUrn } }';
+      const created = (
+        await gqlData(
+          server,
+          CREATE,
+          { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_HOUR', name: 'looked up' } },
+          { auth: bob },
+        )
+      ).createAccessToken;
+      const { getAccessTokenMetadata } = await gqlData(server, QUERY, { token: created.accessToken });
+      assert.deepEqual(getAccessTokenMetadata, {
+        urn: `urn:li:dataHubAccessToken:${created.metadata.id}`,
+        id: created.metadata.id,
+        name: 'looked up',
+        actorUrn: 'urn:li:corpuser:bob',
+        ownerUrn: 'urn:li:corpuser:bob',
+      });
+      await gqlError(server, QUERY, { token: created.accessToken }, { code: 403, type: 'UNAUTHORIZED', message: /Unauthorized/ }, { auth: bob });
+    });
+
     it('refuses a token for a user that does not exist', async () => {
       await gqlError(
         server,

@@ -65,8 +65,12 @@ for (const backend of await backends()) {
 
     it('answers a timeseries aspect as DataHub does: NO_OP, search TRACE_NOT_IMPLEMENTED', async () => {
       const urn = urnOf('timeseries');
-      const res = await write(urn, 'datasetProfile', { timestampMillis: Date.now(), messageId: 'test timeseries', rowCount: 1 });
+      const event = { timestampMillis: Date.now(), messageId: 'test timeseries', rowCount: 1 };
+      const res = await write(urn, 'datasetProfile', event);
       assert.equal(res.status, 200, res.text);
+      // The answer shows the event written, with the trace id in its system metadata, as DataHub's trace smoke test reads it.
+      assert.deepEqual(res.json[0].datasetProfile.value, event);
+      assert.equal(res.json[0].datasetProfile.systemMetadata.properties.telemetryTraceId, traceOf(res));
       assert.deepEqual(await trace(traceOf(res), { [urn]: ['datasetProfile'] }), {
         [urn]: {
           datasetProfile: { success: true, primaryStorage: { writeStatus: 'NO_OP' }, searchStorage: { writeStatus: 'TRACE_NOT_IMPLEMENTED' } },

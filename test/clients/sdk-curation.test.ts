@@ -30,7 +30,7 @@ for (const backend of await clientBackends()) {
         { owner: OWNER, type: 'TECHNICAL_OWNER', typeUrn: 'urn:li:ownershipType:__system__technical_owner', source: { type: 'MANUAL' } },
       ]);
       assert.equal(r.editableDatasetProperties.description, 'One row per order');
-      assert.deepEqual(r.domains, { domains: [DOMAIN] });
+      assert.deepEqual(r.domains, { domains: [DOMAIN], domainAssociations: [{ domain: DOMAIN }] });
     });
 
     it("reads the field's tag, term and description in editableSchemaMetadata", () => {
@@ -49,7 +49,7 @@ for (const backend of await clientBackends()) {
       assert.deepEqual(c.globalTags, { tags: [] });
       assert.equal(c.ownership.owners[0].type, 'BUSINESS_OWNER');
       assert.equal(c.editableContainerProperties.description, "The shop's schema");
-      assert.deepEqual(c.domains, { domains: [DOMAIN] });
+      assert.deepEqual(c.domains, { domains: [DOMAIN], domainAssociations: [{ domain: DOMAIN }] });
     });
 
     it("shows the user DataHub's error for a field the schema does not have", () => {

@@ -1,6 +1,6 @@
 import { parseTokenDuration } from '../../auth/durations.ts';
 import { badRequest } from '../../catalog/errors.ts';
-import type { ListTokensInput } from '../../auth/access-tokens.ts';
+import { tokenUrn, type ListTokensInput } from '../../auth/access-tokens.ts';
 import type { AccessTokenRecord } from '../../storage/store.ts';
 import { entityRef } from './entity-refs.ts';
 import type { FacetFilter } from './filters.ts';
@@ -68,6 +68,8 @@ const typeDefs = /* GraphQL */ `
   extend type Query {
     "Tokens newest expiry first: your own, or anyone's with MANAGE_ACCESS_TOKENS."
     listAccessTokens(input: ListAccessTokenInput!): ListAccessTokenResult!
+    "What a raw token is: its metadata, for those with MANAGE_ACCESS_TOKENS."
+    getAccessTokenMetadata(token: String!): AccessTokenMetadata!
   }
 
   extend type Mutation {
@@ -78,7 +80,7 @@ const typeDefs = /* GraphQL */ `
   }
 `;
 
-const metadata = (t: AccessTokenRecord) => ({ urn: `urn:li:dataHubAccessToken:${t.id}`, type: 'ACCESS_TOKEN', ...t });
+const metadata = (t: AccessTokenRecord) => ({ urn: tokenUrn(t.id), type: 'ACCESS_TOKEN', ...t });
 
 type TokenFilter = Omit<ListTokensInput, 'start' | 'count'>;
 
@@ -123,6 +125,7 @@ export const accessTokensModule: GraphqlModule = {
         const page = await ctx.app.accessTokens.list(ctx.principal, { start, count, ...tokenFilter(input.filters) });
         return { start, count: page.tokens.length, total: page.total, tokens: page.tokens.map(metadata) };
       },
+      getAccessTokenMetadata: async (_s, { token }: { token: string }, ctx) => metadata(await ctx.app.accessTokens.metadataOf(ctx.principal, token)),
     },
     AccessTokenMetadata: {
       owner: (t: AccessTokenRecord, _a, ctx) => entityRef(ctx, t.ownerUrn),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, notFound } from '../../catalog/errors.ts';
-import type { Proposal } from '../../catalog/proposals.ts';
-import { entitySpec } from '../../catalog/registry/index.ts';
+import { parseHeaders, type Proposal } from '../../catalog/proposals.ts';
+import { aspectSpec, entitySpec } from '../../catalog/registry/index.ts';
 import { parseUrn } from '../../catalog/urn.ts';
 import type { Json, StoredAspect } from '../../storage/store.ts';
 import type { AppContext } from '../context.ts';
@@ -32,13 +32,35 @@ function toProposal(
   if (sm !== undefined && sm !== null && !isObject(sm)) throw badRequest(`'${path}.systemMetadata' must be an object`);
   if (changeType === 'PATCH' && !(isObject(body.value) && 'patch' in body.value))
     throw badRequest(`'${path}.value' must be {"patch": [...]}: Missing \`patch\` field.`);
-  return { entityType, urn, changeType, aspectName, value: body.value, systemMetadata: (sm as Json | undefined) ?? null };
+  const headers = parseHeaders(body.headers, `${path}.headers`);
+  return {
+    entityType,
+    urn,
+    changeType,
+    aspectName,
+    value: body.value,
+    systemMetadata: (sm as Json | undefined) ?? null,
+    ...(headers ? { headers } : {}),
+  };
 }
 
 const entityView = (urn: string, aspects: readonly StoredAspect[]) => ({
   urn,
   ...Object.fromEntries(aspects.map((a) => [a.aspect, { value: a.value, systemMetadata: a.systemMetadata }])),
 });
+
+/**
+ * The timeseries events a write sent, by urn, as the answer shows them: an entity's stored aspects leave events out,
+ * and DataHub answers each written aspect (with its trace id, which DataHub's trace smoke test reads from an event).
+ */
+function timeseriesWritten(traced: readonly Proposal[]): Map<string, Record<string, { value: unknown; systemMetadata: Json | null }>> {
+  const out = new Map<string, Record<string, { value: unknown; systemMetadata: Json | null }>>();
+  for (const p of traced) {
+    if (aspectSpec(p.entityType, p.aspectName).kind !== 'timeseries') continue;
+    out.set(p.urn, { ...out.get(p.urn), [p.aspectName]: { value: p.value, systemMetadata: p.systemMetadata } });
+  }
+  return out;
+}
 
 /** DataHub's OpenAPI v3 entity endpoints, as newer emitters use them. */
 export const openapiRoutes =
@@ -64,8 +86,14 @@ export const openapiRoutes =
         req.writes.take(proposals.length, 'body');
         await requireEdit(ctx, req.principal, urns);
         await requireAuthorityWrites(ctx, req.principal, proposals);
-        await tracedWrite(ctx, reply, proposals, (traced) => ctx.catalog.ingest(traced, req.principal.actorUrn));
-        return Promise.all([...new Set(urns)].map(async (urn) => entityView(urn, (await ctx.catalog.getEntity(urn)) ?? [])));
+        const traced = await tracedWrite(ctx, reply, proposals, async (t) => {
+          await ctx.catalog.ingest(t, req.principal.actorUrn);
+          return t;
+        });
+        const events = timeseriesWritten(traced);
+        return Promise.all(
+          [...new Set(urns)].map(async (urn) => ({ ...entityView(urn, (await ctx.catalog.getEntity(urn)) ?? []), ...events.get(urn) })),
+        );
       };
     app.post('/openapi/v3/entity/:entityType', writeEntities('UPSERT'));
     app.patch('/openapi/v3/entity/:entityType', writeEntities('PATCH'));

@@ -1,5 +1,6 @@
 import { badRequest, type CatalogError } from '../errors.ts';
 import { validateAspect } from '../registry/index.ts';
+import { writeHookOf } from '../write-hooks.ts';
 import { MissingEntities, type Json, type Parts, type WriteOp } from '../../storage/store.ts';
 
 const DEFAULT_RUN_ID = 'no-run-id-provided';
@@ -63,7 +64,11 @@ export class AspectEdits {
       aspect: e.aspect,
       value: {},
       systemMetadata,
-      update: (current) => validateAspect(e.entityType, e.aspect, e.update(current)),
+      update: (current) => {
+        const value = validateAspect(e.entityType, e.aspect, e.update(current));
+        const hook = writeHookOf(e.aspect);
+        return hook ? validateAspect(e.entityType, e.aspect, hook(value, current, e.urn)) : value;
+      },
     }));
     try {
       await this.ports.aspects.write({ ops, actor, now, requireEntities: [...new Set(edits.map((e) => e.urn))] });

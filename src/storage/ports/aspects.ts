@@ -15,6 +15,12 @@ export interface StoredAspect {
   readonly createdBy: string;
 }
 
+/** The stored latest version of an aspect as a conditional write checks it: how many versions it has had, and when it was written. */
+export interface AspectLatest {
+  readonly versions: number;
+  readonly modifiedAt: number;
+}
+
 export type WriteOp =
   | {
       readonly kind: 'aspect';
@@ -29,9 +35,10 @@ export type WriteOp =
        * Computes the value from the current one (undefined when there is none)
        * inside the write transaction, with the row locked: a read-modify-write
        * (PATCH) that loses no concurrent update. `value` is ignored when given.
-       * It must be synchronous and may throw to abort the whole batch.
+       * It must be synchronous and may throw to abort the whole batch. `latest` describes the current value (a
+       * conditional write checks it).
        */
-      readonly update?: (current: Json | undefined) => Json;
+      readonly update?: (current: Json | undefined, latest: AspectLatest | undefined) => Json;
     }
   | ({ readonly kind: 'timeseries' } & TimeseriesIndexRef & TimeseriesEvent);
 

@@ -151,11 +151,16 @@ export class PostgresAspects implements PortImpl<AspectPort> {
       let exists = false;
       if (op.update) {
         // Lock the latest version first, so a concurrent read-modify-write waits for this one.
-        const locked = await c.query<{ metadata: Json }>(
-          named('SELECT metadata FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [op.urn, op.aspect]),
+        const locked = await c.query<{ metadata: Json; created_on: string; max_version: number }>(
+          named(
+            `SELECT metadata, created_on, (SELECT MAX(version) FROM aspects WHERE urn = $1 AND aspect = $2) AS max_version
+               FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE`,
+            [op.urn, op.aspect],
+          ),
         );
-        exists = locked.rows.length > 0;
-        next = op.update(locked.rows[0]?.metadata);
+        const row = locked.rows[0];
+        exists = row !== undefined;
+        next = op.update(row?.metadata, row && { versions: Number(row.max_version) + 1, modifiedAt: Number(row.created_on) });
       }
       const value = JSON.stringify(next);
       const sm = op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata);

@@ -114,8 +114,11 @@ export class SqliteAspects implements PortImpl<AspectPort> {
 
   /** Inside the caller's write transaction (a batch, or a rollback that keeps an entity it created). */
   writeAspect(op: AspectOp, actor: string, now: number): AspectWriteOutcome {
-    const current = this.sql('SELECT metadata, system_metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(op.urn, op.aspect) as
-      { metadata: string; system_metadata: string | null } | undefined;
+    const current = this.sql(
+      `SELECT metadata, system_metadata, created_on, (SELECT MAX(version) FROM aspects WHERE urn = @urn AND aspect = @aspect) AS max_version
+         FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = 0`,
+    ).get({ urn: op.urn, aspect: op.aspect }) as
+      { metadata: string; system_metadata: string | null; created_on: number; max_version: number } | undefined;
     // An aspect's entity row exists while the aspect does (both go in one transaction): only a first aspect creates it.
     if (!current)
       this.sql('INSERT OR IGNORE INTO entities (urn, entity_type, created_on, created_by) VALUES (?, ?, ?, ?)').run(
@@ -134,7 +137,9 @@ export class SqliteAspects implements PortImpl<AspectPort> {
       actor,
       at: now,
     };
-    const next = op.update ? op.update(current && fromJsonTextRequired(current.metadata)) : op.value;
+    const next = op.update
+      ? op.update(current && fromJsonTextRequired(current.metadata), current && { versions: current.max_version + 1, modifiedAt: current.created_on })
+      : op.value;
     const value = JSON.stringify(next);
     const sm = toJsonText(op.systemMetadata);
     const runId = runIdOf(op.systemMetadata);
