@@ -31,6 +31,7 @@ import type { Config } from './config.ts';
 import { buildServer } from './api/server.ts';
 import { Metrics } from './api/metrics.ts';
 import { TaskRunner } from './tasks/task-runner.ts';
+import { SearchIndexBuilder } from './tasks/search-index/search-index-builder.ts';
 import { AuditTrail } from './auth/audit-trail.ts';
 import { housekeepingJob } from './tasks/housekeeping.ts';
 import { Scheduler } from './tasks/scheduler.ts';
@@ -45,7 +46,7 @@ import { RelationshipService } from './catalog/relationships/relationship-servic
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
 import { openStore } from './storage/open-store.ts';
 import { routeReads } from './storage/compose-store.ts';
-import type { Parts, Store } from './storage/store.ts';
+import type { Parts, SearchIndexBuild, Store } from './storage/store.ts';
 
 /** How soon a retention policy changed by another process applies to this one's writes. */
 export const RETENTION_REFRESH_MILLIS = 5_000;
@@ -123,13 +124,16 @@ function chooseReads(store: Store): Parts {
 }
 
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
-export async function openServices(config: Config, options: { background?: boolean } = {}): Promise<Services> {
+export async function openServices(
+  config: Config,
+  options: { background?: boolean; onIncompleteSearchIndex?: (build: SearchIndexBuild) => void } = {},
+): Promise<Services> {
   const retentionPolicies = new RetentionPolicies();
-  const store = await openStore(config.database, { ...options, retention: retentionPolicies });
+  const store = await openStore(config.database, { background: options.background, retention: retentionPolicies });
   try {
     const ports = chooseReads(store);
     await retentionPolicies.load(ports.retention);
-    const search = new EntitySearch(ports);
+    const search = new EntitySearch(ports, options.onIncompleteSearchIndex);
     const catalog = new Catalog(ports, search, store.backend);
     await bootstrapAdmin(ports, catalog);
     await installDefaultPolicies(ports, catalog, Date.now());
@@ -181,7 +185,20 @@ export interface App {
 
 /** The composition root shared by `npm start`, `almanac serve` and the API tests. */
 export async function createApp(config: Config, logger: Logger): Promise<App> {
-  const services = await openServices(config, { background: true });
+  const searchLog = logger.child({ component: 'search' });
+  let warnedAt = 0;
+  const services = await openServices(config, {
+    background: true,
+    // A search answered while the index is still being built over older aspects may miss some: said, at most every 10 s.
+    onIncompleteSearchIndex: (build) => {
+      if (Date.now() - warnedAt < 10_000) return;
+      warnedAt = Date.now();
+      searchLog.warn(
+        { done: build.done, total: build.total },
+        'search answered from an index still being built: entities not yet indexed are missing',
+      );
+    },
+  });
   const authenticator = new Authenticator(
     { enabled: config.authEnabled, systemClientId: config.systemClientId, systemClientSecret: config.systemClientSecret },
     services.tokens,
@@ -224,6 +241,9 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
     ? new WebhookDeliverer(ports, services.webhookSecrets, logger.child({ component: 'webhooks' }), { claimant: runner.nodeId })
     : undefined;
   deliverer?.start();
+  // A database that held aspects before the search index gets it built in batches, resumed where a crash left it.
+  const searchIndexBuilder = new SearchIndexBuilder(ports, searchLog);
+  searchIndexBuilder.start();
   const server = await buildServer(
     {
       ...shared,
@@ -245,6 +265,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       // Running tasks stop at their next step and record how far they got; waiting requests then answer.
       await scheduler.stop();
       await deliverer?.stop();
+      await searchIndexBuilder.stop();
       services.retentionPolicies.stop();
       await runner.stop();
       await server.close();

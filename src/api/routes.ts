@@ -12,6 +12,7 @@ import { relationshipRoutes } from './openapi/relationship-routes.ts';
 import { timelineRoutes } from './openapi/timeline-routes.ts';
 import { traceRoutes } from './openapi/trace-routes.ts';
 import { auditRoutes } from './openapi/audit-routes.ts';
+import { rawDocumentRoutes } from './openapi/raw-document-routes.ts';
 import { operatorRoutes } from './almanac/operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { configRoutes } from './restli/config-routes.ts';
@@ -33,6 +34,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   entitiesV2Routes,
   openapiRoutes,
   openapiV2Routes,
+  rawDocumentRoutes,
   entityReadRoutes,
   loginRoutes,
   identityRoutes,

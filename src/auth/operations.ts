@@ -109,6 +109,12 @@ export const OPERATIONS = {
     on: 'platform',
     message: 'User is unauthorized to get index sizes.',
   },
+  /** DataHub's raw search documents (ElasticsearchRawController): MANAGE_SYSTEM_OPERATIONS only. */
+  readRawSearchDocuments: {
+    anyOf: ['MANAGE_SYSTEM_OPERATIONS'],
+    on: 'platform',
+    message: (s) => `${s.actor} is not authorized to get raw search documents`,
+  },
   getTaskStatus: {
     anyOf: ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
     on: 'platform',

@@ -69,6 +69,7 @@ export class PolicyService {
       },
       start,
       count,
+      { total: true },
     );
     const policies = await policiesAt(
       this.catalog,

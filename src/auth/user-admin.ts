@@ -63,7 +63,9 @@ export class UserAdmin {
     if (!Number.isInteger(count) || count < 0 || count > MAX_USER_PAGE)
       throw badRequest(`Field 'count' must be an integer from 0 to ${MAX_USER_PAGE}`);
     const query = input.query?.trim() || undefined;
-    const page = await this.search.page({ entityTypes: ['corpuser'], query, filter: [], includeSoftDeleted: false, sort: [] }, start, count);
+    const page = await this.search.page({ entityTypes: ['corpuser'], query, filter: [], includeSoftDeleted: false, sort: [] }, start, count, {
+      total: true,
+    });
     return { start, count: page.hits.length, total: await page.total(), urns: page.hits.map((h) => h.urn) };
   }
 

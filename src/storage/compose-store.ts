@@ -140,7 +140,15 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
     clearSignInFailures: 'write',
     pruneSignInFailures: 'write',
   },
-  search: { search: 'read', count: 'read', facets: 'read' },
+  search: {
+    search: 'read',
+    count: 'read',
+    facets: 'read',
+    searchIndexBuild: 'read',
+    indexedValues: 'read',
+    continueSearchIndexBuild: 'write',
+    restartSearchIndexBuild: 'write',
+  },
   audit: { searchAuditEvents: 'read', recordAuditEvent: 'write', pruneAuditEvents: 'write' },
 };
 

@@ -1,4 +1,4 @@
-import type { FacetCounts, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
+import type { FacetCounts, IndexedValue, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
 import { deprecationStateSql, matchedSql, orderSql, type SearchDialect, type SearchRules } from './search-sql.ts';
 
 /** Runs one read statement with its parameters and answers its rows. */
@@ -9,6 +9,11 @@ const MAX_FACET_VALUES = 1000;
 const ENTITY_TYPE_FACETS = new Set(['_entityType', 'entityType']);
 const DEPRECATION_STATES = ['ACTIVE', 'DEPRECATED', 'OVERDUE'] as const;
 
+/** What each row of the one statement is: a hit of the page, the total, or a facet value's count. */
+const HIT = 0;
+const TOTAL = 1;
+const FACET = 2;
+
 interface Cursor {
   /** How many matches came before the next page. */
   readonly o: number;
@@ -16,10 +21,14 @@ interface Cursor {
 
 const encode = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
 
+/** The page's rows, each hit with its display name (the entity's name, else its key's). */
+const NAME = `COALESCE((SELECT min(n.value) FROM search_fields n WHERE n.urn = m.urn AND n.field = '_entityName'),
+  (SELECT min(n.value) FROM search_fields n WHERE n.urn = m.urn AND n.field = '_entityKeyName'))`;
+
 /**
- * Entity search over the search index, the same on both engines: one statement for a page, one for a count, one for
- * all facets (the matches computed once). The engine gives its dialect (placeholders, full-text match) and a way to
- * run a read; the SQL itself is storage/search-sql.ts.
+ * Entity search over the search index, the same on both engines. A page, its total and its facets are one statement:
+ * the matches are computed once (a materialized `m`), then the page, the count and every facet read `m`. The engine
+ * gives its dialect (placeholders, full-text match) and a way to run a read; the SQL itself is storage/search-sql.ts.
  */
 export class IndexSearch {
   constructor(
@@ -32,63 +41,100 @@ export class IndexSearch {
   async search(req: SearchRequest): Promise<SearchResult> {
     const { paging } = req;
     const start = 'start' in paging ? paging.start : paging.scrollId ? this.decode(paging.scrollId).o : 0;
-    if (paging.count === 0) return { hits: [], ...('scrollId' in paging && paging.scrollId ? { nextScrollId: paging.scrollId } : {}) };
+    const facetFields = req.facets ?? [];
+    if (paging.count === 0 && !req.withTotal && facetFields.length === 0) {
+      return { hits: [], ...('scrollId' in paging && paging.scrollId ? { nextScrollId: paging.scrollId } : {}) };
+    }
     const params: unknown[] = [];
-    const matched = matchedSql(req, this.dialect, params, this.rules, this.clock());
-    const order = orderSql(req, this.dialect, params, this.rules);
-    // One more than asked: whether a next page exists, without counting.
-    const sql = `SELECT m.urn AS urn, m.entity_type AS entity_type,
-        COALESCE((SELECT min(n.value) FROM search_fields n WHERE n.urn = m.urn AND n.field = '_entityName'),
-          (SELECT min(n.value) FROM search_fields n WHERE n.urn = m.urn AND n.field = '_entityKeyName')) AS name
-      FROM (${matched}) m ORDER BY ${order}
-      LIMIT ${this.dialect.param(params, paging.count + 1)} OFFSET ${this.dialect.param(params, start)}`;
-    const rows = await this.run(sql, params);
-    const hits: SearchHit[] = rows
-      .slice(0, paging.count)
-      .map((r) => ({ urn: String(r.urn), entityType: String(r.entity_type), ...(r.name != null ? { name: String(r.name) } : {}) }));
-    const more = rows.length > paging.count;
-    return { hits, ...('scrollId' in paging && more ? { nextScrollId: encode({ o: start + paging.count }) } : {}) };
+    const now = this.clock();
+    const matched = matchedSql(req, this.dialect, params, this.rules, now);
+    const p = (v: unknown) => this.dialect.param(params, v);
+    const parts: string[] = [];
+    if (paging.count > 0) {
+      // One more than asked: whether a next page exists, without counting. The page's order is its rows' `ord`.
+      const inner = orderSql(req, this.dialect, params, this.rules);
+      const outer = orderSql(req, this.dialect, params, this.rules);
+      parts.push(`SELECT ${HIT}, row_number() OVER (ORDER BY ${outer}), CAST(NULL AS text), m.urn, m.entity_type, ${NAME}, 0
+        FROM (SELECT * FROM m ORDER BY ${inner} LIMIT ${p(paging.count + 1)} OFFSET ${p(start)}) m`);
+    }
+    if (req.withTotal) parts.push(`SELECT ${TOTAL}, 0, NULL, NULL, NULL, NULL, count(*) FROM m`);
+    parts.push(...this.facetParts(facetFields, params, now));
+    // Read more than once, the matches are computed once; read once, the engine may fold them into the page's plan.
+    const materialized = parts.length > 1 ? 'MATERIALIZED ' : '';
+    const statement = `WITH m AS ${materialized}(${matched}), r (kind, ord, field, urn, entity_type, value, n) AS (${parts.join(' UNION ALL ')})
+      SELECT * FROM r ORDER BY kind, ord`;
+    const rows = await this.run(statement, params);
+    const hits: SearchHit[] = [];
+    let total: number | undefined;
+    const facets: FacetCounts = new Map(facetFields.map((f) => [this.rules.baseField(f), new Map<string, number>()]));
+    for (const r of rows) {
+      const kind = Number(r.kind);
+      if (kind === HIT) hits.push({ urn: String(r.urn), entityType: String(r.entity_type), ...(r.value != null ? { name: String(r.value) } : {}) });
+      else if (kind === TOTAL) total = Number(r.n);
+      else if (Number(r.n) > 0) facets.get(String(r.field))?.set(String(r.value), Number(r.n));
+    }
+    const more = hits.length > paging.count;
+    return {
+      hits: hits.slice(0, paging.count),
+      ...('scrollId' in paging && more ? { nextScrollId: encode({ o: start + paging.count }) } : {}),
+      ...('scrollId' in paging && paging.count === 0 && paging.scrollId ? { nextScrollId: paging.scrollId } : {}),
+      ...(total !== undefined ? { total } : {}),
+      ...(facetFields.length > 0 ? { facets } : {}),
+    };
   }
 
   async count(req: SearchQuery): Promise<number> {
-    const params: unknown[] = [];
-    const matched = matchedSql(req, this.dialect, params, this.rules, this.clock());
-    const [row] = await this.run(`SELECT count(*) AS n FROM (${matched}) m`, params);
-    return Number(row?.n ?? 0);
+    return (await this.search({ ...req, paging: { start: 0, count: 0 }, withTotal: true })).total ?? 0;
   }
 
   /** Every facet in one statement over the matches, computed once. */
   async facets(req: SearchQuery, fields: readonly string[]): Promise<FacetCounts> {
-    const counts: FacetCounts = new Map(fields.map((f) => [this.rules.baseField(f), new Map<string, number>()]));
-    if (counts.size === 0) return counts;
-    const params: unknown[] = [];
-    const now = this.clock();
-    const matched = matchedSql(req, this.dialect, params, this.rules, now);
+    if (fields.length === 0) return new Map();
+    return (await this.search({ ...req, paging: { start: 0, count: 0 }, facets: fields })).facets ?? new Map();
+  }
+
+  /**
+   * The facet rows over `m`: the entity type and the deprecation state from `m` itself, every other field in one
+   * pass of the matches over their indexed values (a seek per match on `(urn, field)`), the most frequent values of
+   * each field kept.
+   */
+  private facetParts(fields: readonly string[], params: unknown[], now: number): string[] {
+    const p = (v: unknown) => this.dialect.param(params, v);
+    const asked = [...new Set(fields.map(this.rules.baseField))];
     const parts: string[] = [];
-    for (const field of counts.keys()) {
-      const name = `CAST(${this.dialect.param(params, field)} AS text)`;
+    const indexed: string[] = [];
+    for (const field of asked) {
       if (ENTITY_TYPE_FACETS.has(field)) {
-        parts.push(`SELECT ${name} AS field, m.entity_type AS value, count(*) AS n FROM m GROUP BY m.entity_type`);
+        parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, m.entity_type, count(*) FROM m GROUP BY m.entity_type`);
       } else if (field === 'deprecationState') {
-        for (const state of DEPRECATION_STATES) {
-          const value = `CAST(${this.dialect.param(params, state)} AS text)`;
-          const condition = deprecationStateSql(state, this.dialect, params, now);
-          parts.push(`SELECT ${name} AS field, ${value} AS value, count(*) AS n FROM m JOIN entities e ON e.urn = m.urn WHERE ${condition}`);
-        }
-      } else {
-        parts.push(
-          `SELECT * FROM (SELECT ${name} AS field, f.value AS value, count(DISTINCT f.urn) AS n FROM search_fields f
-             WHERE f.field = ${this.dialect.param(params, field)} AND f.urn IN (SELECT urn FROM m)
-             GROUP BY f.value ORDER BY n DESC LIMIT ${MAX_FACET_VALUES}) x`,
-        );
-      }
+        const state = DEPRECATION_STATES.map((s) => `WHEN ${deprecationStateSql(s, this.dialect, params, now, 'm')} THEN ${p(s)}`).join(' ');
+        parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, s.state, count(*)
+          FROM (SELECT CASE ${state} END AS state FROM m) s GROUP BY s.state`);
+      } else indexed.push(field);
     }
-    const rows = await this.run(`WITH m AS MATERIALIZED (${matched}) ${parts.join(' UNION ALL ')}`, params);
+    if (indexed.length > 0) {
+      parts.push(`SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
+          SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r FROM (
+            SELECT f.field AS field, f.value AS value, count(DISTINCT f.urn) AS n FROM m JOIN search_fields f ON f.urn = m.urn
+             WHERE f.field ${this.dialect.in(params, indexed)} GROUP BY f.field, f.value) c) v
+        WHERE v.r <= ${p(MAX_FACET_VALUES)}`);
+    }
+    return parts;
+  }
+
+  async indexedValues(urns: readonly string[]): Promise<Map<string, IndexedValue[]>> {
+    const params: unknown[] = [];
+    const rows = await this.run(
+      `SELECT urn, field, value, num FROM search_fields WHERE urn ${this.dialect.in(params, urns)} ORDER BY urn, field, value`,
+      params,
+    );
+    const out = new Map<string, IndexedValue[]>();
     for (const r of rows) {
-      const n = Number(r.n);
-      if (n > 0) counts.get(String(r.field))?.set(String(r.value), n);
+      const list = out.get(String(r.urn)) ?? [];
+      list.push({ field: String(r.field), value: String(r.value), ...(r.num != null ? { number: Number(r.num) } : {}) });
+      out.set(String(r.urn), list);
     }
-    return counts;
+    return out;
   }
 
   private decode(scrollId: string): Cursor {

@@ -17,12 +17,25 @@ export interface SearchDialect {
   readonly in: (params: unknown[], values: readonly unknown[]) => string;
   /** An ORDER BY key with missing values last. */
   readonly nullsLast: (expr: string, dir: 'ASC' | 'DESC') => string;
+  /**
+   * `expr` is not among the urns a subquery selects: the engine's anti-join (SQLite hashes `NOT IN` once;
+   * PostgreSQL plans `NOT IN` as a subplan per row once the set outgrows work_mem, and `NOT EXISTS` as an anti-join).
+   */
+  readonly notIn: (expr: string, subquery: string) => string;
+  /** The folded name starts with `prefix`, in a form the partial index on names serves (a range, or LIKE under text_pattern_ops). */
+  readonly namePrefix: (params: unknown[], prefix: string) => string;
 }
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** A `*` pattern as LIKE's, everything else literal. */
 export const likePattern = (pattern: string): string => pattern.split('*').map(likeEscape).join('%');
+
+/** `LIKE 'prefix%'` with the prefix taken literally. */
+export const prefixPattern = (prefix: string): string => `${likeEscape(prefix)}%`;
+
+/** The two fields a name lives in; the partial index on names (migrations) names them in this very form. */
+export const NAME_FIELDS = `field IN ('_entityName', '_entityKeyName')`;
 
 /**
  * The matches of a parsed query as `SELECT urn, score`: full-text words and phrases from the text table, exact-value
@@ -45,7 +58,7 @@ export function matchSql(q: ParsedQuery, d: SearchDialect, params: unknown[], un
       return `SELECT urn, max(score) AS score FROM (${parts.join(' UNION ALL ')}) o GROUP BY urn`;
     }
     case 'not':
-      return `SELECT urn, 0 AS score FROM (${universe()}) u WHERE urn NOT IN (SELECT urn FROM (${matchSql(q.child, d, params, universe)}) n)`;
+      return `SELECT u.urn AS urn, 0 AS score FROM (${universe()}) u WHERE ${d.notIn('u.urn', matchSql(q.child, d, params, universe))}`;
     case 'and': {
       const positive = q.children.filter((c) => c.kind !== 'not');
       const negative = q.children.filter((c): c is Extract<ParsedQuery, { kind: 'not' }> => c.kind === 'not');
@@ -53,7 +66,7 @@ export function matchSql(q: ParsedQuery, d: SearchDialect, params: unknown[], un
       const joined = base.map((c, i) => `(${matchSql(c, d, params, universe)}) a${i}`);
       let sql = `SELECT a0.urn, ${base.map((_, i) => `a${i}.score`).join(' + ')} AS score FROM ${joined[0]}`;
       for (let i = 1; i < joined.length; i++) sql += ` JOIN ${joined[i]} ON a${i}.urn = a0.urn`;
-      const exclusions = negative.map((n) => `a0.urn NOT IN (SELECT urn FROM (${matchSql(n.child, d, params, universe)}) x)`);
+      const exclusions = negative.map((n) => d.notIn('a0.urn', matchSql(n.child, d, params, universe)));
       return exclusions.length > 0 ? `${sql} WHERE ${exclusions.join(' AND ')}` : sql;
     }
   }
@@ -105,28 +118,36 @@ function valuesSql(field: string, c: SearchCriterion, d: SearchDialect, params: 
   }
 }
 
-/** DataHub's deprecation lifecycle (catalog/deprecation-lifecycle.ts) over the indexed flag and decommission time. */
-export function deprecationStateSql(state: string, d: SearchDialect, params: unknown[], now: number): string {
-  const deprecated = `e.urn IN (SELECT urn FROM search_fields WHERE field = 'deprecated' AND folded = 'true')`;
+/** The entity `alias` holds `field` with the folded value `folded`: one seek of the index on (field, folded, urn). */
+const holds = (alias: string, field: string, folded: string): string =>
+  `EXISTS (SELECT 1 FROM search_fields x WHERE x.field = '${field}' AND x.folded = '${folded}' AND x.urn = ${alias}.urn)`;
+
+/** DataHub's deprecation lifecycle (catalog/deprecation-lifecycle.ts) over the indexed flag and decommission time, for the entity `alias`. */
+export function deprecationStateSql(state: string, d: SearchDialect, params: unknown[], now: number, alias = 'e'): string {
+  const deprecated = holds(alias, 'deprecated', 'true');
   if (state === 'ACTIVE') return `NOT ${deprecated}`;
-  const overdue = `e.urn IN (SELECT urn FROM search_fields WHERE field = 'decommissionTime' AND num <= ${d.param(params, now)})`;
+  const overdue = `EXISTS (SELECT 1 FROM search_fields x WHERE x.urn = ${alias}.urn AND x.field = 'decommissionTime' AND x.num <= ${d.param(params, now)})`;
   if (state === 'OVERDUE') return `(${deprecated} AND ${overdue})`;
   return `(${deprecated} AND NOT ${overdue})`;
 }
 
+/** `e.urn` among a subquery's urns, or (negated) not: a semi-join either engine may drive from the subquery, or an anti-join. */
+const urnIn = (negated: boolean, subquery: string, d: SearchDialect): string => (negated ? d.notIn('e.urn', subquery) : `e.urn IN (${subquery})`);
+
 /** One criterion as a condition on the entity row `e`. */
 function criterionSql(c: SearchCriterion, d: SearchDialect, params: unknown[], rules: SearchRules, now: number): string {
   const field = rules.baseField(c.field);
-  const not = c.negated === true ? 'NOT ' : '';
+  const negated = c.negated === true;
+  const not = negated ? 'NOT ' : '';
   if (ENTITY_TYPE_FIELDS.has(field)) return `${not}e.entity_type ${d.in(params, c.values.map(rules.entityType))}`;
   if (field === 'urn' && (c.condition ?? 'EQUAL') === 'EQUAL') return `${not}e.urn ${d.in(params, c.values)}`;
   if (field === 'deprecationState') return `${not}(${c.values.map((v) => deprecationStateSql(v, d, params, now)).join(' OR ')})`;
   // A flag that is false is a flag not set: entities without the aspect hold no row for it at all.
   const condition = c.condition ?? 'EQUAL';
   if ((condition === 'EQUAL' || condition === 'IN') && c.values.length > 0 && c.values.every((v) => v === 'false')) {
-    return `${c.negated === true ? '' : 'NOT '}e.urn IN (SELECT urn FROM search_fields WHERE field = ${d.param(params, field)} AND folded = 'true')`;
+    return urnIn(!negated, `SELECT urn FROM search_fields WHERE field = ${d.param(params, field)} AND folded = 'true'`, d);
   }
-  return `${not}e.urn IN (${valuesSql(field, c, d, params, rules)})`;
+  return urnIn(negated, valuesSql(field, c, d, params, rules), d);
 }
 
 /** DataHub's orFilters: any group whose every criterion holds. */
@@ -139,7 +160,8 @@ export function filterSql(filter: SearchFilter, d: SearchDialect, params: unknow
 /**
  * Every match of a search as `(urn, entity_type, score, tier, type_order)`: the query's matches among the asked
  * types, soft-deleted ones left out unless asked for, the filter applied. `tier` ranks an exact name match (2) and a
- * name prefix (1) over the rest; `type_order` is the type's place in the request.
+ * name prefix (1) over the rest, from one read of the names with that prefix (the partial index on names); `type_order`
+ * is the type's place in the request.
  */
 export function matchedSql(
   q: SearchQuery & { readonly parsed?: ParsedQuery },
@@ -151,21 +173,25 @@ export function matchedSql(
   const types = q.entityTypes.map(rules.entityType);
   const universe = () => `SELECT urn FROM entities WHERE entity_type ${d.in(params, types)}`;
   const parsed = q.parsed ?? { kind: 'all' as const };
-  const hits = matchSql(parsed, d, params, universe);
+  // Match-all reads the entities themselves; anything else joins its matches to them.
+  const from = parsed.kind === 'all' ? 'entities e' : `(${matchSql(parsed, d, params, universe)}) h JOIN entities e ON e.urn = h.urn`;
+  const score = parsed.kind === 'all' ? '0' : 'h.score';
   const where = [`e.entity_type ${d.in(params, types)}`];
   const namesRemoved = q.filter.some((g) => g.some((c) => rules.baseField(c.field) === 'removed'));
-  if (!q.includeSoftDeleted && !namesRemoved) where.push(`e.urn NOT IN (SELECT urn FROM search_fields WHERE field = 'removed' AND folded = 'true')`);
+  if (!q.includeSoftDeleted && !namesRemoved) where.push(`NOT ${holds('e', 'removed', 'true')}`);
   const filter = filterSql(q.filter, d, params, rules, now);
   if (filter) where.push(filter);
   let tier = '0';
+  let names = '';
   if (parsed.kind === 'words' && parsed.field === undefined) {
     const name = rules.fold(parsed.text);
-    tier = `CASE WHEN e.urn IN (SELECT urn FROM search_fields WHERE field IN ('_entityName', '_entityKeyName') AND folded = ${d.param(params, name)}) THEN 2
-      WHEN e.urn IN (SELECT urn FROM search_fields WHERE field IN ('_entityName', '_entityKeyName') AND folded ${d.like} ${d.param(params, `${likeEscape(name)}%`)} ESCAPE '\\') THEN 1 ELSE 0 END`;
+    tier = 'COALESCE(t.tier, 0)';
+    names = ` LEFT JOIN (SELECT urn, max(CASE WHEN folded = ${d.param(params, name)} THEN 2 ELSE 1 END) AS tier FROM search_fields
+      WHERE ${NAME_FIELDS} AND ${d.namePrefix(params, name)} GROUP BY urn) t ON t.urn = e.urn`;
   }
   const typeOrder = types.length <= 1 ? '0' : `CASE e.entity_type ${types.map((t, i) => `WHEN ${d.param(params, t)} THEN ${i}`).join(' ')} END`;
-  return `SELECT e.urn AS urn, e.entity_type AS entity_type, h.score AS score, ${tier} AS tier, ${typeOrder} AS type_order
-    FROM (${hits}) h JOIN entities e ON e.urn = h.urn WHERE ${where.join(' AND ')}`;
+  return `SELECT e.urn AS urn, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order
+    FROM ${from}${names} WHERE ${where.join(' AND ')}`;
 }
 
 /** The order of a page: the sort criteria when given (missing values last), else the ranking; then type and urn. */

@@ -1,18 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { openStore } from '../../src/storage/open-store.ts';
-import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
-import { SQLITE_MIGRATIONS } from '../../src/storage/sqlite/migrations.ts';
+import { RELATIONSHIPS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
 import type { Store } from '../../src/storage/store.ts';
 import { backends, type TestDatabase } from '../support/databases.ts';
+import { writeOldDatabase } from '../support/old-database.ts';
 
 // A database written before the relationship index existed gets the edges of the aspects it already holds, and the
 // soft deletions of its status aspects, from the migration that creates the index.
 
 const ds = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,old.${name},PROD)`;
-const BEFORE = RELATIONSHIPS_MIGRATION - 1;
 /** Latest and older versions, as the aspect table holds them: only version 0 declares the index. */
 const ROWS: ReadonlyArray<readonly [urn: string, aspect: string, version: number, value: unknown]> = [
   [ds('a'), 'upstreamLineage', 0, { upstreams: [{ dataset: ds('up'), type: 'COPY' }] }],
@@ -23,43 +20,20 @@ const ROWS: ReadonlyArray<readonly [urn: string, aspect: string, version: number
   ...Array.from({ length: 1200 }, (_, i) => [ds(`many${i}`), 'globalTags', 0, { tags: [{ tag: 'urn:li:tag:bulk' }] }] as const),
 ];
 
-async function writeOldPostgres(url: string): Promise<void> {
-  const c = new pg.Client({ connectionString: url });
-  await c.connect();
-  try {
-    await c.query('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
-    for (const [i, sql] of POSTGRES_MIGRATIONS.slice(0, BEFORE).entries()) {
-      await c.query(sql);
-      await c.query('INSERT INTO schema_migrations VALUES ($1, 0)', [i + 1]);
-    }
-    for (const [urn, aspect, version, value] of ROWS) {
-      await c.query(
-        "INSERT INTO aspects (urn, aspect, version, entity_type, metadata, created_on, created_by) VALUES ($1, $2, $3, 'dataset', $4, 0, 'test')",
-        [urn, aspect, version, JSON.stringify(value)],
-      );
-    }
-  } finally {
-    await c.end();
-  }
-}
+const ASPECT_ROW =
+  "INSERT INTO aspects (urn, aspect, version, entity_type, metadata, created_on, created_by) VALUES ($1, $2, $3, 'dataset', $4, 0, 'test')";
 
-function writeOldSqlite(file: string): void {
-  const db = new Database(file);
-  try {
-    db.pragma('auto_vacuum = INCREMENTAL');
-    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
-    for (const [i, sql] of SQLITE_MIGRATIONS.slice(0, BEFORE).entries()) {
-      db.exec(sql);
-      db.prepare('INSERT INTO schema_migrations VALUES (?, 0)').run(i + 1);
-    }
-    const insert = db.prepare(
-      "INSERT INTO aspects (urn, aspect, version, entity_type, metadata, created_on, created_by) VALUES (?, ?, ?, 'dataset', ?, 0, 'test')",
-    );
-    for (const [urn, aspect, version, value] of ROWS) insert.run(urn, aspect, version, JSON.stringify(value));
-  } finally {
-    db.close();
-  }
-}
+/** The rows as the release before the index wrote them. */
+const writeOld = (db: TestDatabase) =>
+  writeOldDatabase(db, RELATIONSHIPS_MIGRATION, {
+    sqlite: (conn) => {
+      const insert = conn.prepare(ASPECT_ROW.replace(/\$\d/g, '?'));
+      for (const [urn, aspect, version, value] of ROWS) insert.run(urn, aspect, version, JSON.stringify(value));
+    },
+    postgres: async (client) => {
+      for (const [urn, aspect, version, value] of ROWS) await client.query(ASPECT_ROW, [urn, aspect, version, JSON.stringify(value)]);
+    },
+  });
 
 for (const backend of await backends()) {
   describe(`relationship index of an existing database: ${backend.name}`, { skip: backend.skip }, () => {
@@ -67,8 +41,7 @@ for (const backend of await backends()) {
     let store: Store;
     before(async () => {
       db = await backend.create();
-      if (db.config.kind === 'postgres') await writeOldPostgres(db.config.url);
-      else writeOldSqlite(db.config.path);
+      await writeOld(db);
       store = await openStore(db.config);
     });
     after(async () => {

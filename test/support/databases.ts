@@ -86,23 +86,29 @@ export async function backends(): Promise<Backend[]> {
   ];
 }
 
-/** Runs SQL on a connection of its own, as another process sharing the database would (no parameters: literals only). */
-export async function execElsewhere(db: TestDatabase, sql: string): Promise<void> {
+/** Runs `use` on a connection of its own to the database (the engine's driver), closed afterwards. */
+export async function onConnection<T>(
+  db: TestDatabase,
+  use: { sqlite: (conn: import('better-sqlite3').Database) => T; postgres: (client: pg.Client) => Promise<T> },
+): Promise<T> {
   if (db.config.kind === 'sqlite') {
     const { default: Database } = await import('better-sqlite3');
     const conn = new Database(db.config.path);
     try {
-      conn.exec(sql);
+      return use.sqlite(conn);
     } finally {
       conn.close();
     }
-    return;
   }
   const client = new pg.Client({ connectionString: db.config.url });
   await client.connect();
   try {
-    await client.query(sql);
+    return await use.postgres(client);
   } finally {
     await client.end();
   }
 }
+
+/** Runs SQL on a connection of its own, as another process sharing the database would (no parameters: literals only). */
+export const execElsewhere = (db: TestDatabase, sql: string): Promise<void> =>
+  onConnection(db, { sqlite: (conn) => void conn.exec(sql), postgres: async (client) => void (await client.query(sql)) });

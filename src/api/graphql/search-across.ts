@@ -1,11 +1,14 @@
 import { badRequest } from '../../catalog/errors.ts';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entity-search.ts';
 import { facetDisplayName, SEARCH_FACETS, sortedFacetValues } from '../../catalog/search/search-facets.ts';
 import { fullTextQuery, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
 import { entityRef } from './entity-refs.ts';
 import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity, typenameOfEntity } from './entity-types.ts';
-import { searchFilterOf, type AndFilter, type FacetFilter, type SortInput } from './filters.ts';
+import { inputFilter, type AndFilter, type FacetFilter, type SortInput } from './filters.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
+import { selectedFields } from './selected-fields.ts';
+import type { FacetCounts } from '../../storage/store.ts';
 
 export const MAX_SEARCH_ACROSS_COUNT = 10_000;
 
@@ -23,6 +26,17 @@ const typeDefs = /* GraphQL */ `
     customHighlightingFields: [String!]
     includeStructuredPropertyFacets: Boolean
     filterNonLatestVersions: Boolean
+    "Lineage searches apply a SCHEMA_FIELD to DATASET criterion (schema fields reported as their datasets); other searches ignore it."
+    groupingSpec: GroupingSpec
+  }
+
+  input GroupingCriterion {
+    baseEntityType: EntityType
+    groupingEntityType: EntityType!
+  }
+
+  input GroupingSpec {
+    groupingCriteria: [GroupingCriterion!]
   }
 
   """
@@ -65,6 +79,8 @@ const typeDefs = /* GraphQL */ `
   extend type AggregationMetadata {
     "The entity the value names (a tag, owner, platform, ...), or null when the value is no urn Almanac has a type for."
     entity: Entity
+    "Always null, as in DataHub (its facet mapper sets none)."
+    displayName: String
   }
 
   extend type SearchResult {
@@ -111,12 +127,7 @@ export function searchRequest(input: CommonInput): EntitySearchRequest {
     if (!entity || !typenameOfEntity(entity)) throw badRequest(`types: Almanac does not search entities of type ${t}`);
     return entity;
   });
-  const filter: SearchFilter =
-    input.orFilters && input.orFilters.length > 0
-      ? searchFilterOf(input.orFilters)
-      : input.filters && input.filters.length > 0
-        ? searchFilterOf([{ and: input.filters }])
-        : [];
+  const filter: SearchFilter = inputFilter(input.orFilters, input.filters);
   const sortInput = input.sortInput;
   const sort: SortCriterion[] = (sortInput?.sortCriteria ?? (sortInput?.sortCriterion ? [sortInput.sortCriterion] : [])).map((c) => ({
     field: c.field,
@@ -137,20 +148,42 @@ function pageCount(count: number | null | undefined): number {
   return n;
 }
 
-/** Facet counts over every match, most frequent value first. */
-export async function facets(ctx: GraphqlContext, req: EntitySearchRequest, fields?: readonly string[]) {
+/** Facet counts as GraphQL answers them, most frequent value first: the default facets, or those named. */
+export function facetsOf(counts: FacetCounts | undefined, fields?: readonly string[]) {
   const shown = fields === undefined ? SEARCH_FACETS : fields.map((f) => [f, facetDisplayName(f)] as const);
-  const counts = await ctx.app.search.aggregate(
-    req,
-    shown.map(([field]) => field),
-  );
   return shown.map(([field, displayName]) => ({
     field,
     displayName,
-    aggregations: sortedFacetValues(counts.get(field))
+    aggregations: sortedFacetValues(counts?.get(field))
       // Entity types as GraphQL names them (DATASET), as DataHub's `_entityType` aggregation does.
       .map(([value, count]) => ({ value: field === '_entityType' ? typeOfEntity(value) : value, count })),
   }));
+}
+
+/** Facet counts over every match, most frequent value first. */
+export async function facets(ctx: GraphqlContext, req: EntitySearchRequest, fields?: readonly string[]) {
+  return facetsOf(await ctx.app.search.aggregate(req, fields ?? SEARCH_FACETS.map(([field]) => field)), fields);
+}
+
+/**
+ * One offset page of `search` or `searchAcrossEntities`: its total and facets, when selected, are read with the page,
+ * in one pass over the matches (and not read at all when not selected).
+ */
+export async function searchResults(
+  ctx: GraphqlContext,
+  info: GraphQLResolveInfo,
+  req: EntitySearchRequest,
+  start: number,
+  count: number,
+  skipAggregates: boolean,
+) {
+  const selected = selectedFields(info);
+  const withFacets = !skipAggregates && selected.has('facets');
+  const page = await ctx.app.search.page(req, start, count, {
+    total: selected.has('total'),
+    ...(withFacets ? { facets: SEARCH_FACETS.map(([field]) => field) } : {}),
+  });
+  return { start, ...(await results(ctx, page)), facets: withFacets ? facetsOf(page.facets) : [] };
 }
 
 export async function results(ctx: GraphqlContext, page: SearchPage) {
@@ -168,13 +201,10 @@ export const searchAcrossModule: GraphqlModule = {
   typeDefs,
   resolvers: {
     Query: {
-      searchAcrossEntities: async (_s, { input }: { input: CommonInput & { start?: number | null } }, ctx) => {
+      searchAcrossEntities: async (_s, { input }: { input: CommonInput & { start?: number | null } }, ctx, info) => {
         const start = input.start ?? 0;
         if (start < 0) throw badRequest('start must not be negative');
-        const req = searchRequest(input);
-        const page = await ctx.app.search.page(req, start, pageCount(input.count));
-        // Counted only when selected, and not asked for: a whole pass over the matches.
-        return { start, ...(await results(ctx, page)), facets: input.searchFlags?.skipAggregates ? [] : () => facets(ctx, req) };
+        return searchResults(ctx, info, searchRequest(input), start, pageCount(input.count), input.searchFlags?.skipAggregates === true);
       },
       scrollAcrossEntities: async (_s, { input }: { input: CommonInput & { scrollId?: string | null } }, ctx) => {
         const page = await ctx.app.search.scroll(searchRequest(input), input.scrollId ?? undefined, pageCount(input.count));
@@ -184,7 +214,6 @@ export const searchAcrossModule: GraphqlModule = {
     ScrollResults: { total: (r: { total: () => Promise<number> }) => r.total() },
     SearchResults: {
       total: (r: { total: number | (() => Promise<number>) }) => (typeof r.total === 'function' ? r.total() : r.total),
-      facets: (r: { facets: unknown[] | (() => Promise<unknown[]>) }) => (typeof r.facets === 'function' ? r.facets() : r.facets),
     },
     AggregationMetadata: { entity: (a: { value: string }, _args, ctx) => (a.value.startsWith('urn:li:') ? entityRef(ctx, a.value) : null) },
   },

@@ -1,6 +1,7 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import { badRequest } from '../../catalog/errors.ts';
 import type { AndFilter, FacetFilter } from './filters.ts';
-import { facets, results, searchRequest } from './search-across.ts';
+import { searchRequest, searchResults } from './search-across.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
 export const MAX_SEARCH_COUNT = 1000;
@@ -30,6 +31,8 @@ const typeDefs = /* GraphQL */ `
   type AggregationMetadata {
     value: String!
     count: Long!
+    "A name for the value; null, as DataHub leaves it for every facet value."
+    displayName: String
   }
 
   type FacetMetadata {
@@ -63,19 +66,17 @@ interface SearchInput {
 }
 
 /** DataHub's single-type search: searchAcrossEntities' rules over one type, at most 1,000 a page, with facets. */
-async function search(ctx: GraphqlContext, input: SearchInput) {
+async function search(ctx: GraphqlContext, input: SearchInput, info: GraphQLResolveInfo) {
   const start = input.start ?? 0;
   const count = input.count ?? 10;
   if (start < 0) throw badRequest('start must not be negative');
   if (count < 0 || count > MAX_SEARCH_COUNT) throw badRequest(`count must be from 0 to ${MAX_SEARCH_COUNT}`);
-  const req = searchRequest({ ...input, types: [input.type] });
-  const page = await ctx.app.search.page(req, start, count);
-  return { start, ...(await results(ctx, page)), facets: input.searchFlags?.skipAggregates ? [] : () => facets(ctx, req) };
+  return searchResults(ctx, info, searchRequest({ ...input, types: [input.type] }), start, count, input.searchFlags?.skipAggregates === true);
 }
 
 export const searchModule: GraphqlModule = {
   typeDefs,
   resolvers: {
-    Query: { search: (_s, { input }: { input: SearchInput }, ctx) => search(ctx, input) },
+    Query: { search: (_s, { input }: { input: SearchInput }, ctx, info) => search(ctx, input, info) },
   },
 };

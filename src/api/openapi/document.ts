@@ -1,5 +1,5 @@
 import { allEntitySpecs } from '../../catalog/registry/index.ts';
-import { ALMANAC_VERSION } from '../restli/config-routes.ts';
+import { ALMANAC_VERSION } from '../version.ts';
 
 const error = { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
 const urnParam = { name: 'urn', in: 'path', required: true, schema: { type: 'string' }, description: 'URL-encoded entity urn' };

@@ -118,6 +118,7 @@ export const entityReadRoutes =
         },
         one(req.query, 'scrollId'),
         countParam(req.query),
+        { total: true },
       );
       const withSystemMetadata = flag(req.query, 'systemMetadata');
       // No aspects asked for (the field absent) answers urns alone, as DataHub does.

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
-import pkg from '../../../package.json' with { type: 'json' };
 import type { AppContext } from '../context.ts';
+import { ALMANAC_VERSION } from '../version.ts';
 import { DATAHUB_REGISTRY, timeseriesAspectPairs } from '../../catalog/registry/index.ts';
 
-/** Almanac's own release (package.json). */
-export const ALMANAC_VERSION: string = pkg.version;
 /** The acryl-datahub release whose schemas the registry was generated from: the DataHub API Almanac implements. */
 export const DATAHUB_API_VERSION: string = DATAHUB_REGISTRY.source.version;
 

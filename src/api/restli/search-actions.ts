@@ -1,6 +1,7 @@
 import { badRequest } from '../../catalog/errors.ts';
 import { allEntitySpecs, entitySpec } from '../../catalog/registry/index.ts';
 import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entity-search.ts';
+import type { FacetCounts } from '../../storage/store.ts';
 import { autocompleteQuery, facetDisplayName, SEARCH_FACETS, sortedFacetValues } from '../../catalog/search/search-facets.ts';
 import { fullTextQuery, type SearchCriterion, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
 import type { AppContext } from '../context.ts';
@@ -99,13 +100,9 @@ function requestOf(body: ActionBody, entityTypes: readonly string[], query: stri
 const startOf = (body: ActionBody) => intParam(body, 'start', { required: true, min: 0, max: MAX_INT })!;
 const countOf = (body: ActionBody) => intParam(body, 'count', { required: true, min: 0, max: MAX_PAGE_SIZE })!;
 
-/** SearchResultMetadata: counts per value of the default facets over every match (empty with skipAggregates). */
-async function metadataOf(ctx: AppContext, body: ActionBody, req: EntitySearchRequest) {
-  if (flagsOf(body).skipAggregates) return { aggregations: [] };
-  const counts = await ctx.search.aggregate(
-    req,
-    SEARCH_FACETS.map(([field]) => field),
-  );
+/** SearchResultMetadata: counts per value of the default facets over every match. */
+function metadataOf(counts: FacetCounts | undefined) {
+  if (counts === undefined) return { aggregations: [] };
   return {
     aggregations: SEARCH_FACETS.map(([field]) => {
       const values = sortedFacetValues(counts.get(field));
@@ -119,15 +116,18 @@ async function metadataOf(ctx: AppContext, body: ActionBody, req: EntitySearchRe
   };
 }
 
+/** The default facets over every match, unless the request skips them (then an empty metadata). */
+const facetsOf = (body: ActionBody) => (flagsOf(body).skipAggregates ? [] : SEARCH_FACETS.map(([field]) => field));
+
 const searchEntities = (page: SearchPage) => page.hits.map((h) => ({ entity: h.urn, matchedFields: [] }));
 
 /** DataHub's SearchResult: one page by start and count, the total and the facets. */
 async function searchResult(ctx: AppContext, body: ActionBody, req: EntitySearchRequest) {
   const from = startOf(body);
   const pageSize = countOf(body);
-  const page = await ctx.search.page(req, from, pageSize);
-  const [numEntities, metadata] = await Promise.all([page.total(), metadataOf(ctx, body, req)]);
-  return { entities: searchEntities(page), metadata, from, pageSize, numEntities };
+  // The page, its total and its facets in one pass over the matches.
+  const page = await ctx.search.page(req, from, pageSize, { total: true, facets: facetsOf(body) });
+  return { entities: searchEntities(page), metadata: metadataOf(page.facets), from, pageSize, numEntities: await page.total() };
 }
 
 const SEARCH = ['entity', 'input', 'filter', 'sort', 'sortCriteria', 'start', 'count', 'fulltext', 'searchFlags'];
@@ -166,12 +166,12 @@ export async function searchAction(ctx: AppContext, action: string | undefined, 
       stringParam(body, 'keepAlive');
       const req = requestOf(body, entitiesOf(body), stringParam(body, 'input', true));
       const pageSize = countOf(body);
-      const page = await ctx.search.scroll(req, stringParam(body, 'scrollId'), pageSize);
-      const [numEntities, metadata] = await Promise.all([page.total(), metadataOf(ctx, body, req)]);
+      const page = await ctx.search.scroll(req, stringParam(body, 'scrollId'), pageSize, { total: true, facets: facetsOf(body) });
+      const numEntities = await page.total();
       return {
         value: {
           entities: searchEntities(page),
-          metadata,
+          metadata: metadataOf(page.facets),
           ...(page.nextScrollId !== undefined ? { scrollId: page.nextScrollId } : {}),
           pageSize,
           numEntities,
@@ -189,7 +189,7 @@ export async function searchAction(ctx: AppContext, action: string | undefined, 
       const req = requestOf(body, [entityName(stringParam(body, 'entity', true))], undefined);
       const start = startOf(body);
       const count = countOf(body);
-      const page = await ctx.search.page(req, start, count);
+      const page = await ctx.search.page(req, start, count, { total: true });
       return { value: { entities: page.hits.map((h) => h.urn), start, count, total: await page.total() } };
     }
     case 'autocomplete': {

@@ -129,3 +129,11 @@ export const SEARCH_FIELD_NAMES: ReadonlySet<string> = new Set([
     ]),
   ),
 ]);
+
+/** Fields whose values are flags (`true` or `false`): DataHub's BOOLEAN fields, has-values flags and derived ones. */
+export const BOOLEAN_SEARCH_FIELDS: ReadonlySet<string> = new Set([
+  'hasUpstreams',
+  ...Object.values(DATAHUB_REGISTRY.aspects).flatMap((a) =>
+    (a.searchable ?? []).flatMap((s) => [...(s.type === 'BOOLEAN' ? [s.name] : []), ...(s.hasValuesFieldName ? [s.hasValuesFieldName] : [])]),
+  ),
+]);

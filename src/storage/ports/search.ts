@@ -36,6 +36,10 @@ export type SearchPaging = { readonly start: number; readonly count: number } | 
 
 export interface SearchRequest extends SearchQuery {
   readonly paging: SearchPaging;
+  /** Count every match with the page: the matches are computed once for the page, the total and the facets. */
+  readonly withTotal?: boolean;
+  /** Facet fields to count with the page (as `facets` takes them). */
+  readonly facets?: readonly string[];
 }
 
 export interface SearchHit {
@@ -49,8 +53,10 @@ export interface SearchResult {
   readonly hits: readonly SearchHit[];
   /** Present when more may follow (scroll paging only). */
   readonly nextScrollId?: string;
-  /** Every match, when the engine counted them anyway; otherwise `count` answers. */
+  /** Every match, when asked for (`withTotal`) or counted anyway; otherwise `count` answers. */
   readonly total?: number;
+  /** The facets asked for with the page. */
+  readonly facets?: FacetCounts;
 }
 
 /** Per facet field (as asked, `.keyword` removed), how many matches hold each value, each counted once per entity. */
@@ -68,8 +74,32 @@ export interface SearchDocuments {
   invalidScrollId(scrollId: string): Error;
 }
 
-/** What SearchPort only reads: every method. */
+/**
+ * Where the build of the index over aspects stored before it stands: the migration that creates the index starts one
+ * on a database that already holds aspects, and it runs in batches while the server answers.
+ */
+export interface SearchIndexBuild {
+  /** Every stored aspect is indexed: searches read a complete index. */
+  readonly complete: boolean;
+  /** Aspects the build has indexed so far. */
+  readonly done: number;
+  /** Aspects it had to index when it started. */
+  readonly total: number;
+}
+
+/** One exact value the index holds for an entity: its field, the value as text, and as a number when it is one. */
+export interface IndexedValue {
+  readonly field: string;
+  readonly value: string;
+  readonly number?: number;
+}
+
+/** What SearchPort only reads. */
 export interface SearchReads {
+  /** The exact values the index holds for each of these urns (an urn it holds nothing for is absent). */
+  indexedValues(urns: readonly string[]): Promise<Map<string, IndexedValue[]>>;
+  /** The build's state (complete when none is under way). */
+  searchIndexBuild(): Promise<SearchIndexBuild>;
   /** One page of matches, in the query's sort order (registry order of the types, then urn, when unsorted). */
   search(request: SearchRequest): Promise<SearchResult>;
   /** How many entities match. */
@@ -78,8 +108,17 @@ export interface SearchReads {
   facets(query: SearchQuery, fields: readonly string[]): Promise<FacetCounts>;
 }
 
-/** Nothing yet: an engine with an index of its own adds here what keeps it current. */
-export type SearchWrites = Record<never, never>;
+/** The index is written with each aspect (AspectIndexEntries.search); these build it over aspects stored before it. */
+export interface SearchWrites {
+  /**
+   * Indexes the next `size` stored aspects the build has not reached (each one's entries replaced, so an aspect
+   * written meanwhile is never indexed twice), in one transaction with the build's progress: a crash loses at most
+   * the batch under way, and the next call resumes after the last one committed.
+   */
+  continueSearchIndexBuild(size: number): Promise<SearchIndexBuild>;
+  /** Starts the build over from the first stored aspect (searches meanwhile read what the index already holds). */
+  restartSearchIndexBuild(): Promise<SearchIndexBuild>;
+}
 
 /**
  * Entity search: DataHub's query, orFilters, sort, paging and facets over the search index, which the relationship

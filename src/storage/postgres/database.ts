@@ -3,6 +3,7 @@ import type { PortImpl } from '../compose-store.ts';
 import type { DatabasePort, DatabaseStats } from '../ports/database.ts';
 import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION, SEARCH_MIGRATION } from './migrations.ts';
 import type { PostgresRelationships } from './relationships.ts';
+import type { PostgresSearchIndex } from './search-index.ts';
 import type { PostgresTasks } from './tasks.ts';
 import type { PostgresAuthListener } from './auth-listener.ts';
 import { inTransaction } from './transaction.ts';
@@ -14,6 +15,7 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
   constructor(
     private readonly pool: pg.Pool,
     private readonly relationships: PostgresRelationships,
+    private readonly searchIndex: PostgresSearchIndex,
     private readonly tasks: PostgresTasks,
     private readonly authListener: PostgresAuthListener,
   ) {}
@@ -26,9 +28,10 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
       for (const [i, sql] of POSTGRES_MIGRATIONS.entries()) {
         if (applied.has(i + 1)) continue;
         await c.query(sql);
-        // Existing databases get the index of the aspects they already hold before any process can read it.
+        // Existing databases get the relationship index of the aspects they already hold before any process can
+        // read it; the search index's build runs in batches after the start (SearchIndexBuilder), while it answers.
         if (i + 1 === RELATIONSHIPS_MIGRATION) await this.relationships.backfill(c);
-        if (i + 1 === SEARCH_MIGRATION) await this.relationships.backfillSearch(c);
+        if (i + 1 === SEARCH_MIGRATION) await this.searchIndex.restartBuild(c);
         await c.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, Date.now()]);
       }
     });

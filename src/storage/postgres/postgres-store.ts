@@ -34,7 +34,8 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const timeseries = new PostgresTimeseries(pool);
-  const relationships = new PostgresRelationships(pool, hooks.indexer, new PostgresSearchIndex());
+  const searchIndex = new PostgresSearchIndex(pool, hooks.indexer);
+  const relationships = new PostgresRelationships(pool, hooks.indexer, searchIndex);
   const newClient = () => new pg.Client({ connectionString: url, types });
   // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
   const changeEvents = new PostgresChangeEvents(pool, hooks.events);
@@ -44,7 +45,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
   return composeStore(
     'postgres',
     {
-      database: new PostgresDatabase(pool, relationships, tasks, authListener),
+      database: new PostgresDatabase(pool, relationships, searchIndex, tasks, authListener),
       aspects,
       relationships,
       timeseries,
@@ -56,7 +57,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
       changeEvents,
-      search: new PostgresSearch(hooks.documents, pool),
+      search: new PostgresSearch(hooks.documents, pool, searchIndex),
       audit: new PostgresAudit(pool),
     },
     translatePostgresError,

@@ -123,11 +123,6 @@ export class PostgresRelationships implements PortImpl<RelationshipPort> {
     await this.searchIndex.forgetEntity(c, urn);
   }
 
-  /** The search index's backfill, run by the migration that creates its tables. */
-  backfillSearch(c: pg.PoolClient): Promise<void> {
-    return this.searchIndex.backfill(c, this.indexer);
-  }
-
   /** Indexes every stored latest aspect value, a page at a time; run once, in the transaction of the migration that creates the tables. */
   async backfill(c: pg.PoolClient): Promise<void> {
     const aspects = [...this.indexer.aspects];

@@ -1,9 +1,9 @@
 import type pg from 'pg';
 import type { SearchEntry } from '../ports/search-index.ts';
 import { searchTextRows } from '../search-rows.ts';
-import type { AspectIndexer, Json } from '../store.ts';
-
-const BACKFILL_PAGE = 1000;
+import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
+import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
+import { inTransaction } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
 function columns(urns: readonly string[], aspects: readonly string[], entries: ReadonlyArray<readonly SearchEntry[]>) {
@@ -57,6 +57,11 @@ const INSERT_TEXT = `INSERT INTO search_text (urn, aspect, field, boost, by_defa
  * transaction client of the aspect's write (the relationship part calls it where it indexes the same value).
  */
 export class PostgresSearchIndex {
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly indexer: AspectIndexer,
+  ) {}
+
   /** Replaces what one aspect contributed with `entries`, in one statement. */
   async replace(c: pg.PoolClient, urn: string, aspect: string, entries: readonly SearchEntry[]): Promise<void> {
     const { f, t } = columns([urn], [aspect], [entries]);
@@ -73,24 +78,75 @@ export class PostgresSearchIndex {
     await c.query('WITH gone AS (DELETE FROM search_fields WHERE urn = $1) DELETE FROM search_text WHERE urn = $1', [urn]);
   }
 
-  /** Indexes every stored latest aspect value, a page at a time, into tables that hold none yet. */
-  async backfill(c: pg.PoolClient, indexer: AspectIndexer): Promise<void> {
-    const aspects = [...indexer.aspects];
-    let after = ['', ''];
-    for (;;) {
-      const page = await c.query<{ urn: string; entity_type: string; aspect: string; metadata: Json }>(
+  /** Where the build of the index over stored aspects stands. */
+  async buildState(): Promise<SearchIndexBuild> {
+    const { rows } = await this.pool.query<{ value: string }>('SELECT value FROM settings WHERE key = $1', [SEARCH_BUILD_KEY]);
+    return buildState(rows[0]?.value);
+  }
+
+  /** Starts the build over from the first stored aspect, on `c` (the migration's transaction, or one of its own). */
+  async restartBuild(c: pg.PoolClient): Promise<SearchIndexBuild> {
+    const { rows } = await c.query<{ n: string }>('SELECT count(*) AS n FROM aspects WHERE version = 0 AND aspect = ANY($1::text[])', [
+      [...this.indexer.aspects],
+    ]);
+    const n = Number(rows[0]!.n);
+    if (n === 0) {
+      await c.query('DELETE FROM settings WHERE key = $1', [SEARCH_BUILD_KEY]);
+      return COMPLETE;
+    }
+    const value = JSON.stringify(firstCursor(n));
+    await c.query('INSERT INTO settings (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value', [
+      SEARCH_BUILD_KEY,
+      value,
+    ]);
+    return buildState(value);
+  }
+
+  /**
+   * Indexes the next `size` stored aspects after the build's cursor and moves it, in one transaction. The cursor's row
+   * is locked first, so processes sharing the database take batches in turn; the aspects read are locked against
+   * writers until the batch commits, so an aspect written meanwhile is indexed by its write or after it, never beside it.
+   */
+  async continueBuild(size: number): Promise<SearchIndexBuild> {
+    return inTransaction(this.pool, async (c) => {
+      const { rows: state } = await c.query<{ value: string }>('SELECT value FROM settings WHERE key = $1 FOR UPDATE', [SEARCH_BUILD_KEY]);
+      if (state[0] === undefined) return COMPLETE;
+      const cursor = JSON.parse(state[0].value) as BuildCursor;
+      const { rows } = await c.query<{ urn: string; entity_type: string; aspect: string; metadata: Json }>(
         `SELECT urn, entity_type, aspect, metadata FROM aspects
           WHERE version = 0 AND aspect = ANY($1::text[]) AND (urn, aspect) > ($2, $3)
-          ORDER BY urn, aspect LIMIT ${BACKFILL_PAGE}`,
-        [aspects, ...after],
+          ORDER BY urn, aspect LIMIT $4 FOR SHARE`,
+        [[...this.indexer.aspects], cursor.urn, cursor.aspect, size],
       );
-      const rows = page.rows;
-      const { f, t } = columns(
-        rows.map((r) => r.urn),
-        rows.map((r) => r.aspect),
-        rows.map((r) => indexer.index(r.entity_type, r.urn, r.aspect, r.metadata).search ?? []),
+      await this.replaceMany(
+        c,
+        rows.map((r) => ({ urn: r.urn, aspect: r.aspect, entries: this.indexer.index(r.entity_type, r.urn, r.aspect, r.metadata).search ?? [] })),
       );
-      await c.query(`WITH fields AS (${INSERT_FIELDS}) ${INSERT_TEXT}`, [
+      const next = nextCursor(cursor, size, rows);
+      if (next === undefined) {
+        await c.query('DELETE FROM settings WHERE key = $1', [SEARCH_BUILD_KEY]);
+        return { complete: true, done: cursor.done + rows.length, total: cursor.total };
+      }
+      await c.query('UPDATE settings SET value = $1 WHERE key = $2', [JSON.stringify(next), SEARCH_BUILD_KEY]);
+      return { complete: false, done: next.done, total: next.total };
+    });
+  }
+
+  /** Replaces what each aspect contributed with its entries, all in one statement. */
+  private async replaceMany(c: pg.PoolClient, items: ReadonlyArray<{ urn: string; aspect: string; entries: readonly SearchEntry[] }>): Promise<void> {
+    if (items.length === 0) return;
+    const { f, t } = columns(
+      items.map((i) => i.urn),
+      items.map((i) => i.aspect),
+      items.map((i) => i.entries),
+    );
+    await c.query(
+      `WITH keys AS (SELECT * FROM unnest($14::text[], $15::text[]) AS k(urn, aspect)),
+            gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
+            gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
+            fields AS (${INSERT_FIELDS})
+       ${INSERT_TEXT}`,
+      [
         f.urn,
         f.aspect,
         f.field,
@@ -104,11 +160,9 @@ export class PostgresSearchIndex {
         t.boost,
         t.byDefault,
         t.words,
-      ]);
-      if (rows.length < BACKFILL_PAGE) break;
-      after = [rows.at(-1)!.urn, rows.at(-1)!.aspect];
-    }
-    await c.query('ANALYZE search_fields');
-    await c.query('ANALYZE search_text');
+        items.map((i) => i.urn),
+        items.map((i) => i.aspect),
+      ],
+    );
   }
 }

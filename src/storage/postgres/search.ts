@@ -1,8 +1,10 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
 import { IndexSearch } from '../index-search.ts';
-import type { SearchDialect } from '../search-sql.ts';
-import type { SearchDocuments, SearchPort } from '../store.ts';
+import { prefixPattern, type SearchDialect } from '../search-sql.ts';
+import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
+import type { PostgresSearchIndex } from './search-index.ts';
+import { inTransaction } from './transaction.ts';
 
 const typeOf = (value: unknown): string =>
   typeof value === 'number' ? (Number.isInteger(value) ? 'bigint' : 'float8') : typeof value === 'boolean' ? 'boolean' : 'text';
@@ -31,11 +33,33 @@ const POSTGRES_SEARCH: SearchDialect = {
     return `= ANY($${params.length}::text[])`;
   },
   nullsLast: (expr, dir) => `${expr} ${dir} NULLS LAST`,
+  notIn: (expr, subquery) => `NOT EXISTS (SELECT 1 FROM (${subquery}) x WHERE x.urn = ${expr})`,
+  // The partial index on names is under text_pattern_ops: LIKE 'prefix%' reads a range of it in any collation.
+  namePrefix: (params, prefix) => {
+    params.push(prefixPattern(prefix));
+    return `folded LIKE $${params.length}::text`;
+  },
 };
 
-/** Entity search over the search index (storage/index-search.ts), on PostgreSQL. */
+/** Entity search over the search index (storage/index-search.ts), on PostgreSQL, and the build of that index. */
 export class PostgresSearch extends IndexSearch implements PortImpl<SearchPort> {
-  constructor(documents: SearchDocuments, pool: pg.Pool) {
+  constructor(
+    documents: SearchDocuments,
+    private readonly pool: pg.Pool,
+    private readonly index: PostgresSearchIndex,
+  ) {
     super(POSTGRES_SEARCH, documents, async (sql, params) => (await pool.query(sql, params as unknown[])).rows as Array<Record<string, unknown>>);
+  }
+
+  searchIndexBuild(): Promise<SearchIndexBuild> {
+    return this.index.buildState();
+  }
+
+  continueSearchIndexBuild(size: number): Promise<SearchIndexBuild> {
+    return this.index.continueBuild(size);
+  }
+
+  restartSearchIndexBuild(): Promise<SearchIndexBuild> {
+    return inTransaction(this.pool, (c) => this.index.restartBuild(c));
   }
 }

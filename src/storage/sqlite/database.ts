@@ -33,9 +33,10 @@ export class SqliteDatabase implements PortImpl<DatabasePort> {
       this.db
         .transaction(() => {
           this.db.exec(sql);
-          // Existing databases get the index of the aspects they already hold before any process can read it.
+          // Existing databases get the relationship index of the aspects they already hold before any process can
+          // read it; the search index's build runs in batches after the start (SearchIndexBuilder), while it answers.
           if (version === RELATIONSHIPS_MIGRATION) this.relationships.backfill();
-          if (version === SEARCH_MIGRATION) this.relationships.backfillSearch();
+          if (version === SEARCH_MIGRATION) this.relationships.searchIndex.restartBuild();
           this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
         })
         .immediate();

@@ -407,6 +407,14 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   DROP TRIGGER change_event_task_ended;
   DROP TRIGGER change_event_fan_out;
   `,
+  // 19: search at scale (issue 31). Per urn, its values by field, covering: facets seek each match's values of a
+  // field, and a page its name, without reading the table (deletes by urn and aspect read the urn's few rows). Names
+  // alone, for the exact-name and name-prefix ranking tiers: a range of the folded names, not every search_fields row.
+  `
+  DROP INDEX search_fields_by_urn;
+  CREATE INDEX search_fields_by_urn ON search_fields (urn, field, value);
+  CREATE INDEX search_fields_names ON search_fields (folded) WHERE field IN ('_entityName', '_entityKeyName');
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

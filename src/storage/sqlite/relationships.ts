@@ -82,11 +82,6 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     this.searchIndex.forgetEntity(urn);
   }
 
-  /** The search index's backfill, run by the migration that creates its tables. */
-  backfillSearch(): void {
-    this.searchIndex.backfill(this.db, this.indexer);
-  }
-
   /** Indexes every stored latest aspect value; run once, by the migration that creates the tables. */
   backfill(): void {
     const aspects = JSON.stringify([...this.indexer.aspects]);
@@ -100,7 +95,7 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     for (;;) {
       const rows = page.all(aspects, ...after) as Array<{ urn: string; entity_type: string; aspect: string; metadata: string }>;
       // The tables were created empty in this transaction: nothing to replace, only to insert.
-      // The search tables come later (SEARCH_MIGRATION), which backfills them itself.
+      // The search tables come later (SEARCH_MIGRATION), which starts their own build.
       for (const r of rows) this.insert(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)), false);
       if (rows.length < 1000) return;
       after = [rows.at(-1)!.urn, rows.at(-1)!.aspect];

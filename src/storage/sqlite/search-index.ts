@@ -1,24 +1,56 @@
 import type Database from 'better-sqlite3';
 import { fromJsonTextRequired } from '../json.ts';
+import type { SearchIndexBuild } from '../ports/search.ts';
 import type { SearchEntry } from '../ports/search-index.ts';
+import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer } from '../store.ts';
+
+/** Rows per INSERT statement: each count is one cached statement. */
+const ROWS_PER_INSERT = 32;
+
+const insertTexts = new Map<string, string>();
+
+/** `INSERT INTO <into> VALUES (?, ...), ...` for `rows` rows of `width` values. */
+function insertText(into: string, width: number, rows: number): string {
+  const key = `${into}/${rows}`;
+  let text = insertTexts.get(key);
+  if (text === undefined) {
+    const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
+    text = `INSERT INTO ${into} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+    insertTexts.set(key, text);
+  }
+  return text;
+}
 
 /**
  * The search index of the SQLite adapter: what each aspect's latest value contributes to its entity's document, in
  * `search_fields` (exact values) and `search_text` (words, indexed by the FTS5 table `search_words`). Written inside
- * the transaction that writes the aspect (the relationship part calls it where it indexes the same value).
+ * the transaction that writes the aspect (the relationship part calls it where it indexes the same value). A database
+ * that held aspects before the index gets them indexed by a build in batches (`continueBuild`), resumable after a crash.
  */
 export class SqliteSearchIndex {
-  constructor(private readonly sql: (text: string) => Database.Statement) {}
+  constructor(
+    private readonly db: Database.Database,
+    private readonly sql: (text: string) => Database.Statement,
+    private readonly indexer: AspectIndexer,
+  ) {}
 
   /** Adds what one aspect value contributes; the caller has forgotten the aspect's previous entries. */
   write(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     if (entries.length === 0) return;
-    const field = this.sql('INSERT INTO search_fields (urn, aspect, field, value, folded, num, is_name) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    for (const e of entries) field.run(urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0);
-    const text = this.sql('INSERT INTO search_text (urn, aspect, field, boost, by_default, words) VALUES (?, ?, ?, ?, ?, ?)');
-    for (const t of searchTextRows(entries)) text.run(urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words);
+    const fields = entries.map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
+    this.insertRows('search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
+    const texts = searchTextRows(entries).map((t) => [urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words]);
+    this.insertRows('search_text (urn, aspect, field, boost, by_default, words)', 6, texts);
+  }
+
+  /** Rows as multi-row INSERTs of up to ROWS_PER_INSERT rows: one statement call where a row each cost one. */
+  private insertRows(into: string, width: number, rows: ReadonlyArray<readonly unknown[]>): void {
+    for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
+      const chunk = rows.slice(i, i + ROWS_PER_INSERT);
+      this.sql(insertText(into, width, chunk.length)).run(...chunk.flat());
+    }
   }
 
   forgetAspect(urn: string, aspect: string): void {
@@ -31,22 +63,54 @@ export class SqliteSearchIndex {
     this.sql('DELETE FROM search_text WHERE urn = ?').run(urn);
   }
 
-  /** Indexes every stored latest aspect value; run once, by the migration that creates the tables. */
-  backfill(db: Database.Database, indexer: AspectIndexer): void {
-    const page = db.prepare(
-      `SELECT urn, entity_type, aspect, metadata FROM aspects
-        WHERE version = 0 AND aspect IN (SELECT value FROM json_each(?)) AND (urn, aspect) > (?, ?)
-        ORDER BY urn, aspect LIMIT 1000`,
-    );
-    const aspects = JSON.stringify([...indexer.aspects]);
-    let after = ['', ''];
-    for (;;) {
-      const rows = page.all(aspects, ...after) as Array<{ urn: string; entity_type: string; aspect: string; metadata: string }>;
-      for (const r of rows) {
-        this.write(r.urn, r.aspect, indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? []);
-      }
-      if (rows.length < 1000) return;
-      after = [rows.at(-1)!.urn, rows.at(-1)!.aspect];
+  /** Where the build of the index over stored aspects stands. */
+  buildState(): SearchIndexBuild {
+    const row = this.sql('SELECT value FROM settings WHERE key = ?').get(SEARCH_BUILD_KEY) as { value: string } | undefined;
+    return buildState(row?.value);
+  }
+
+  /** Starts the build over from the first stored aspect; call inside a write transaction (the migration's, or one of its own). */
+  restartBuild(): SearchIndexBuild {
+    const { n } = this.sql(`SELECT count(*) AS n FROM aspects WHERE version = 0 AND aspect IN (SELECT value FROM json_each(?))`).get(
+      JSON.stringify([...this.indexer.aspects]),
+    ) as { n: number };
+    if (n === 0) {
+      this.sql('DELETE FROM settings WHERE key = ?').run(SEARCH_BUILD_KEY);
+      return COMPLETE;
     }
+    this.sql('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(SEARCH_BUILD_KEY, JSON.stringify(firstCursor(n)));
+    return buildState(JSON.stringify(firstCursor(n)));
+  }
+
+  /** Indexes the next `size` stored aspects after the build's cursor and moves it, in one transaction. */
+  continueBuild(size: number): SearchIndexBuild {
+    return this.db
+      .transaction((): SearchIndexBuild => {
+        const row = this.sql('SELECT value FROM settings WHERE key = ?').get(SEARCH_BUILD_KEY) as { value: string } | undefined;
+        if (row === undefined) return COMPLETE;
+        const cursor = JSON.parse(row.value) as BuildCursor;
+        const rows = this.sql(
+          `SELECT urn, entity_type, aspect, metadata FROM aspects
+            WHERE version = 0 AND aspect IN (SELECT value FROM json_each(?)) AND (urn, aspect) > (?, ?)
+            ORDER BY urn, aspect LIMIT ?`,
+        ).all(JSON.stringify([...this.indexer.aspects]), cursor.urn, cursor.aspect, size) as Array<{
+          urn: string;
+          entity_type: string;
+          aspect: string;
+          metadata: string;
+        }>;
+        for (const r of rows) {
+          this.forgetAspect(r.urn, r.aspect);
+          this.write(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? []);
+        }
+        const next = nextCursor(cursor, size, rows);
+        if (next === undefined) {
+          this.sql('DELETE FROM settings WHERE key = ?').run(SEARCH_BUILD_KEY);
+          return { complete: true, done: cursor.done + rows.length, total: cursor.total };
+        }
+        this.sql('UPDATE settings SET value = ? WHERE key = ?').run(JSON.stringify(next), SEARCH_BUILD_KEY);
+        return { complete: false, done: next.done, total: next.total };
+      })
+      .immediate();
   }
 }

@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import type { PortImpl } from '../compose-store.ts';
 import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
-import type { SearchDocuments, SearchPort } from '../store.ts';
+import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
+import type { SqliteSearchIndex } from './search-index.ts';
 
 /** SQLite's side of the search SQL: named parameters, FTS5's MATCH on the words table. */
 const SQLITE_SEARCH: SearchDialect = {
@@ -28,18 +29,44 @@ const SQLITE_SEARCH: SearchDialect = {
     return `IN (SELECT value FROM json_each(@p${params.length}))`;
   },
   nullsLast: (expr, dir) => `${expr} IS NULL, ${expr} ${dir}`,
+  // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
+  notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
+  // BINARY collation compares UTF-8 bytes: every text starting with the prefix sorts in [prefix, prefix + U+10FFFF).
+  namePrefix: (params, prefix) => {
+    params.push(prefix, `${prefix}\u{10FFFF}`);
+    return `folded >= @p${params.length - 1} AND folded < @p${params.length}`;
+  },
 };
 
 const named = (params: readonly unknown[]): Record<string, unknown> => Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]));
 
-/** Entity search over the search index (storage/index-search.ts), on SQLite. */
+/** Entity search over the search index (storage/index-search.ts), on SQLite, and the build of that index. */
 export class SqliteSearch extends IndexSearch implements PortImpl<SearchPort> {
-  constructor(db: Database.Database, documents: SearchDocuments) {
+  constructor(
+    db: Database.Database,
+    documents: SearchDocuments,
+    private readonly index: SqliteSearchIndex,
+  ) {
     // Search statements vary with the query's shape: prepared per call, not cached.
     super(
       SQLITE_SEARCH,
       { ...documents, entityType: documents.entityType },
       async (sql, params) => db.prepare(sql).all(named(params)) as Array<Record<string, unknown>>,
     );
+    this.restartTx = db.transaction(() => this.index.restartBuild());
+  }
+
+  private readonly restartTx: Database.Transaction<() => SearchIndexBuild>;
+
+  searchIndexBuild(): SearchIndexBuild {
+    return this.index.buildState();
+  }
+
+  continueSearchIndexBuild(size: number): SearchIndexBuild {
+    return this.index.continueBuild(size);
+  }
+
+  restartSearchIndexBuild(): SearchIndexBuild {
+    return this.restartTx.immediate();
   }
 }

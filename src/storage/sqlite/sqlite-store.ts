@@ -43,7 +43,8 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
   const changeEvents = new SqliteChangeEvents(db, sql, hooks.events);
   const tasks = new SqliteTasks(db, sql, changeEvents);
-  const relationships = new SqliteRelationships(db, sql, hooks.indexer, new SqliteSearchIndex(sql));
+  const searchIndex = new SqliteSearchIndex(db, sql, hooks.indexer);
+  const relationships = new SqliteRelationships(db, sql, hooks.indexer, searchIndex);
   const aspects = new SqliteAspects(db, statements, timeseries, relationships, hooks.retention, changeEvents);
   return composeStore(
     'sqlite',
@@ -60,7 +61,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
       schedules: new SqliteSchedules(sql),
       userAccess: new SqliteUserAccess(db, sql),
       changeEvents,
-      search: new SqliteSearch(db, hooks.documents),
+      search: new SqliteSearch(db, hooks.documents, searchIndex),
       audit: new SqliteAudit(sql),
     },
     translateSqliteError,
