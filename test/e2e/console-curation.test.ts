@@ -124,6 +124,7 @@ for (const backend of await backends()) {
         /Tag 'gold' removed/,
         /Owner 'mhamilton' added/,
         /Owner 'mhamilton' removed/,
+        /Term 'Revenue' added to entity 'urn:li:schemaField:\(.*,email\)'/,
       ])
         assert.match(text, expected);
       await page.screenshot({ path: path.join(shots, 'change-history.png') });
