@@ -76,12 +76,17 @@ for (const backend of await backends()) {
       await page.getByRole('button', { name: 'Edit description' }).click();
       await page
         .getByRole('textbox', { name: 'description' })
-        .fill('**Every order**, one row each. See [the runbook](https://example.com/runbook).\n\n<img src=x onerror="alert(1)">');
+        .fill(
+          '**Every order**, one row each. See [the runbook](https://example.com/runbook), not [this](javascript:alert(1)).\n\n<img src=x onerror="alert(1)">',
+        );
       await page.getByRole('button', { name: 'Save' }).click();
       const description = page.locator('.description');
       await description.locator('strong', { hasText: 'Every order' }).waitFor();
       assert.equal(await description.getByRole('link', { name: 'the runbook' }).getAttribute('href'), 'https://example.com/runbook');
       assert.equal(await description.locator('img').count(), 0);
+      // A link anywhere but the web, mail or the console stays text.
+      assert.equal(await description.getByRole('link', { name: 'this' }).count(), 0);
+      assert.match((await description.textContent()) ?? '', /not this\./);
       assert.match((await description.textContent()) ?? '', /<img src=x onerror="alert\(1\)">/);
     });
 
