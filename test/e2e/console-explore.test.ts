@@ -138,7 +138,11 @@ for (const backend of await backends()) {
         assert.match((await page.locator('p[aria-live]').textContent()) ?? '', /4 related entities, 4 edges; 1 deprecated/);
         await page.getByRole('button', { name: 'One more hop downstream' }).click();
         await graph.locator('li.node', { hasText: 'Quarterly Revenue Overview' }).waitFor();
-        await page.locator('.graph-scroll').screenshot({ path: path.join(shots, 'lineage-graph.png') });
+        // The whole graph in the picture, not the part its scrolling box shows.
+        await page.setViewportSize({ width: 2100, height: 860 });
+        await page.locator('main').evaluate((main) => (main.style.maxWidth = 'none'));
+        await page.locator('.graph').screenshot({ path: path.join(shots, 'lineage-graph.png') });
+        await page.setViewportSize({ width: 1280, height: 860 });
         await graph.getByRole('link', { name: 'daily_revenue' }).click();
         await page.getByRole('heading', { level: 1, name: 'daily_revenue' }).waitFor();
       });

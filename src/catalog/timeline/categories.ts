@@ -9,6 +9,7 @@ import { applicationChanges } from './application-changes.ts';
 import { structuredPropertyChanges } from './structured-property-changes.ts';
 import { dataProductAssetChanges, dataProductPropertiesChanges, domainPropertiesChanges, glossaryTermInfoChanges } from './property-changes.ts';
 import { glossaryTermChanges, tagChanges } from './association-changes.ts';
+import { fieldDocumentationChanges, fieldGlossaryTermChanges, fieldTagChanges } from './field-changes.ts';
 import { ownershipChanges } from './ownership-changes.ts';
 import { schemaChanges } from './schema-changes.ts';
 
@@ -21,14 +22,26 @@ export interface AspectDiffer {
 
 /**
  * The categories Almanac answers, each from the entity-level aspects DataHub's TimelineServiceImpl reads for it
- * (DEPRECATION is Almanac's addition). Field-level tags, terms and descriptions (schemaMetadata and
- * editableSchemaMetadata) and institutionalMemory are not diffed.
+ * (DEPRECATION is Almanac's addition). Field-level tags, terms and descriptions are diffed as people edit them
+ * (editableSchemaMetadata, field-changes.ts); those ingested inside schemaMetadata, and institutionalMemory, are not.
  */
 const ANSWERED: ReadonlyMap<ChangeCategory, readonly AspectDiffer[]> = new Map<ChangeCategory, AspectDiffer[]>([
   ['TECHNICAL_SCHEMA', [{ aspect: 'schemaMetadata', category: 'TECHNICAL_SCHEMA', diff: schemaChanges }]],
   ['OWNERSHIP', [{ aspect: 'ownership', category: 'OWNERSHIP', diff: ownershipChanges }]],
-  ['TAG', [{ aspect: 'globalTags', category: 'TAG', diff: tagChanges }]],
-  ['GLOSSARY_TERM', [{ aspect: 'glossaryTerms', category: 'GLOSSARY_TERM', diff: glossaryTermChanges }]],
+  [
+    'TAG',
+    [
+      { aspect: 'globalTags', category: 'TAG', diff: tagChanges },
+      { aspect: 'editableSchemaMetadata', category: 'TAG', diff: fieldTagChanges },
+    ],
+  ],
+  [
+    'GLOSSARY_TERM',
+    [
+      { aspect: 'glossaryTerms', category: 'GLOSSARY_TERM', diff: glossaryTermChanges },
+      { aspect: 'editableSchemaMetadata', category: 'GLOSSARY_TERM', diff: fieldGlossaryTermChanges },
+    ],
+  ],
   [
     'DOCUMENTATION',
     [
@@ -37,6 +50,7 @@ const ANSWERED: ReadonlyMap<ChangeCategory, readonly AspectDiffer[]> = new Map<C
       { aspect: 'glossaryTermInfo', category: 'DOCUMENTATION', diff: glossaryTermInfoChanges },
       { aspect: 'domainProperties', category: 'DOCUMENTATION', diff: domainPropertiesChanges },
       { aspect: 'dataProductProperties', category: 'DOCUMENTATION', diff: dataProductPropertiesChanges },
+      { aspect: 'editableSchemaMetadata', category: 'DOCUMENTATION', diff: fieldDocumentationChanges },
     ],
   ],
   ['DOMAIN', [{ aspect: 'domains', category: 'DOMAIN', diff: domainChanges }]],

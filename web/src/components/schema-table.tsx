@@ -35,6 +35,12 @@ export interface FieldActions {
   readonly removeTerm: (t: Target, urn: string) => void;
 }
 
+/** What differs between a field's tags and its terms. */
+const LABEL_KINDS = {
+  tags: { field: 'tags', title: 'Tags', type: 'TAG', what: 'tag', privilege: 'canEditSchemaFieldTags' },
+  terms: { field: 'glossaryTerms', title: 'Terms', type: 'GLOSSARY_TERM', what: 'term', privilege: 'canEditSchemaFieldGlossaryTerms' },
+} as const;
+
 const canEditFields = (p: EditPrivileges) => p.canEditSchemaFieldTags || p.canEditSchemaFieldGlossaryTerms || p.canEditSchemaFieldDescription;
 
 /**
@@ -45,6 +51,26 @@ const canEditFields = (p: EditPrivileges) => p.canEditSchemaFieldTags || p.canEd
 export function SchemaTable({ urn, fields, actions }: { urn: string; fields: readonly FieldView[]; actions?: FieldActions }) {
   const [editing, setEditing] = useState<string | null>(null);
   const editable = actions !== undefined && canEditFields(actions.privileges);
+  /** A field's tags or terms: links, or (while its row is open) their editor. */
+  const labels = (fieldPath: string, kind: 'tags' | 'terms', ingested: readonly EntityRefView[], edited: readonly EntityRefView[], open: boolean) => {
+    const k = LABEL_KINDS[kind];
+    const target: Target = { urn, fieldPath };
+    if (!open || !actions) return <RefLinks refs={[...ingested, ...edited]} field={k.field} label={`${k.title} of ${fieldPath}`} />;
+    return (
+      <ChipEditor
+        refs={edited}
+        fixed={ingested}
+        field={k.field}
+        label={`${k.title} of ${fieldPath}`}
+        types={[k.type]}
+        what={k.what}
+        addLabel={`Add ${k.what} to ${fieldPath}`}
+        editable={actions.privileges[k.privilege]}
+        onAdd={(u) => (kind === 'tags' ? actions.addTag(target, u) : actions.addTerm(target, u))}
+        onRemove={(u) => (kind === 'tags' ? actions.removeTag(target, u) : actions.removeTerm(target, u))}
+      />
+    );
+  };
   // Its own horizontal scroll on a narrow screen, rather than the page's.
   return (
     <div class="table-scroll">
@@ -96,42 +122,8 @@ export function SchemaTable({ urn, fields, actions }: { urn: string; fields: rea
                     <span class="muted">—</span>
                   )}
                 </td>
-                <td>
-                  {open && actions ? (
-                    <ChipEditor
-                      refs={edits?.tags ?? []}
-                      fixed={ingestedTags}
-                      field="tags"
-                      label={`Tags of ${f.fieldPath}`}
-                      types={['TAG']}
-                      what="tag"
-                      addLabel={`Add tag to ${f.fieldPath}`}
-                      editable={actions.privileges.canEditSchemaFieldTags}
-                      onAdd={(u) => actions.addTag(target, u)}
-                      onRemove={(u) => actions.removeTag(target, u)}
-                    />
-                  ) : (
-                    <RefLinks refs={[...ingestedTags, ...(edits?.tags ?? [])]} field="tags" label={`Tags of ${f.fieldPath}`} />
-                  )}
-                </td>
-                <td>
-                  {open && actions ? (
-                    <ChipEditor
-                      refs={edits?.terms ?? []}
-                      fixed={ingestedTerms}
-                      field="glossaryTerms"
-                      label={`Terms of ${f.fieldPath}`}
-                      types={['GLOSSARY_TERM']}
-                      what="term"
-                      addLabel={`Add term to ${f.fieldPath}`}
-                      editable={actions.privileges.canEditSchemaFieldGlossaryTerms}
-                      onAdd={(u) => actions.addTerm(target, u)}
-                      onRemove={(u) => actions.removeTerm(target, u)}
-                    />
-                  ) : (
-                    <RefLinks refs={[...ingestedTerms, ...(edits?.terms ?? [])]} field="glossaryTerms" label={`Terms of ${f.fieldPath}`} />
-                  )}
-                </td>
+                <td>{labels(f.fieldPath, 'tags', ingestedTags, edits?.tags ?? [], open)}</td>
+                <td>{labels(f.fieldPath, 'terms', ingestedTerms, edits?.terms ?? [], open)}</td>
                 <td>
                   <DeprecationBadge deprecation={f.deprecation} countdown />
                   {f.deprecation?.deprecated && f.deprecation.note && <p class="field-note">{f.deprecation.note}</p>}
