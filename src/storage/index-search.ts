@@ -95,9 +95,9 @@ export class IndexSearch {
 
   /**
    * The facet rows over `m`: the entity type and the deprecation state from `m` itself, every other field in one
-   * pass of the matches over their indexed values (a seek per match on `(urn, field)`; CROSS JOIN keeps the matches
-   * the outer loop on SQLite, which would otherwise read every value of each facet field and probe the matches), the
-   * most frequent values of each field kept.
+   * pass of the matches over their indexed values (a seek per match on `(urn, field)`, the dialect's
+   * `valuesPerMatch`: either engine would otherwise read every value of each facet field to count a few matches),
+   * the most frequent values of each field kept.
    */
   private facetParts(fields: readonly string[], params: unknown[], now: number): string[] {
     const p = (v: unknown) => this.dialect.param(params, v);
@@ -116,8 +116,8 @@ export class IndexSearch {
     if (indexed.length > 0) {
       parts.push(`SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
           SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r FROM (
-            SELECT f.field AS field, f.value AS value, count(DISTINCT f.urn) AS n FROM m CROSS JOIN search_fields f
-             WHERE f.urn = m.urn AND f.field ${this.dialect.in(params, indexed)} GROUP BY f.field, f.value) c) v
+            SELECT f.field AS field, f.value AS value, count(DISTINCT f.urn) AS n
+              FROM ${this.dialect.valuesPerMatch(this.dialect.in(params, indexed))} GROUP BY f.field, f.value) c) v
         WHERE v.r <= ${p(MAX_FACET_VALUES)}`);
     }
     return parts;

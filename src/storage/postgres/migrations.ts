@@ -488,13 +488,14 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   DROP TRIGGER change_event_fan_out ON change_events;
   DROP FUNCTION fan_out_change_event();
   `,
-  // 20: search at scale (issue 31). Per urn, its values by field: facets seek each match's values of a field, and a
-  // page its name (deletes by urn and aspect read the urn's few rows). Names alone, under text_pattern_ops, for the
-  // exact-name and name-prefix ranking tiers: LIKE 'prefix%' reads a range of it whatever the database's collation.
+  // 20: search at scale (issue 31). Per urn, its values by field, with the value (an index-only read once vacuumed):
+  // facets seek each match's values of a field, and a page its name (deletes by urn and aspect read the urn's few
+  // rows). Names alone with their urn, under text_pattern_ops, for the exact-name and name-prefix ranking tiers:
+  // LIKE 'prefix%' reads a range of it whatever the database's collation.
   `
   DROP INDEX search_fields_by_urn;
-  CREATE INDEX search_fields_by_urn ON search_fields (urn, field);
-  CREATE INDEX search_fields_names ON search_fields (folded text_pattern_ops) WHERE field IN ('_entityName', '_entityKeyName');
+  CREATE INDEX search_fields_by_urn ON search_fields (urn, field) INCLUDE (value);
+  CREATE INDEX search_fields_names ON search_fields (folded text_pattern_ops, urn) WHERE field IN ('_entityName', '_entityKeyName');
   `,
 ];
 
