@@ -44,6 +44,7 @@ import { RetentionPolicies } from './catalog/retention/retention-policies.ts';
 import { createGraphqlExecutor } from './api/graphql/graphql-routes.ts';
 import { RelationshipService } from './catalog/relationships/relationship-service.ts';
 import { TimelineService } from './catalog/timeline/timeline-service.ts';
+import { EventPoll } from './catalog/events/event-poll.ts';
 import { openStore } from './storage/open-store.ts';
 import { routeReads } from './storage/compose-store.ts';
 import type { Parts, SearchIndexBuild, Store } from './storage/store.ts';
@@ -84,6 +85,8 @@ export interface Services {
   readonly policies: PolicyService;
   /** DataHub's audit event search. */
   readonly auditTrail: AuditTrail;
+  /** DataHub's events API over the change log. */
+  readonly eventPoll: EventPoll;
   /** The retention policies as this process applies them on write (reloaded after changes). */
   readonly retentionPolicies: RetentionPolicies;
   readonly webhooks: WebhookSubscriptions;
@@ -166,6 +169,7 @@ export async function openServices(
       users: new UserAdmin(ports, catalog, search, tokens, authorizer),
       policies: new PolicyService(catalog, search, authorizer, ports),
       auditTrail: new AuditTrail(ports, authorizer),
+      eventPoll: new EventPoll(ports),
       retentionPolicies,
       webhooks: new WebhookSubscriptions(ports, webhookSecrets, validateWebhookUrl),
       webhookSecrets,
@@ -233,7 +237,9 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   const scheduler = new Scheduler(ports, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
   });
-  scheduler.register(housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis, config.auditRetentionMillis));
+  scheduler.register(
+    housekeepingJob(ports, config.housekeepingIntervalMillis, config.taskHistoryMillis, config.auditRetentionMillis, config.eventRetentionMillis),
+  );
   if (config.retention.scheduleOffsetMillis !== null) scheduler.register(retentionJob(retention, config.retention.scheduleOffsetMillis));
   scheduler.start();
   // Every process may deliver: deliveries are claimed, so each goes out from one of them.

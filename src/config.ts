@@ -44,6 +44,8 @@ export interface Config {
   readonly taskHistoryMillis: number;
   /** Audit events older than this are deleted by housekeeping. */
   readonly auditRetentionMillis: number;
+  /** Change log entries (the events API's topics) older than this are deleted by housekeeping. */
+  readonly eventRetentionMillis: number;
   /** Whether this process delivers webhook events (off: it records them, and other processes deliver them). */
   readonly webhookDelivery: boolean;
   /** What a password set by sign-up or `almanac user create` must satisfy. */
@@ -230,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const passwords = { minLength: int('ALMANAC_PASSWORD_MIN_LENGTH', 8, 1, 1024) };
   const taskHistoryMillis = int('ALMANAC_TASK_HISTORY_DAYS', 90, 1, 36_500) * 86_400_000;
   const auditRetentionMillis = int('ALMANAC_AUDIT_RETENTION_DAYS', 90, 1, 36_500) * 86_400_000;
+  const eventRetentionMillis = int('ALMANAC_EVENT_RETENTION_DAYS', 7, 1, 36_500) * 86_400_000;
   if (http.headersTimeoutMillis > http.requestTimeoutMillis) {
     problems.push('ALMANAC_HEADERS_TIMEOUT_MS: must not exceed ALMANAC_REQUEST_TIMEOUT_MS');
   }
@@ -260,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     retention: Object.freeze(retention),
     taskHistoryMillis,
     auditRetentionMillis,
+    eventRetentionMillis,
     webhookDelivery: bool('ALMANAC_WEBHOOK_DELIVERY', true),
     passwords: Object.freeze(passwords),
   });

@@ -13,6 +13,7 @@ import { timelineRoutes } from './openapi/timeline-routes.ts';
 import { traceRoutes } from './openapi/trace-routes.ts';
 import { auditRoutes } from './openapi/audit-routes.ts';
 import { rawDocumentRoutes } from './openapi/raw-document-routes.ts';
+import { eventRoutes } from './openapi/event-routes.ts';
 import { operatorRoutes } from './almanac/operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
 import { configRoutes } from './restli/config-routes.ts';
@@ -49,6 +50,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   openLineageRoutes,
   traceRoutes,
   auditRoutes,
+  eventRoutes,
 ];
 
 /** Then these, at the root only: what operators poll, and the console's static files. */

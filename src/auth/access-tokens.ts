@@ -19,6 +19,7 @@ export interface ListTokensInput {
   /** Only tokens of this owner; managers may ask for anyone's. */
   readonly ownerUrn?: string;
   readonly actorUrn?: string;
+  readonly name?: string;
   /** Bounds on expiresAt: from inclusive, before exclusive. */
   readonly expiresAtFrom?: number;
   readonly expiresAtBefore?: number;

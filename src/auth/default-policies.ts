@@ -22,7 +22,7 @@ interface DefaultPolicy {
  * The defaults DataHub boots with (its boot/policies.json), by the same ids, reduced to
  * the privileges Almanac enforces. Left out: the per-role policies, because Almanac's
  * roles carry their privileges themselves (src/auth/roles.ts), and the ones granting
- * only privileges Almanac has no use for (views, analytics, domains, data products).
+ * only privileges Almanac has no use for (views, domains, data products).
  */
 export const DEFAULT_POLICIES: readonly DefaultPolicy[] = [
   {
@@ -46,9 +46,9 @@ export const DEFAULT_POLICIES: readonly DefaultPolicy[] = [
   {
     id: '7',
     name: 'All Users - Base Platform Privileges',
-    description: 'Every user may create access tokens for themselves. Change this policy to alter that.',
+    description: 'Every user may create access tokens for themselves and search the audit events. Change this policy to alter that.',
     type: 'PLATFORM',
-    privileges: ['GENERATE_PERSONAL_ACCESS_TOKENS'],
+    privileges: ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS'],
     actors: { allUsers: true },
     editable: true,
   },

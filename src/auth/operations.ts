@@ -103,6 +103,17 @@ export const OPERATIONS = {
   /** Webhook subscriptions and their delivery log (Almanac's): a subscription can send events anywhere it names. */
   /** DataHub's audit search: `isAPIAuthorized(ANALYTICS, READ)`, refused with its message. */
   searchAuditEvents: { anyOf: ['VIEW_ANALYTICS'], on: 'platform', message: (s) => `${s.actor} is unauthorized to READ ANALYTICS.` },
+  /** DataHub's events API: PlatformEvent_v1 with GET_PLATFORM_EVENTS, the change log topics with GET_METADATA_CHANGE_LOG_EVENTS, either with GET_TOPIC_EVENTS. */
+  readPlatformEvents: {
+    anyOf: ['GET_TOPIC_EVENTS', 'GET_PLATFORM_EVENTS'],
+    on: 'platform',
+    message: 'User is unauthorized to read PlatformEvent_v1.',
+  },
+  readChangeLogEvents: {
+    anyOf: ['GET_TOPIC_EVENTS', 'GET_METADATA_CHANGE_LOG_EVENTS'],
+    on: 'platform',
+    message: 'User is unauthorized to read the metadata change log.',
+  },
   manageWebhooks: { anyOf: ['MANAGE_WEBHOOKS_PRIVILEGE'], on: 'platform', message: 'User is unauthorized to manage webhooks.' },
   getIndexSizes: {
     anyOf: ['GET_TIMESERIES_INDEX_SIZES_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],

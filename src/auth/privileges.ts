@@ -39,6 +39,10 @@ export const PRIVILEGES = [
   'MANAGE_GLOSSARIES',
   /** DataHub's GET_ANALYTICS_PRIVILEGE, which its audit search (ApiGroup.ANALYTICS, READ) requires. */
   'VIEW_ANALYTICS',
+  /** DataHub's events API (ExternalEventsController): Entity Change Events, the change log, or any topic. */
+  'GET_PLATFORM_EVENTS',
+  'GET_METADATA_CHANGE_LOG_EVENTS',
+  'GET_TOPIC_EVENTS',
   /** Almanac's: webhook subscriptions send change events to URLs of the subscriber's choosing (Admin only by default). */
   'MANAGE_WEBHOOKS_PRIVILEGE',
 ] as const;

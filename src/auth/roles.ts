@@ -9,17 +9,19 @@ export const ROLES = {
     description: 'Can read and edit all metadata, manage domains and glossaries, and create their own access tokens.',
     privileges: [...METADATA_PRIVILEGES, 'GENERATE_PERSONAL_ACCESS_TOKENS', 'MANAGE_DOMAINS', 'MANAGE_GLOSSARIES'],
   },
+  // As DataHub's reader-platform-policy: none of its own. Every user's own tokens (and the audit search) come from the
+  // default policy "All Users - Base Platform Privileges" (default-policies.ts), which an administrator may turn off.
   'urn:li:dataHubRole:Reader': {
     name: 'Reader',
-    description: 'Can read all metadata and create their own access tokens.',
-    privileges: ['GENERATE_PERSONAL_ACCESS_TOKENS'],
+    description: 'Can read all metadata.',
+    privileges: [],
   },
 } as const satisfies Record<string, { name: string; description: string; privileges: readonly Privilege[] }>;
 
 export type RoleUrn = keyof typeof ROLES;
 
-/** What an actor with no role may do besides reading metadata. */
-export const NO_ROLE_PRIVILEGES: readonly Privilege[] = ['GENERATE_PERSONAL_ACCESS_TOKENS'];
+/** What an actor with no role may do besides reading metadata, before policies: nothing, as in DataHub. */
+export const NO_ROLE_PRIVILEGES: readonly Privilege[] = [];
 
 export const isRoleUrn = (urn: string): urn is RoleUrn => Object.hasOwn(ROLES, urn);
 

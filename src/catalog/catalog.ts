@@ -1,4 +1,5 @@
 import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts';
+import { syncDomains } from './domains-sync.ts';
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
 import type { EntitySearch } from './search/entity-search.ts';
@@ -139,16 +140,26 @@ export class Catalog {
     }
     if (aspect.kind === 'key') return keyOps;
     const op = { kind: 'aspect', entityType: spec.name, urn: p.urn, aspect: aspect.name, systemMetadata } as const;
-    if (p.changeType !== 'PATCH') return [...keyOps, { ...op, value: validateAspect(spec.name, aspect.name, p.value) }];
-    // Checked now; applied to the latest version inside the write, which an invalid result aborts.
-    const patch = parsePatch(aspect.name, p.value, 'aspect.value');
-    const update = (current: Json | undefined): Json => {
+    // A domains write is reconciled with the stored value inside the write, as DataHub's DomainsSyncMutationHook does.
+    const sync = aspect.name === 'domains' ? (value: Json, current: Json | undefined) => syncDomains(value, current, p.urn) : undefined;
+    const inWrite = (compute: (current: Json | undefined) => Json) => (current: Json | undefined) => {
       try {
-        return validateAspect(spec.name, aspect.name, applyPatch(aspect.name, current, patch, now));
+        return compute(current);
       } catch (e) {
         throw at(path, e);
       }
     };
+    if (p.changeType !== 'PATCH') {
+      const value = validateAspect(spec.name, aspect.name, p.value);
+      if (!sync) return [...keyOps, { ...op, value }];
+      return [...keyOps, { ...op, value, update: inWrite((current) => validateAspect(spec.name, aspect.name, sync(value, current))) }];
+    }
+    // Checked now; applied to the latest version inside the write, which an invalid result aborts.
+    const patch = parsePatch(aspect.name, p.value, 'aspect.value');
+    const update = inWrite((current) => {
+      const patched = validateAspect(spec.name, aspect.name, applyPatch(aspect.name, current, patch, now));
+      return sync ? validateAspect(spec.name, aspect.name, sync(patched, current)) : patched;
+    });
     return [...keyOps, { ...op, value: {}, update }];
   }
 

@@ -1,32 +1,17 @@
 /**
- * The SQL both adapters share for change events and webhook deliveries (`:name` parameters), and the mapping of
- * their rows. Lists of filter values are stored delimited (`,a,b,`) so the fan-out trigger matches them by substring.
+ * The SQL both adapters share for the change log and webhook deliveries (`:name` parameters), and the mapping of
+ * their rows. Lists of filter values are stored delimited (`,a,b,`) so the fan-out matches them by substring.
  */
-import type { Json } from './ports/aspects.ts';
-import type { TaskRecord } from './ports/tasks.ts';
+import type { StoredAspect } from './ports/aspects.ts';
 import type {
-  AspectEventRule,
-  ChangeEventRules,
+  AspectChange,
   ClaimedDelivery,
-  NewChangeEvent,
-  StoredChangeEvent,
+  LogEntry,
   WebhookDeliveryRecord,
   WebhookDeliveryState,
   WebhookSubscriptionRecord,
   DeliveryOutcome,
 } from './ports/change-events.ts';
-
-export interface ChangeEventRow {
-  id: number;
-  entity_type: string;
-  entity_urn: string;
-  category: string;
-  source: string;
-  before_value: unknown;
-  after_value: unknown;
-  actor: string;
-  created_at: number;
-}
 
 export interface SubscriptionRow {
   id: string;
@@ -51,58 +36,58 @@ export interface DeliveryRow {
   category: string;
 }
 
-export const EVENT_COLUMNS = 'e.id, e.entity_type, e.entity_urn, e.category, e.source, e.before_value, e.after_value, e.actor, e.created_at';
+/** A delivered entry's columns (DeliveredEntry). */
+export const ENTRY_COLUMNS = 'e.log_offset, e.entity_type, e.entity_urn, e.webhook_category, e.value';
 export const SUBSCRIPTION_COLUMNS = 'id, url, sealed_secret, categories, entity_types, created_by, created_at';
 
 /** A claim's columns: the event's, then the subscription's prefixed `s_`, so one row holds both (claimFromRow). */
-export const CLAIM_COLUMNS = `${EVENT_COLUMNS}, ${SUBSCRIPTION_COLUMNS.split(', ')
+export const CLAIM_COLUMNS = `${ENTRY_COLUMNS}, ${SUBSCRIPTION_COLUMNS.split(', ')
   .map((c) => `s.${c} AS s_${c}`)
   .join(', ')}`;
 
-/** A new event's columns, in the order of `eventParams`. */
-export const NEW_EVENT_COLUMNS = 'entity_type, entity_urn, category, source, before_value, after_value, actor, created_at';
+/** Who the log names for a deletion the store is not told the author of (a delete, a rollback's removal). */
+export const DELETION_ACTOR = 'urn:li:corpuser:__datahub_system';
 
-/** The event a rule makes of an aspect's latest value, created (no value before) or changed. */
-export const aspectEvent = (
-  rule: AspectEventRule,
-  change: { entityType: string; urn: string; before: Json | null; after: Json; actor: string; at: number },
-): NewChangeEvent => ({
-  entityType: change.entityType,
-  entityUrn: change.urn,
-  category: rule.category,
-  source: rule.source,
-  before: change.before,
-  after: change.after,
-  actor: change.actor,
-  createdAt: change.at,
+/** The change a deleted latest value is: a DELETE with the value and system metadata it had. */
+export const deletion = (a: StoredAspect, actor = DELETION_ACTOR, at = Date.now()): AspectChange => ({
+  entityType: a.entityType,
+  urn: a.urn,
+  aspect: a.aspect,
+  changeType: 'DELETE',
+  before: a.value,
+  after: null,
+  systemMetadata: null,
+  previousSystemMetadata: a.systemMetadata,
+  actor,
+  at,
 });
 
-/** The change's event when a rule makes one of its aspect. */
-export function eventOfAspectChange(
-  rules: ChangeEventRules,
-  change: { entityType: string; urn: string; aspect: string; before: Json | null; after: Json; actor: string; at: number },
-): NewChangeEvent | undefined {
-  const rule = rules.aspects.get(change.aspect);
-  return rule && aspectEvent(rule, change);
+export interface LogRow {
+  log_offset: number | string;
+  topic: string;
+  entity_type: string;
+  entity_urn: string;
+  created_at: number | string;
+  value: string;
+  webhook_category: string | null;
 }
 
-/** The event of a task whose state was just written, when it left `running` (it was `previous`) and its kind has one. */
-export const eventOfTaskState = (rules: ChangeEventRules, previous: string | undefined, task: TaskRecord): NewChangeEvent | undefined =>
-  previous === 'running' && task.state !== 'running' ? rules.taskEnded(task) : undefined;
-
-/** A new event's values, JSON as text (PostgreSQL casts it). */
-export const eventParams = (e: NewChangeEvent) => ({
-  entityType: e.entityType,
-  entityUrn: e.entityUrn,
-  category: e.category,
-  source: e.source,
-  before: e.before === null ? null : JSON.stringify(e.before),
-  after: JSON.stringify(e.after),
-  actor: e.actor,
-  createdAt: e.createdAt,
+export const toLogEntry = (r: LogRow): LogEntry => ({
+  offset: Number(r.log_offset),
+  topic: r.topic,
+  entityType: r.entity_type,
+  entityUrn: r.entity_urn,
+  createdAt: Number(r.created_at),
+  value: r.value,
+  webhookCategory: r.webhook_category,
 });
 
-export const LIST_EVENTS_SQL = `SELECT ${EVENT_COLUMNS} FROM change_events e WHERE e.id > :afterId ORDER BY e.id LIMIT :limit`;
+export const READ_LOG_SQL = `SELECT log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category FROM event_log
+ WHERE topic = :topic AND log_offset >= :fromOffset ORDER BY log_offset LIMIT :limit`;
+export const OLDEST_LOG_OFFSET_SQL = 'SELECT MIN(log_offset) AS o FROM event_log';
+/** In offset order from the oldest end, so the walk stops at the first entry of the window (entries are made in time order, give or take). */
+export const LOG_OFFSET_SINCE_SQL = 'SELECT log_offset AS o FROM event_log WHERE created_at >= :time ORDER BY log_offset LIMIT 1';
+
 export const INSERT_SUBSCRIPTION_SQL = `INSERT INTO webhook_subscriptions (${SUBSCRIPTION_COLUMNS})
   VALUES (:id, :url, :sealedSecret, :categories, :entityTypes, :createdBy, :createdAt)`;
 export const LIST_SUBSCRIPTIONS_SQL = `SELECT ${SUBSCRIPTION_COLUMNS} FROM webhook_subscriptions ORDER BY created_at, id`;
@@ -117,14 +102,21 @@ export const FINISH_DELIVERY_SQL = `UPDATE webhook_deliveries
 const DELIVERY_FILTER = `(CAST(:subscriptionId AS TEXT) IS NULL OR d.subscription_id = :subscriptionId) AND (CAST(:state AS TEXT) IS NULL OR d.state = :state)`;
 export const COUNT_DELIVERIES_SQL = `SELECT COUNT(*) AS n FROM webhook_deliveries d WHERE ${DELIVERY_FILTER}`;
 export const LIST_DELIVERIES_SQL = `SELECT d.subscription_id, d.event_id, d.state, d.attempts, d.next_attempt_at, d.last_status, d.last_error,
-       d.delivered_at, e.entity_urn, e.category
-  FROM webhook_deliveries d JOIN change_events e ON e.id = d.event_id
+       d.delivered_at, e.entity_urn, e.webhook_category AS category
+  FROM webhook_deliveries d JOIN event_log e ON e.log_offset = d.event_id
  WHERE ${DELIVERY_FILTER}
  ORDER BY d.event_id DESC, d.subscription_id LIMIT :count OFFSET :start`;
-export const PRUNE_DELIVERIES_SQL = `DELETE FROM webhook_deliveries WHERE state <> 'pending'
-   AND event_id IN (SELECT id FROM change_events WHERE created_at < :before)`;
-export const PRUNE_EVENTS_SQL = `DELETE FROM change_events WHERE created_at < :before
-   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = change_events.id)`;
+/**
+ * The first offset kept when pruning entries created before `before`: the first entry at or after it, found by walking
+ * the log from its oldest end (entries are made in time order, give or take a transaction's length, so the walk is
+ * short and needs no index on time); past the newest entry when every entry is older.
+ */
+const PRUNE_BOUND = `COALESCE((SELECT log_offset FROM event_log WHERE created_at >= :before ORDER BY log_offset LIMIT 1),
+                             (SELECT MAX(log_offset) + 1 FROM event_log))`;
+/** The finished deliveries of the entries pruned, then the entries left with no delivery pending. */
+export const PRUNE_LOG_DELIVERIES_SQL = `DELETE FROM webhook_deliveries WHERE state <> 'pending' AND event_id < ${PRUNE_BOUND}`;
+export const PRUNE_LOG_SQL = `DELETE FROM event_log WHERE log_offset < ${PRUNE_BOUND}
+   AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = event_log.log_offset)`;
 
 const delimited = (values: readonly string[] | null): string | null => (values === null ? null : `,${values.join(',')},`);
 const undelimited = (text: string | null): string[] | null => (text === null ? null : text.split(',').filter((v) => v !== ''));
@@ -160,25 +152,28 @@ export const toSubscription = (r: SubscriptionRow): WebhookSubscriptionRecord =>
   createdAt: Number(r.created_at),
 });
 
-/** `parse` turns a stored JSON value into an object (SQLite stores text; node-postgres parses jsonb itself). */
-export const toChangeEvent = (r: ChangeEventRow, parse: (v: unknown) => Record<string, unknown> | null): StoredChangeEvent => ({
-  id: Number(r.id),
-  entityType: r.entity_type,
-  entityUrn: r.entity_urn,
-  category: r.category,
-  source: r.source === 'task' ? 'task' : 'deprecation',
-  before: parse(r.before_value),
-  after: parse(r.after_value) ?? {},
-  actor: r.actor,
-  createdAt: Number(r.created_at),
-});
-
-export type ClaimRow = ChangeEventRow & { subscription_id: string; event_id: number; attempts: number } & Record<string, unknown>;
+export type ClaimRow = {
+  subscription_id: string;
+  event_id: number;
+  attempts: number;
+  log_offset: number | string;
+  entity_type: string;
+  entity_urn: string;
+  webhook_category: string;
+  value: string;
+} & Record<string, unknown>;
 
 /** One claimed delivery from a row of CLAIM_COLUMNS and its attempts. */
-export function claimFromRow(row: ClaimRow, parse: (v: unknown) => Record<string, unknown> | null): ClaimedDelivery {
+export function claimFromRow(row: ClaimRow): ClaimedDelivery {
   const s = Object.fromEntries(SUBSCRIPTION_COLUMNS.split(', ').map((c) => [c, row[`s_${c}`]])) as unknown as SubscriptionRow;
-  return { subscription: toSubscription(s), event: toChangeEvent(row, parse), attempts: row.attempts };
+  const event = {
+    id: Number(row.log_offset),
+    entityType: row.entity_type,
+    entityUrn: row.entity_urn,
+    category: row.webhook_category,
+    value: row.value,
+  };
+  return { subscription: toSubscription(s), event, attempts: row.attempts };
 }
 
 export const toDelivery = (r: DeliveryRow): WebhookDeliveryRecord => ({

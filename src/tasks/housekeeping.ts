@@ -8,7 +8,7 @@ export const SCHEDULED_RUN_MEMORY_MILLIS = 7 * 24 * 60 * 60 * 1000;
 /**
  * The server's periodic upkeep, run once per interval across all processes: expired access tokens are deleted,
  * sign-in failures older than their memory forgotten, old scheduled-run records pruned, and task records that ended
- * longer ago than ALMANAC_TASK_HISTORY_DAYS deleted, audit events older than ALMANAC_AUDIT_RETENTION_DAYS too. (Each is also done
+ * longer ago than ALMANAC_TASK_HISTORY_DAYS deleted, audit events older than ALMANAC_AUDIT_RETENTION_DAYS too, and change log entries older than ALMANAC_EVENT_RETENTION_DAYS. (Each is also done
  * lazily where it matters; this keeps the tables from growing on a server nobody signs in to.)
  */
 export function housekeepingJob(
@@ -23,6 +23,7 @@ export function housekeepingJob(
   intervalMillis: number,
   taskHistoryMillis: number,
   auditRetentionMillis: number,
+  eventRetentionMillis: number,
   clock: () => number = Date.now,
 ): ScheduledJob {
   return {
@@ -34,9 +35,8 @@ export function housekeepingJob(
       await userAccess.pruneSignInFailures(now - FAILURE_MEMORY_MILLIS);
       await schedules.pruneScheduledRuns(now - SCHEDULED_RUN_MEMORY_MILLIS);
       await tasks.pruneTasks(now - taskHistoryMillis);
-      // Change events go with the task records, once none of their deliveries is pending.
-      await changeEvents.pruneChangeEvents(now - taskHistoryMillis);
       await audit.pruneAuditEvents(now - auditRetentionMillis);
+      await changeEvents.pruneEventLog(now - eventRetentionMillis);
     },
   };
 }

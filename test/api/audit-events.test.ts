@@ -155,12 +155,27 @@ for (const backend of await backends()) {
       assert.equal((await search(body, `?startTime=0&endTime=1`)).total, 0);
     });
 
-    it("refuses a Reader with DataHub's message, and bad parameters with 400", async () => {
+    it("lets every user search by DataHub's default policy, refuses a Reader with DataHub's message once it is taken out, and bad parameters with 400", async () => {
       const name = username('reader');
       const reader = await actorWithRole(server, name, 'Reader');
-      const res = await server.request('POST', SEARCH, { auth: reader, body: {} });
-      assert.equal(res.status, 403, res.text);
-      assert.equal(res.json.message, `urn:li:corpuser:${name} is unauthorized to READ ANALYTICS.`);
+      assert.equal((await server.request('POST', SEARCH, { auth: reader, body: {} })).status, 200);
+      const basePolicy = {
+        ...POLICY,
+        name: 'All Users - Base Platform Privileges',
+        privileges: ['GENERATE_PERSONAL_ACCESS_TOKENS'],
+        actors: { ...POLICY.actors, allUsers: true },
+      };
+      await gqlData(server, UPDATE_POLICY, { urn: 'urn:li:dataHubPolicy:7', input: basePolicy });
+      try {
+        const res = await server.request('POST', SEARCH, { auth: reader, body: {} });
+        assert.equal(res.status, 403, res.text);
+        assert.equal(res.json.message, `urn:li:corpuser:${name} is unauthorized to READ ANALYTICS.`);
+      } finally {
+        await gqlData(server, UPDATE_POLICY, {
+          urn: 'urn:li:dataHubPolicy:7',
+          input: { ...basePolicy, privileges: ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS'] },
+        });
+      }
       assert.equal((await server.request('POST', `${SEARCH}?size=lots`, { body: {} })).status, 400);
       assert.equal((await server.request('POST', `${SEARCH}?sort=up`, { body: {} })).status, 400);
       assert.equal((await server.request('POST', SEARCH, { body: { eventTypes: 'LogInEvent' } })).status, 400);

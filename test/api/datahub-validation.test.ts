@@ -196,6 +196,24 @@ for (const backend of await backends()) {
       assert.deepEqual(info[0]!.globalTags, { tags: [{ tag: 'urn:li:tag:gold' }] });
     });
 
+    it("stamps a field's new glossary terms with the audit stamp the SDK needs to read them back, as DataHub's template does", async () => {
+      const urn = datasetUrn();
+      const before = Date.now();
+      const add = patchMcp(urn, 'editableSchemaMetadata', [
+        { op: 'add', path: '/editableSchemaFieldInfo/y/glossaryTerms/terms/urn:li:glossaryTerm:pii', value: { urn: 'urn:li:glossaryTerm:pii' } },
+      ]);
+      assert.equal((await batch(add)).status, 200);
+      const info = (await aspect(urn, 'editableSchemaMetadata'))?.editableSchemaFieldInfo as Array<Record<string, Record<string, unknown>>>;
+      const stamp = info[0]!.glossaryTerms!.auditStamp as { actor: string; time: number };
+      assert.equal(stamp.actor, 'urn:li:corpuser:__datahub_system');
+      assert.ok(stamp.time >= before, `stamped at ${stamp.time}`);
+      // A stamp already there is kept.
+      assert.equal((await batch(mcp(urn, 'glossaryTerms', { terms: [], auditStamp: { actor: 'urn:li:corpuser:a', time: 1 } }))).status, 200);
+      const term = patchMcp(urn, 'glossaryTerms', [{ op: 'add', path: '/terms/urn:li:glossaryTerm:t', value: { urn: 'urn:li:glossaryTerm:t' } }]);
+      assert.equal((await batch(term)).status, 200);
+      assert.deepEqual((await aspect(urn, 'glossaryTerms'))?.auditStamp, { actor: 'urn:li:corpuser:a', time: 1 });
+    });
+
     it('adds and removes domain associations keyed by attribution source and domain', async () => {
       const urn = datasetUrn();
       const add = (domain: string) =>
@@ -212,6 +230,37 @@ for (const backend of await backends()) {
       });
       assert.equal((await batch(remove)).status, 200);
       assert.deepEqual((await aspect(urn, 'domains'))?.domainAssociations, [{ domain: 'urn:li:domain:ops' }]);
+      assert.deepEqual((await aspect(urn, 'domains'))?.domains, ['urn:li:domain:ops']);
+    });
+
+    it("keeps a domains aspect's domains and domainAssociations in step, as DataHub's sync hook does", async () => {
+      const urn = datasetUrn();
+      const [a, b, c] = ['urn:li:domain:a', 'urn:li:domain:b', 'urn:li:domain:c'];
+      const attributed = { domain: b, context: 'why', attribution: { time: 1, actor: 'urn:li:corpuser:datahub', source: 'urn:li:dataHubAction:x' } };
+      // The legacy list alone: the associations follow.
+      assert.equal((await batch(mcp(urn, 'domains', { domains: [a] }))).status, 200);
+      assert.deepEqual(await aspect(urn, 'domains'), { domains: [a], domainAssociations: [{ domain: a }] });
+      // The associations alone changed (a read-modify-write that kept the old list): the list follows.
+      assert.equal((await batch(mcp(urn, 'domains', { domains: [a], domainAssociations: [{ domain: a }, attributed] }))).status, 200);
+      assert.deepEqual(await aspect(urn, 'domains'), { domains: [a, b], domainAssociations: [{ domain: a }, attributed] });
+      // The list alone changed: associations of domains still named keep their attribution.
+      assert.equal((await batch(mcp(urn, 'domains', { domains: [b, c], domainAssociations: [{ domain: a }, attributed] }))).status, 200);
+      assert.deepEqual(await aspect(urn, 'domains'), { domains: [b, c], domainAssociations: [attributed, { domain: c }] });
+      // Both changed, and they disagree: refused with DataHub's message, nothing written.
+      const both = await batch(mcp(urn, 'domains', { domains: [a], domainAssociations: [{ domain: c }] }));
+      assert.equal(both.status, 400, both.text);
+      assert.match(both.json.message, /Cannot update both 'domains' and 'domainAssociations' in the same write\. .* Entity: urn:li:dataset:/);
+      assert.deepEqual((await aspect(urn, 'domains'))?.domains, [b, c]);
+      // A propagated association goes after the manual ones, in both fields.
+      const propagated = {
+        domain: a,
+        attribution: { time: 1, actor: 'urn:li:corpuser:datahub', source: 'urn:li:dataHubAction:p', sourceDetail: { propagated: 'true' } },
+      };
+      assert.equal((await batch(mcp(urn, 'domains', { domains: [a, c], domainAssociations: [propagated, { domain: c }] }))).status, 200);
+      assert.deepEqual(await aspect(urn, 'domains'), { domains: [c, a], domainAssociations: [{ domain: c }, propagated] });
+      // A PATCH of the legacy list is synced too.
+      assert.equal((await batch(patchMcp(urn, 'domains', [{ op: 'add', path: `/domains/${b}`, value: b }]))).status, 200);
+      assert.deepEqual((await aspect(urn, 'domains'))?.domainAssociations, [{ domain: c }, { domain: b }, propagated]);
     });
   });
 }

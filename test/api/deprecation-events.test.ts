@@ -9,6 +9,7 @@ import { datasetUrn } from '../support/truncation.ts';
 
 const UPDATE = 'mutation($input: UpdateDeprecationInput!) { updateDeprecation(input: $input) }';
 const ACTOR = 'urn:li:corpuser:datahub';
+const GENERIC = 'com.linkedin.pegasus2avro.mxe.GenericAspect';
 const enc = encodeURIComponent;
 const deprecation = (note: string) => ({ deprecated: true, note, actor: ACTOR });
 
@@ -23,9 +24,22 @@ for (const backend of await backends()) {
       { ALMANAC_RETENTION_SCHEDULE: 'off', ALMANAC_WEBHOOK_DELIVERY: 'false' },
     );
 
-    /** The DEPRECATION events of the urn, oldest first. */
-    const events = async (urn: string) =>
-      (await server.app.services.store.changeEvents.listChangeEvents(0, 10_000)).filter((e) => e.entityUrn === urn && e.category === 'DEPRECATION');
+    /**
+     * The deprecation changes the change log holds for the urn, oldest first: each MetadataChangeLog's values before
+     * and after, each checked to come with its one DEPRECATION event (what webhooks deliver).
+     */
+    const events = async (urn: string) => {
+      const read = async (topic: string) =>
+        (await server.app.services.store.changeEvents.readEventLog(topic, 0, 10_000))
+          .filter((e) => e.entityUrn === urn)
+          .map((e) => JSON.parse(e.value));
+      const text = (bytes: string) => Buffer.from(bytes, 'latin1').toString('utf8');
+      const value = (g: Record<string, { value: string }> | null) => (g ? JSON.parse(text(g[GENERIC]!.value)) : null);
+      const changes = (await read('MetadataChangeLog_Versioned_v1')).filter((v) => v.aspectName.string === 'deprecation');
+      const sent = (await read('PlatformEvent_v1')).map((v) => JSON.parse(text(v.payload.value))).filter((e) => e.category === 'DEPRECATION');
+      assert.equal(sent.length, changes.length, 'one DEPRECATION event per change');
+      return changes.map((v) => ({ before: value(v.previousAspectValue), after: value(v.aspect) }));
+    };
 
     /** Runs the change and returns the events it added for the urn. */
     const added = async (urn: string, change: () => Promise<unknown>) => {

@@ -74,10 +74,39 @@ for (const backend of await backends()) {
       });
     });
 
+    it('applies the filters the SDK get_lineage sends (degree, removed, entity type) and search fields to the reached entities', async () => {
+      // DataHubClient.lineage.get_lineage: every degree up to max_hops, not soft-deleted; the SDK sends types null.
+      const sdk = {
+        urn: LEAF,
+        direction: 'UPSTREAM',
+        count: 500,
+        types: null,
+        orFilters: [
+          {
+            and: [
+              { field: 'degree', condition: 'EQUAL', values: ['1', '2'], negated: false },
+              { field: 'removed', condition: 'EQUAL', values: ['true'], negated: true },
+            ],
+          },
+        ],
+        searchFlags: { groupingSpec: { groupingCriteria: { baseEntityType: 'SCHEMA_FIELD', groupingEntityType: 'SCHEMA_FIELD' } } },
+      };
+      const data = await gqlData(server, SCROLL, { input: sdk });
+      // SRC was never ingested (only named as an upstream): it has no search document, so a field filter leaves it out, as DataHub's does.
+      assert.deepEqual(
+        data.scrollAcrossLineage.searchResults.map((r: { entity: { urn: string }; degree: number }) => [r.entity.urn, r.degree]),
+        MID.map((m) => [m, 1]),
+      );
+      const jobs = await gqlData(server, SEARCH, {
+        input: { urn: SRC, direction: 'DOWNSTREAM', orFilters: [{ and: [{ field: '_entityType', values: ['DATA_JOB'] }] }] },
+      });
+      assert.deepEqual(jobs.searchAcrossLineage, { total: 1, searchResults: [{ entity: { urn: JOB, type: 'DATA_JOB' }, degree: 3 }] });
+    });
+
     it('refuses what it cannot apply, naming the input', async () => {
       const refuse = (input: Record<string, unknown>, message: RegExp) =>
         gqlError(server, SEARCH, { input: { urn: SRC, direction: 'DOWNSTREAM', ...input } }, { code: 400, type: 'BAD_REQUEST', message });
-      await refuse({ orFilters: [{ and: [{ field: 'platform', values: ['hive'] }] }] }, /by degree only, not by platform/);
+      await refuse({ orFilters: [{ and: [{ field: 'nosuchfield', values: ['x'] }] }] }, /no entity type has a search field named nosuchfield/);
       await refuse({ orFilters: [{ and: [{ field: 'degree', values: ['4'] }] }] }, /4 is not a valid filter value for degree/);
       await refuse({ query: 'orders' }, /^query:/);
       await refuse({ urn: null }, /^urn:/);

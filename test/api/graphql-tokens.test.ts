@@ -65,6 +65,59 @@ for (const backend of await backends()) {
       assert.equal(all.tokens[0].expiresAt, null, 'never-expiring tokens sort first');
     });
 
+    it("filters the list by a token's name, as DataHub's token smoke tests find their own tokens", async () => {
+      const create = (name: string) =>
+        gqlData(server, CREATE, { input: { type: 'PERSONAL', actorUrn: 'urn:li:corpuser:bob', duration: 'ONE_HOUR', name } }, { auth: bob });
+      await create('suite-token');
+      await create('suite-token');
+      await create('suite-token-2');
+      const byName = (name: string) =>
+        gqlData(server, LIST, { input: { start: 0, count: 20, filters: [{ field: 'name', condition: 'EQUAL', values: [name] }] } }, { auth: bob });
+      const listed = (await byName('suite-token')).listAccessTokens;
+      assert.equal(listed.total, 2);
+      assert.deepEqual(
+        listed.tokens.map((t: { name: string }) => t.name),
+        ['suite-token', 'suite-token'],
+      );
+      assert.equal((await byName('no such token')).listAccessTokens.total, 0);
+    });
+
+    it("takes a Reader's and a role-less user's own tokens from DataHub's All Users policy: made inactive, they are refused", async () => {
+      const dora = await actorWithRole(server, 'dora', 'none');
+      const policy7 = (state: string) => ({
+        urn: 'urn:li:dataHubPolicy:7',
+        input: {
+          type: 'PLATFORM',
+          state,
+          name: 'All Users - Base Platform Privileges',
+          description: 'as DataHub privileges smoke test sets it',
+          privileges: ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS'],
+          actors: { users: [], groups: null, resourceOwners: false, allUsers: true, allGroups: false },
+        },
+      });
+      const UPDATE = 'mutation($urn: String!, $input: PolicyUpdateInput!) { updatePolicy(urn: $urn, input: $input) }';
+      const mine = (user: string, auth: string) =>
+        server.request('POST', '/api/v2/graphql', {
+          auth,
+          body: { query: CREATE, variables: { input: { type: 'PERSONAL', actorUrn: `urn:li:corpuser:${user}`, duration: 'ONE_HOUR', name: 'own' } } },
+        });
+      assert.ok((await mine('dora', dora)).json.data.createAccessToken.accessToken);
+      await gqlData(server, UPDATE, policy7('INACTIVE'));
+      try {
+        for (const [user, auth] of [
+          ['dora', dora],
+          ['bob', bob],
+        ] as const) {
+          const refused = await mine(user, auth);
+          assert.equal(refused.json.data?.createAccessToken ?? null, null, refused.text);
+          assert.equal(refused.json.errors[0].extensions.code, 403, refused.text);
+        }
+      } finally {
+        await gqlData(server, UPDATE, policy7('ACTIVE'));
+      }
+      assert.ok((await mine('dora', dora)).json.data.createAccessToken.accessToken);
+    });
+
     it('refuses a token for a user that does not exist', async () => {
       await gqlError(
         server,
@@ -119,7 +172,7 @@ for (const backend of await backends()) {
       assert.equal((await gqlData(server, deprecate, { i: { urn: dataset, deprecated: true } }, { auth: bob })).updateDeprecation, true);
       assert.equal((await gqlData(server, ASSIGN, { input: { roleUrn: null, actors: [urn] } })).batchAssignRole, true);
       const me = (await gqlData(server, '{ me { role privileges } }', {}, { auth: bob })).me;
-      assert.deepEqual(me, { role: null, privileges: ['GENERATE_PERSONAL_ACCESS_TOKENS'] });
+      assert.deepEqual(me, { role: null, privileges: ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS'] });
     });
 
     it('refuses an unknown role or user, changing nothing', async () => {

@@ -91,7 +91,7 @@ for (const backend of await backends()) {
         'EDIT_GROUP_MEMBERS',
       ]);
       const allUsers = byUrn.get('urn:li:dataHubPolicy:7')!;
-      assert.deepEqual(allUsers.privileges, ['GENERATE_PERSONAL_ACCESS_TOKENS']);
+      assert.deepEqual(allUsers.privileges, ['VIEW_ANALYTICS', 'GENERATE_PERSONAL_ACCESS_TOKENS']);
       assert.equal(allUsers.actors.allUsers, true);
       const owners = byUrn.get('urn:li:dataHubPolicy:asset-owners-metadata-policy')!;
       assert.equal(owners.actors.resourceOwners, true);

@@ -286,8 +286,8 @@ for (const backend of await backends()) {
       await gqlError(
         server,
         SEARCH,
-        { input: { query: '*', types: ['ASSERTION'] } },
-        { ...bad, message: 'types: Almanac does not search entities of type ASSERTION' },
+        { input: { query: '*', types: ['DATA_CONTRACT'] } },
+        { ...bad, message: 'types: Almanac does not search entities of type DATA_CONTRACT' },
       );
       await gqlError(
         server,

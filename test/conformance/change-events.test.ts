@@ -28,23 +28,29 @@ for (const backend of await backends()) {
     let store: Store;
     useStore(backend, (s) => (store = s));
 
-    it('records each change of a deprecation in its write, with the values before and after, and no sighting', async () => {
-      const from = (await store.changeEvents.listChangeEvents(0, 1000)).at(-1)?.id ?? 0;
+    /** The DEPRECATION events the log holds from offset `from` on: what webhooks deliver, as they deliver it. */
+    const deprecationEvents = async (from: number) =>
+      (await store.changeEvents.readEventLog('PlatformEvent_v1', from, 1000))
+        .filter((e) => e.webhookCategory === 'DEPRECATION')
+        .map((e) => JSON.parse(Buffer.from(JSON.parse(e.value).payload.value, 'latin1').toString('utf8')));
+
+    it('records each change of a deprecation in its write, with the values after, and no sighting', async () => {
+      const from = (await store.changeEvents.eventLogBounds()).next;
       await store.aspects.write({ ops: [deprecation({ deprecated: true, note: 'a' })], actor: 'urn:li:corpuser:u1', now: 10 });
       await store.aspects.write({ ops: [deprecation({ deprecated: true, note: 'a' })], actor: 'urn:li:corpuser:u2', now: 20 });
       await store.aspects.write({ ops: [deprecation({ deprecated: false, note: '' })], actor: 'urn:li:corpuser:u3', now: 30 });
-      const events = await store.changeEvents.listChangeEvents(from, 10);
+      const events = await deprecationEvents(from);
       assert.deepEqual(
-        events.map((e) => [e.entityType, e.entityUrn, e.category, e.source, e.before, e.after, e.actor, e.createdAt]),
+        events.map((e) => [e.entityType, e.entityUrn, e.category, e.operation, e.parameters, e.auditStamp]),
         [
-          ['dataset', URN, 'DEPRECATION', 'deprecation', null, { deprecated: true, note: 'a' }, 'urn:li:corpuser:u1', 10],
-          ['dataset', URN, 'DEPRECATION', 'deprecation', { deprecated: true, note: 'a' }, { deprecated: false, note: '' }, 'urn:li:corpuser:u3', 30],
+          ['dataset', URN, 'DEPRECATION', 'MODIFY', { status: 'DEPRECATED', note: 'a' }, { time: 10, actor: 'urn:li:corpuser:u1' }],
+          ['dataset', URN, 'DEPRECATION', 'MODIFY', { status: 'ACTIVE' }, { time: 30, actor: 'urn:li:corpuser:u3' }],
         ],
       );
       // A write that fails records nothing.
       const bad = { ...deprecation({ deprecated: true }), value: undefined as unknown as Record<string, unknown> };
       await assert.rejects(store.aspects.write({ ops: [deprecation({ deprecated: true, note: 'lost' }), bad], actor: 'x', now: 40 }));
-      assert.equal((await store.changeEvents.listChangeEvents(from, 10)).length, 2);
+      assert.equal((await deprecationEvents(from)).length, 2);
     });
 
     it('fans events out to matching subscriptions and leases each delivery to one claimant at a time', async () => {
@@ -83,7 +89,7 @@ for (const backend of await backends()) {
       assert.equal((await store.changeEvents.listWebhookDeliveries({ subscriptionId: 'runs-only', start: 0, count: 10 })).total, 0);
     });
 
-    it('prunes old events whose deliveries are all finished, and keeps those still pending', async () => {
+    it('prunes old entries and their finished deliveries, and keeps an entry whose delivery is still pending', async () => {
       await store.changeEvents.createWebhookSubscription(subscription('prune'));
       const urns = ['p1', 'p2'].map((n) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${n},PROD)`);
       for (const urn of urns) await store.aspects.write({ ops: [deprecation({ deprecated: true }, urn)], actor: 'a', now: 1_000 });
@@ -99,8 +105,8 @@ for (const backend of await backends()) {
           nextAttemptAt: delivered ? 2_000 : 9e12,
         });
       }
-      await store.changeEvents.pruneChangeEvents(5_000);
-      const left = (await store.changeEvents.listChangeEvents(0, 1000)).map((e) => e.entityUrn);
+      await store.changeEvents.pruneEventLog(5_000);
+      const left = (await store.changeEvents.readEventLog('PlatformEvent_v1', 0, 1000)).map((e) => e.entityUrn);
       assert.ok(!left.includes(urns[0]!), 'the delivered event is gone');
       assert.ok(left.includes(urns[1]!), 'the pending one stays');
       assert.equal(await store.changeEvents.deleteWebhookSubscription('prune'), true);

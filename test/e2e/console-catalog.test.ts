@@ -119,7 +119,7 @@ for (const backend of await backends()) {
       // The page's title is the name the list links with.
       await page.getByRole('heading', { level: 1, name: 'orders' }).waitFor();
       assert.equal(await page.title(), 'orders · Almanac');
-      assert.equal(await page.locator('p.description').textContent(), 'Every order placed in the web shop, one row each.');
+      assert.equal(await page.locator('.description').textContent(), 'Every order placed in the web shop, one row each.');
       assert.match((await page.locator('dl.props').textContent()) ?? '', /refresh\s*hourly.*retention\s*400 days/s);
       const owners = page.getByRole('list', { name: 'Owners', exact: true });
       assert.deepEqual(await owners.getByRole('link').allTextContents(), ['Alice Liddell', 'Finance team']);
@@ -185,7 +185,7 @@ for (const backend of await backends()) {
       assert.equal(await nav.getByRole('link', { name: /Timeseries/ }).count(), 0);
       assert.match((await nav.textContent()) ?? '', /Timeseries\s*Admins only/);
       const hrefs = await nav.getByRole('link').evaluateAll((links) => links.map((a) => a.getAttribute('href')!));
-      assert.deepEqual(hrefs, ['#/datasets', '#/tokens']);
+      assert.deepEqual(hrefs, ['#/datasets', '#/search', '#/tokens']);
       for (const href of [...hrefs, '#/timeseries']) {
         await page.goto(`${server.url}/${href}`);
         await page.getByRole('heading', { level: 1 }).waitFor();

@@ -54,7 +54,7 @@ const typeDefs = /* GraphQL */ `
   input ListAccessTokenInput {
     start: Int
     count: Int
-    "ownerUrn and actorUrn (EQUAL, one value), expiresAt (EQUAL, LESS_THAN, GREATER_THAN and their _OR_EQUAL_TO forms)."
+    "ownerUrn, actorUrn and name (EQUAL, one value), expiresAt (EQUAL, LESS_THAN, GREATER_THAN and their _OR_EQUAL_TO forms)."
     filters: [FacetFilterInput!]
   }
 
@@ -82,7 +82,7 @@ const metadata = (t: AccessTokenRecord) => ({ urn: `urn:li:dataHubAccessToken:${
 
 type TokenFilter = Omit<ListTokensInput, 'start' | 'count'>;
 
-/** DataHub's token list filters on the token index: owner, actor and expiry. Anything else is refused by name. */
+/** DataHub's token list filters on the token index: owner, actor, name and expiry. Anything else is refused by name. */
 function tokenFilter(filters: readonly FacetFilter[] | null | undefined): TokenFilter {
   const out: { -readonly [K in keyof TokenFilter]: TokenFilter[K] } = {};
   for (const [i, f] of (filters ?? []).entries()) {
@@ -90,12 +90,12 @@ function tokenFilter(filters: readonly FacetFilter[] | null | undefined): TokenF
     const condition = f.condition ?? 'EQUAL';
     if (f.negated || values.length !== 1) throw badRequest(`filters[${i}] (${f.field}): give exactly one value, not negated`);
     const value = values[0]!;
-    if ((f.field === 'ownerUrn' || f.field === 'actorUrn') && condition === 'EQUAL') {
+    if ((f.field === 'ownerUrn' || f.field === 'actorUrn' || f.field === 'name') && condition === 'EQUAL') {
       out[f.field] = value;
       continue;
     }
     if (f.field !== 'expiresAt')
-      throw badRequest(`filters[${i}]: tokens filter on ownerUrn, actorUrn (EQUAL) and expiresAt, not ${f.field} ${condition}`);
+      throw badRequest(`filters[${i}]: tokens filter on ownerUrn, actorUrn, name (EQUAL) and expiresAt, not ${f.field} ${condition}`);
     const at = Number(value);
     if (!Number.isSafeInteger(at)) throw badRequest(`filters[${i}] (expiresAt): ${value} is not epoch milliseconds`);
     const bounds: Record<string, [number | undefined, number | undefined]> = {

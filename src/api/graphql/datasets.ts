@@ -6,7 +6,7 @@ import { badRequest, CatalogError } from '../../catalog/errors.ts';
 import { parseDatasetUrn, parseUrn, schemaFieldUrn, type DatasetKey } from '../../catalog/urn.ts';
 import type { Json } from '../../storage/store.ts';
 import type { DatasetSource } from './entity-refs.ts';
-import type { GraphqlModule } from './schema.ts';
+import type { GraphqlContext, GraphqlModule } from './schema.ts';
 import { selectedFields } from './selected-fields.ts';
 
 const typeDefs = /* GraphQL */ `
@@ -40,7 +40,8 @@ const typeDefs = /* GraphQL */ `
     daysToDecommission: Int
     "Every stored version of the deprecation, newest first, with who wrote it and when (Almanac addition)."
     deprecationHistory(limit: Int = 100): [DeprecationHistoryEntry!]!
-    schemaMetadata: SchemaMetadata
+    "The schema: the latest (version 0, the default), or an earlier stored version of the aspect."
+    schemaMetadata(version: Long): SchemaMetadata
     "Profiles from the timeseries index, newest first; filter criteria apply to the profiles' fields (partitionSpec.partition, ...)."
     datasetProfiles(startTimeMillis: Long, endTimeMillis: Long, filter: FilterInput, limit: Int): [DatasetProfile!]
   }
@@ -195,6 +196,28 @@ function fieldType(field: Json): string {
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
+/** The window, filter and limit of DataHub's dataset timeseries fields (datasetProfiles, operations). */
+export interface TimeseriesArgs {
+  readonly startTimeMillis?: number | null;
+  readonly endTimeMillis?: number | null;
+  readonly filter?: { and: unknown[] } | null;
+  readonly limit?: number | null;
+}
+
+/** One timeseries aspect of a dataset, newest first, as DataHub's getTimeseriesAspectValues reads it. */
+export function datasetTimeseries(ctx: GraphqlContext, urn: string, aspect: string, args: TimeseriesArgs) {
+  return ctx.app.catalog.timeseriesValues({
+    urn,
+    entityType: 'dataset',
+    aspect,
+    startTimeMillis: args.startTimeMillis ?? undefined,
+    endTimeMillis: args.endTimeMillis ?? undefined,
+    limit: profileLimit(args.limit),
+    // DataHub's FilterInput is one conjunction: the same Filter getTimeseriesAspectValues takes.
+    filter: args.filter ? { or: [{ and: args.filter.and }] } : undefined,
+  });
+}
+
 function profileLimit(limit: number | null | undefined): number {
   if (limit == null) return DEFAULT_TIMESERIES_LIMIT;
   if (limit < 1 || limit > DEFAULT_TIMESERIES_LIMIT) throw badRequest(`limit must be from 1 to ${DEFAULT_TIMESERIES_LIMIT}, got ${limit}`);
@@ -233,8 +256,8 @@ export const datasetsModule: GraphqlModule = {
       deprecation: (d: DatasetSource) => deprecationView(d.aspects.get('deprecation')),
       deprecationState: (d: DatasetSource) => deprecationState(deprecationView(d.aspects.get('deprecation')), Date.now()),
       daysToDecommission: (d: DatasetSource) => daysToDecommission(deprecationView(d.aspects.get('deprecation')), Date.now()),
-      schemaMetadata: (d: DatasetSource) => {
-        const s = d.aspects.get('schemaMetadata');
+      schemaMetadata: async (d: DatasetSource, args: { version?: number | null }, ctx) => {
+        const s = args.version ? (await ctx.app.catalog.getAspect(d.urn, 'schemaMetadata', args.version))?.value : d.aspects.get('schemaMetadata');
         if (!s) return null;
         const fields = Array.isArray(s.fields) ? (s.fields as Json[]) : [];
         return {
@@ -244,23 +267,14 @@ export const datasetsModule: GraphqlModule = {
           hash: s.hash,
           primaryKeys: s.primaryKeys ?? null,
           fields: fields.map((field): FieldSource => ({ datasetUrn: d.urn, field })),
+          aspectVersion: args.version ?? 0,
+          datasetUrn: d.urn,
+          cluster: str(s.cluster),
+          createdAt: (s.created as Json | undefined)?.time ?? null,
         };
       },
-      datasetProfiles: async (
-        d: DatasetSource,
-        args: { startTimeMillis?: number | null; endTimeMillis?: number | null; filter?: { and: unknown[] } | null; limit?: number | null },
-        ctx,
-      ) => {
-        const events = await ctx.app.catalog.timeseriesValues({
-          urn: d.urn,
-          entityType: 'dataset',
-          aspect: 'datasetProfile',
-          startTimeMillis: args.startTimeMillis ?? undefined,
-          endTimeMillis: args.endTimeMillis ?? undefined,
-          limit: profileLimit(args.limit),
-          // DataHub's FilterInput is one conjunction: the same Filter getTimeseriesAspectValues takes.
-          filter: args.filter ? { or: [{ and: args.filter.and }] } : undefined,
-        });
+      datasetProfiles: async (d: DatasetSource, args: TimeseriesArgs, ctx) => {
+        const events = await datasetTimeseries(ctx, d.urn, 'datasetProfile', args);
         return events.map((e) => {
           const ps = e.event.partitionSpec as Json | undefined;
           return { ...e.event, partitionSpec: ps ? { type: ps.type ?? 'PARTITION', partition: str(ps.partition) } : null };

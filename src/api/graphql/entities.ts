@@ -21,7 +21,9 @@ import type { GraphqlModule, Resolvers } from './schema.ts';
  * subset: what DataHub's own fragments (entityDisplayNameFields,
  * deprecationFields, platformFields), the token list and datahub-gc select.
  * A field DataHub declares and Almanac lacks is a validation error naming it.
- * Dataset is in datasets.ts; the jobs (DataFlow, DataJob, DataProcessInstance) in jobs.ts.
+ * Dataset is in datasets.ts; the jobs (DataFlow, DataJob, DataProcessInstance) in jobs.ts;
+ * Domain, GlossaryTerm and GlossaryNode, Container, DataProduct, Tag and CorpGroup each in
+ * their own file. The fields every type derives from a common aspect come from entity-aspect-fields.ts.
  */
 const typeDefs = /* GraphQL */ `
   extend type Query {
@@ -88,28 +90,6 @@ const typeDefs = /* GraphQL */ `
     email: String
   }
 
-  type CorpGroup implements Entity {
-    urn: String!
-    type: EntityType!
-    name: String!
-    properties: CorpGroupProperties
-    info: CorpGroupInfo @deprecated
-    exists: Boolean
-  }
-
-  type CorpGroupProperties {
-    displayName: String
-    description: String
-    email: String
-    slack: String
-  }
-
-  type CorpGroupInfo {
-    displayName: String
-    description: String
-    email: String
-  }
-
   enum PlatformType {
     FILE_SYSTEM
     KEY_VALUE_STORE
@@ -156,97 +136,6 @@ const typeDefs = /* GraphQL */ `
     instanceId: String!
     status: Status
     deprecation: Deprecation
-  }
-
-  type Tag implements Entity {
-    urn: String!
-    type: EntityType!
-    name: String! @deprecated
-    properties: TagProperties
-    deprecation: Deprecation
-  }
-
-  type TagProperties {
-    name: String!
-    description: String
-    colorHex: String
-  }
-
-  type GlossaryTerm implements Entity {
-    urn: String!
-    type: EntityType!
-    name: String! @deprecated
-    hierarchicalName: String!
-    properties: GlossaryTermProperties
-    status: Status
-    deprecation: Deprecation
-    exists: Boolean
-  }
-
-  type GlossaryTermProperties {
-    name: String!
-    description: String
-    definition: String! @deprecated
-    termSource: String!
-    sourceRef: String
-    sourceUrl: String
-  }
-
-  type GlossaryNode implements Entity {
-    urn: String!
-    type: EntityType!
-    properties: GlossaryNodeProperties
-    exists: Boolean
-  }
-
-  type GlossaryNodeProperties {
-    name: String!
-    description: String
-  }
-
-  type Domain implements Entity {
-    urn: String!
-    type: EntityType!
-    id: String!
-    properties: DomainProperties
-    deprecation: Deprecation
-  }
-
-  type DomainProperties {
-    name: String!
-    description: String
-  }
-
-  type Container implements Entity {
-    urn: String!
-    type: EntityType!
-    lastIngested: Long
-    properties: ContainerProperties
-    subTypes: SubTypes
-    status: Status
-    deprecation: Deprecation
-    exists: Boolean
-  }
-
-  type ContainerProperties {
-    name: String!
-    description: String
-    externalUrl: String
-    qualifiedName: String
-  }
-
-  type DataProduct implements Entity {
-    urn: String!
-    type: EntityType!
-    properties: DataProductProperties
-    deprecation: Deprecation
-    exists: Boolean
-  }
-
-  type DataProductProperties {
-    name: String!
-    description: String
-    externalUrl: String
   }
 
   type Application implements Entity {
@@ -421,8 +310,6 @@ const typeDefs = /* GraphQL */ `
 `;
 
 const userInfo = fromAspect('corpUserInfo', (v) => ({ ...v, active: v.active === true }));
-const nameOrKey = (aspect: string, keyName: string, map: (v: Json, name: string) => unknown) =>
-  fromAspect(aspect, (v, e) => map(v, str(v.name) ?? keyPart(e, keyName) ?? ''));
 const platformInfo = fromAspect('dataPlatformInfo', (v) => ({
   ...v,
   type: str(v.type) ?? 'OTHERS',
@@ -443,13 +330,6 @@ const resolvers: Resolvers = {
     editableProperties: fromAspect('corpUserEditableInfo'),
     exists: existsField,
   },
-  CorpGroup: {
-    ...COMMON,
-    name: keyField('name'),
-    properties: fromAspect('corpGroupInfo'),
-    info: fromAspect('corpGroupInfo'),
-    exists: existsField,
-  },
   DataPlatform: {
     ...COMMON,
     lastIngested: () => null,
@@ -464,49 +344,6 @@ const resolvers: Resolvers = {
     instanceId: keyField('instance'),
     status: statusField,
     deprecation: deprecationField,
-  },
-  Tag: {
-    ...COMMON,
-    name: keyField('name'),
-    properties: nameOrKey('tagProperties', 'name', (v, name) => ({ name, description: str(v.description), colorHex: str(v.colorHex) })),
-    deprecation: deprecationField,
-  },
-  GlossaryTerm: {
-    ...COMMON,
-    name: keyField('name'),
-    hierarchicalName: keyField('name'),
-    properties: nameOrKey('glossaryTermInfo', 'name', (v, name) => ({
-      name,
-      description: str(v.definition),
-      definition: str(v.definition) ?? '',
-      termSource: str(v.termSource) ?? '',
-      sourceRef: str(v.sourceRef),
-      sourceUrl: str(v.sourceUrl),
-    })),
-    status: statusField,
-    deprecation: deprecationField,
-    exists: existsField,
-  },
-  GlossaryNode: {
-    ...COMMON,
-    properties: nameOrKey('glossaryNodeInfo', 'name', (v, name) => ({ name, description: str(v.definition) })),
-    exists: existsField,
-  },
-  Domain: { ...COMMON, id: keyField('id'), properties: fromAspect('domainProperties', (v) => named(v.name, null, v)), deprecation: deprecationField },
-  Container: {
-    ...COMMON,
-    lastIngested: () => null,
-    properties: fromAspect('containerProperties', (v) => ({ ...named(v.name, null, v), qualifiedName: str(v.qualifiedName) })),
-    subTypes: subTypesField,
-    status: statusField,
-    deprecation: deprecationField,
-    exists: existsField,
-  },
-  DataProduct: {
-    ...COMMON,
-    properties: fromAspect('dataProductProperties', (v, e) => named(v.name, keyPart(e, 'id'), v)),
-    deprecation: deprecationField,
-    exists: existsField,
   },
   Application: { ...COMMON, properties: fromAspect('applicationProperties', (v, e) => named(v.name, keyPart(e, 'id'), v)) },
   MLModel: {

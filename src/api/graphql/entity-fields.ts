@@ -74,3 +74,17 @@ export const named = (name: unknown, fallback: string | null, v: Json) => ({
 
 /** Fields every entity type below has. */
 export const COMMON = { type: entityTypeField };
+
+/** How far parent chains climb: a cycle stops here too. */
+export const MAX_HIERARCHY_DEPTH = 50;
+
+/** A chain of parents read one aspect field at a time, nearest first, stopping at a cycle. */
+export async function parentChain(ctx: GraphqlContext, urn: string, aspect: string, field: string): Promise<string[]> {
+  const chain: string[] = [];
+  let next = str((await aspectOf(ctx, urn, aspect))?.[field]);
+  while (next && next !== urn && !chain.includes(next) && chain.length < MAX_HIERARCHY_DEPTH) {
+    chain.push(next);
+    next = str((await aspectOf(ctx, next, aspect))?.[field]);
+  }
+  return chain;
+}

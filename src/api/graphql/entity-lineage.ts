@@ -4,7 +4,21 @@ import { entityPaths } from './lineage-search.ts';
 import type { GraphqlModule, Resolver } from './schema.ts';
 
 /** The entity types DataHub gives a `lineage` field that Almanac answers. */
-const LINEAGE_TYPES = ['Dataset', 'Chart', 'Dashboard', 'DataJob', 'DataFlow', 'MLModel'];
+const LINEAGE_TYPES = [
+  'Dataset',
+  'SchemaFieldEntity',
+  'Chart',
+  'Dashboard',
+  'DataJob',
+  'DataFlow',
+  'DataProcessInstance',
+  'Assertion',
+  'MLModel',
+  'MLModelGroup',
+  'MLFeature',
+  'MLPrimaryKey',
+  'MLFeatureTable',
+];
 
 const typeDefs = /* GraphQL */ `
   "separateSiblings, the time bounds and includeGhostEntities are accepted for DataHub's clients and not applied."

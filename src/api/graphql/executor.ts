@@ -79,6 +79,18 @@ const EXPENSIVE_FIELDS: ReadonlySet<string> = new Set([
   'scrollAcrossLineage',
   'datasetProfiles',
   'runs',
+  'browse',
+  'browseV2',
+  'entities',
+  'listDomains',
+  'listGroups',
+  'getRootGlossaryTerms',
+  'getRootGlossaryNodes',
+  'listDataProductAssets',
+  'incidents',
+  'operations',
+  'usageStats',
+  'statsSummary',
 ]);
 
 /** graphql-armor's rules, run with graphql-js's own validation; introspection (GraphiQL) is not counted. */

@@ -80,4 +80,8 @@ export const searchFilterOf = (orFilters: readonly AndFilter[]): SearchFilter =>
     })),
   );
 
+/** DataHub's rule for inputs carrying both: orFilters when given, else the deprecated filters as one conjunction. */
+export const inputFilter = (orFilters: readonly AndFilter[] | null | undefined, filters?: readonly FacetFilter[] | null): SearchFilter =>
+  orFilters && orFilters.length > 0 ? searchFilterOf(orFilters) : filters && filters.length > 0 ? searchFilterOf([{ and: filters }]) : [];
+
 export const filtersModule: GraphqlModule = { typeDefs, resolvers: {} };

@@ -5,8 +5,25 @@ import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { assertionModule } from './assertion.ts';
+import { associationsModule } from './associations.ts';
+import { browseModule } from './browse.ts';
+import { containerModule } from './container.ts';
+import { corpGroupModule } from './corp-group.ts';
+import { dataProductModule } from './data-product.ts';
+import { domainModule } from './domain.ts';
+import { glossaryModule } from './glossary.ts';
+import { tagModule } from './tag.ts';
+import { entityAspectFieldsModule } from './entity-aspect-fields.ts';
+import { entityQueriesModule } from './entity-queries.ts';
 import { appConfigModule } from './app-config.ts';
 import { datasetAnnotationsModule } from './dataset-annotations.ts';
+import { datasetEditableModule } from './dataset-editable.ts';
+import { incidentModule } from './incident.ts';
+import { inputFieldsModule } from './input-fields.ts';
+import { mlTrainingModule } from './ml-training.ts';
+import { usageStatsModule } from './usage-stats.ts';
+import { viewModule } from './view.ts';
 import { datasetsModule } from './datasets.ts';
 import { dataProductMutationsModule } from './data-product-mutations.ts';
 import { deprecationsModule } from './deprecations.ts';
@@ -35,16 +52,32 @@ import { usersModule } from './users.ts';
 import { lineageSearchModule } from './lineage-search.ts';
 import { entityLineageModule } from './entity-lineage.ts';
 import { timelineModule } from './timeline.ts';
+import { entityPrivilegesModule } from './entity-privileges.ts';
 import { buildGraphqlSchema, type GraphqlModule } from './schema.ts';
 
-/** Every feature's GraphQL slice; a new one is added here. */
-export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
+/** Every feature's GraphQL slice written by hand; a new one is added here. */
+const WRITTEN_MODULES: readonly GraphqlModule[] = [
   filtersModule,
   appConfigModule,
+  associationsModule,
+  browseModule,
   datasetsModule,
   datasetAnnotationsModule,
   entitiesModule,
+  domainModule,
+  glossaryModule,
+  containerModule,
+  dataProductModule,
+  tagModule,
+  corpGroupModule,
   jobsModule,
+  datasetEditableModule,
+  usageStatsModule,
+  incidentModule,
+  assertionModule,
+  viewModule,
+  inputFieldsModule,
+  mlTrainingModule,
   deprecationsModule,
   labelMutationsModule,
   ownerMutationsModule,
@@ -67,6 +100,14 @@ export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
   usersModule,
   policiesModule,
   timelineModule,
+  entityPrivilegesModule,
+];
+
+/** The written slices, then what is derived from them: common aspect fields and root queries per entity type. */
+export const GRAPHQL_MODULES: readonly GraphqlModule[] = [
+  ...WRITTEN_MODULES,
+  entityAspectFieldsModule(WRITTEN_MODULES),
+  entityQueriesModule(WRITTEN_MODULES),
 ];
 
 /** The one executor of the schema (built by the composition root, shared by every mount of the routes). */

@@ -1,10 +1,10 @@
 import { badRequest } from '../../catalog/errors.ts';
 import type { LineageRelationship } from '../../catalog/relationships/relationship-service.ts';
-import { fullTextQuery } from '../../catalog/search/search-filter.ts';
+import { fullTextQuery, type SearchFilter } from '../../catalog/search/search-filter.ts';
 import { parseUrn } from '../../catalog/urn.ts';
 import { entityRef } from './entity-refs.ts';
 import { entityOfType } from './entity-types.ts';
-import type { AndFilter, FacetFilter } from './filters.ts';
+import { searchFilterOf, type AndFilter, type FacetFilter } from './filters.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
 /** DataHub's impact-analysis bound (elasticsearch.search.graph.impact.maxHops) when no degree filter narrows the walk. */
@@ -26,8 +26,9 @@ const typeDefs = /* GraphQL */ `
   }
 
   """
-  urn: where the walk starts; direction: UPSTREAM or DOWNSTREAM; filters and orFilters: only "degree"
-  (values 1, 2 and 3+) is applied, as DataHub narrows the walk with it; types: the entity types reported.
+  urn: where the walk starts; direction: UPSTREAM or DOWNSTREAM; filters and orFilters: "degree" (values 1,
+  2 and 3+) narrows the walk, as DataHub's does; any other field (removed, platform, _entityType, tags, ...)
+  is matched against the reached entities' search documents; types: the entity types reported.
   A query other than * or empty is refused: Almanac does not search within lineage.
   """
   input SearchAcrossLineageInput {
@@ -109,17 +110,48 @@ interface LineageInput {
   count?: number | null;
   filters?: readonly FacetFilter[] | null;
   orFilters?: readonly AndFilter[] | null;
+  searchFlags?: { groupingSpec?: { groupingCriteria?: readonly GroupingCriterion[] | null } | null } | null;
+}
+
+interface GroupingCriterion {
+  readonly baseEntityType?: string | null;
+  readonly groupingEntityType: string;
+}
+
+/** The dataset a schemaField urn names. */
+function datasetOfField(urn: string): string {
+  const parsed = parseUrn(urn);
+  return parsed.entityType === 'schemaField' && parsed.parts[0] ? parsed.parts[0] : urn;
+}
+
+/**
+ * DataHub's groupingSpec: a SCHEMA_FIELD to DATASET criterion reports each schema field reached as its dataset (once,
+ * at the nearest degree); any other criterion groups nothing.
+ */
+function grouped(input: LineageInput, reached: readonly LineageRelationship[]): LineageRelationship[] {
+  const toDataset = (input.searchFlags?.groupingSpec?.groupingCriteria ?? []).some(
+    (c) => (c.baseEntityType ?? 'SCHEMA_FIELD') === 'SCHEMA_FIELD' && c.groupingEntityType === 'DATASET',
+  );
+  if (!toDataset) return [...reached];
+  const seen = new Set<string>([input.urn ? datasetOfField(input.urn) : '']);
+  const out: LineageRelationship[] = [];
+  for (const r of reached) {
+    const entity = datasetOfField(r.entity);
+    if (seen.has(entity)) continue;
+    seen.add(entity);
+    out.push({ ...r, entity, paths: r.paths.map((p) => p.map(datasetOfField)) });
+  }
+  return out;
 }
 
 /** DataHub's degree values and what each admits. */
 const DEGREES: Readonly<Record<string, (d: number) => boolean>> = { '1': (d) => d === 1, '2': (d) => d === 2, '3+': (d) => d > 2 };
 
-/** The degree filter's values (DataHub reads them from every criterion named degree); any other field is refused. */
-function degreeValues(input: LineageInput): string[] {
-  const criteria = [...(input.filters ?? []), ...(input.orFilters ?? []).flatMap((g) => g.and ?? [])];
+/** The degree filter's values, read from every criterion named degree (as DataHub does); a bad value is refused. */
+function degreeValues(criteria: readonly FacetFilter[]): string[] {
   const values: string[] = [];
   for (const c of criteria) {
-    if (c.field !== 'degree') throw badRequest(`filters: Almanac filters lineage by degree only, not by ${c.field}`);
+    if (c.field !== 'degree') continue;
     for (const v of c.values ?? []) {
       if (!DEGREES[v]) throw badRequest(`filters: ${v} is not a valid filter value for degree filters (1, 2 or 3+)`);
       values.push(v);
@@ -132,12 +164,39 @@ function degreeValues(input: LineageInput): string[] {
 const maxHopsFor = (degrees: readonly string[]): number =>
   degrees.length === 0 || degrees.includes('3+') ? MAX_HOPS : degrees.includes('2') ? 2 : 1;
 
-/** Every entity the walk reports, nearest first, after the degree and type filters. */
+/** Urns one filtering search names at once. */
+const FILTER_CHUNK = 1000;
+
+/**
+ * The criteria other than degree (removed, platform, tags, entity type, ...), applied as DataHub applies them: to
+ * the search documents of the entities the walk reached. An entity without one (a reference never ingested) is left
+ * out then, as DataHub's search leaves it out.
+ */
+async function matchingUrns(ctx: GraphqlContext, urns: readonly string[], groups: SearchFilter): Promise<Set<string>> {
+  const entityTypes = [...new Set(urns.map((u) => parseUrn(u).entityType))];
+  const matched = new Set<string>();
+  for (let i = 0; i < urns.length; i += FILTER_CHUNK) {
+    const chunk = urns.slice(i, i + FILTER_CHUNK);
+    const filter = groups.map((g) => [...g, { field: 'urn', values: chunk }]);
+    const page = await ctx.app.search.page({ entityTypes, query: undefined, filter, includeSoftDeleted: false, sort: [] }, 0, chunk.length);
+    for (const h of page.hits) matched.add(h.urn);
+  }
+  return matched;
+}
+
+/** Every entity the walk reports, nearest first, after the degree, type and field filters. */
 async function walk(ctx: GraphqlContext, input: LineageInput): Promise<LineageRelationship[]> {
   if (!input.urn) throw badRequest('urn: the entity to start the lineage search from is required');
   parseUrn(input.urn);
   if (fullTextQuery(input.query) !== undefined) throw badRequest('query: Almanac does not search within lineage; pass * or leave it empty');
-  const degrees = degreeValues(input);
+  const groups: (readonly FacetFilter[])[] =
+    input.orFilters && input.orFilters.length > 0
+      ? input.orFilters.map((g) => g.and ?? [])
+      : input.filters && input.filters.length > 0
+        ? [input.filters]
+        : [];
+  const degrees = degreeValues(groups.flat());
+  const others: SearchFilter = searchFilterOf(groups.map((g) => ({ and: g.filter((c) => c.field !== 'degree') }))).filter((g) => g.length > 0);
   const types = (input.types ?? []).map((t) => {
     const entity = entityOfType(t);
     if (!entity) throw badRequest(`types: Almanac has no entities of type ${t}`);
@@ -150,11 +209,18 @@ async function walk(ctx: GraphqlContext, input: LineageInput): Promise<LineageRe
     count: MAX_RESULTS,
     maxHops: maxHopsFor(degrees),
   });
-  return result.relationships.filter(
+  const reached = grouped(input, result.relationships).filter(
     (r) =>
       (degrees.length === 0 || degrees.some((v) => DEGREES[v]!(r.degree))) &&
       (types.length === 0 || types.includes(parseUrn(r.entity).entityType.toLowerCase())),
   );
+  if (others.length === 0) return reached;
+  const matched = await matchingUrns(
+    ctx,
+    reached.map((r) => r.entity),
+    others,
+  );
+  return reached.filter((r) => matched.has(r.entity));
 }
 
 function pageCount(count: number | null | undefined): number {

@@ -5,7 +5,7 @@ import { facetDisplayName, SEARCH_FACETS, sortedFacetValues } from '../../catalo
 import { fullTextQuery, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
 import { entityRef } from './entity-refs.ts';
 import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity, typenameOfEntity } from './entity-types.ts';
-import { searchFilterOf, type AndFilter, type FacetFilter, type SortInput } from './filters.ts';
+import { inputFilter, type AndFilter, type FacetFilter, type SortInput } from './filters.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 import { selectedFields } from './selected-fields.ts';
 import type { FacetCounts } from '../../storage/store.ts';
@@ -26,6 +26,17 @@ const typeDefs = /* GraphQL */ `
     customHighlightingFields: [String!]
     includeStructuredPropertyFacets: Boolean
     filterNonLatestVersions: Boolean
+    "Lineage searches apply a SCHEMA_FIELD to DATASET criterion (schema fields reported as their datasets); other searches ignore it."
+    groupingSpec: GroupingSpec
+  }
+
+  input GroupingCriterion {
+    baseEntityType: EntityType
+    groupingEntityType: EntityType!
+  }
+
+  input GroupingSpec {
+    groupingCriteria: [GroupingCriterion!]
   }
 
   """
@@ -68,6 +79,8 @@ const typeDefs = /* GraphQL */ `
   extend type AggregationMetadata {
     "The entity the value names (a tag, owner, platform, ...), or null when the value is no urn Almanac has a type for."
     entity: Entity
+    "Always null, as in DataHub (its facet mapper sets none)."
+    displayName: String
   }
 
   extend type SearchResult {
@@ -114,12 +127,7 @@ export function searchRequest(input: CommonInput): EntitySearchRequest {
     if (!entity || !typenameOfEntity(entity)) throw badRequest(`types: Almanac does not search entities of type ${t}`);
     return entity;
   });
-  const filter: SearchFilter =
-    input.orFilters && input.orFilters.length > 0
-      ? searchFilterOf(input.orFilters)
-      : input.filters && input.filters.length > 0
-        ? searchFilterOf([{ and: input.filters }])
-        : [];
+  const filter: SearchFilter = inputFilter(input.orFilters, input.filters);
   const sortInput = input.sortInput;
   const sort: SortCriterion[] = (sortInput?.sortCriteria ?? (sortInput?.sortCriterion ? [sortInput.sortCriterion] : [])).map((c) => ({
     field: c.field,

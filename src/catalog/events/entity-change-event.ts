@@ -1,5 +1,16 @@
-import type { StoredChangeEvent } from '../../storage/store.ts';
 import { deprecationChanges } from '../timeline/deprecation-changes.ts';
+
+/** A change webhooks are told of: a deprecation's value before and after, or a task's final state. */
+export interface ChangeRecord {
+  readonly entityType: string;
+  readonly entityUrn: string;
+  readonly category: 'DEPRECATION' | 'RUN';
+  readonly source: 'deprecation' | 'task';
+  readonly before: Record<string, unknown> | null;
+  readonly after: Record<string, unknown>;
+  readonly actor: string;
+  readonly createdAt: number;
+}
 
 /**
  * DataHub's Entity Change Event (`EntityChangeEvent_v1`, com.linkedin.platform.event.v1.EntityChangeEvent), as
@@ -27,7 +38,7 @@ const primitivesOf = (v: unknown): Record<string, Primitive> =>
  * decommission time or the replacement changes; Almanac emits the same event with the new values, since a consumer
  * told of a deprecation should hear that its date moved. `replacement` is Almanac's addition.
  */
-function deprecationParameters(e: StoredChangeEvent): Record<string, Primitive> {
+function deprecationParameters(e: ChangeRecord): Record<string, Primitive> {
   const [flipped] = deprecationChanges(e.before ?? undefined, e.after, e.entityUrn);
   const params = { ...primitivesOf(flipped?.parameters) };
   if (!flipped) {
@@ -45,7 +56,7 @@ function deprecationParameters(e: StoredChangeEvent): Record<string, Primitive> 
  * A truncation or retention task's end, as DataHub reports a process run's end: category RUN, operation COMPLETED,
  * `runResult` SUCCESS or FAILURE (SKIPPED when cancelled), with what the task was asked and what it did.
  */
-function taskParameters(e: StoredChangeEvent): Record<string, Primitive> {
+function taskParameters(e: ChangeRecord): Record<string, Primitive> {
   const state = String(e.after.state);
   const runResult = state === 'completed' ? 'SUCCESS' : state === 'cancelled' ? 'SKIPPED' : 'FAILURE';
   return {
@@ -59,7 +70,7 @@ function taskParameters(e: StoredChangeEvent): Record<string, Primitive> {
   };
 }
 
-export function toEntityChangeEvent(e: StoredChangeEvent): EntityChangeEventV1 {
+export function toEntityChangeEvent(e: ChangeRecord): EntityChangeEventV1 {
   const task = e.source === 'task';
   return {
     entityType: e.entityType,
@@ -72,5 +83,5 @@ export function toEntityChangeEvent(e: StoredChangeEvent): EntityChangeEventV1 {
   };
 }
 
-/** The categories Almanac emits, for subscription filters. */
+/** The categories webhooks deliver, for subscription filters. */
 export const EMITTED_CATEGORIES = ['DEPRECATION', 'RUN'] as const;

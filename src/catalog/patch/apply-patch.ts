@@ -72,5 +72,6 @@ export function applyPatch(aspectName: string, current: Json | undefined, patch:
   applyJsonPatch(doc, patch.ops);
   if (fineGrained) fineGrainedToArray(doc);
   mapsToArrays(doc, arrays);
+  if (patch.generic === undefined && isObj(doc)) template?.rebase?.(doc, now);
   return doc;
 }

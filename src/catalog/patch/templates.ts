@@ -16,6 +16,8 @@ export interface PatchTemplate {
   readonly getDefault: (now: number) => Json;
   /** `fineGrainedLineages` is keyed by operation, downstream, query and upstream (DataHub's FineGrainedLineageTemplateHelper). */
   readonly fineGrained?: true;
+  /** Fills what DataHub's template sets on the patched value (its `rebaseFields`), such as a required audit stamp. */
+  readonly rebase?: (doc: Record<string, unknown>, now: number) => void;
 }
 
 const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
@@ -23,6 +25,12 @@ const stamp = (now: number) => ({ actor: SYSTEM_ACTOR, time: now });
 const field = (name: string, keys: readonly string[] = [], nested?: readonly ArrayField[]): ArrayField => ({ path: [name], keys, nested });
 const edges = (...names: string[]) => names.map((n) => field(n, ['destinationUrn']));
 const byValue = (...names: string[]) => names.map((n) => field(n));
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** DataHub's GlossaryTermsTemplate sets the required (deprecated) `auditStamp` on every terms record it patches. */
+function stampTerms(terms: unknown, now: number): void {
+  if (isObj(terms) && terms.auditStamp === undefined) terms.auditStamp = stamp(now);
+}
 
 /**
  * DataHub's registered aspect templates (entity-registry's aspect/patch/template
@@ -31,7 +39,10 @@ const byValue = (...names: string[]) => names.map((n) => field(n));
  */
 export const PATCH_TEMPLATES: ReadonlyMap<string, PatchTemplate> = new Map<string, PatchTemplate>([
   ['globalTags', { arrays: [field('tags', ['tag'])], getDefault: () => ({ tags: [] }) }],
-  ['glossaryTerms', { arrays: [field('terms', ['urn'])], getDefault: (now) => ({ terms: [], auditStamp: stamp(now) }) }],
+  [
+    'glossaryTerms',
+    { arrays: [field('terms', ['urn'])], getDefault: (now) => ({ terms: [], auditStamp: stamp(now) }), rebase: (doc, now) => stampTerms(doc, now) },
+  ],
   ['ownership', { arrays: [field('owners', ['owner', 'type'])], getDefault: (now) => ({ owners: [], lastModified: stamp(now) }) }],
   [
     'upstreamLineage',
@@ -53,6 +64,11 @@ export const PATCH_TEMPLATES: ReadonlyMap<string, PatchTemplate> = new Map<strin
         ),
       ],
       getDefault: (now) => ({ created: stamp(now), lastModified: stamp(now), editableSchemaFieldInfo: [] }),
+      // A field's terms get their audit stamp too (the field's GlossaryTermsTemplate), e.g. when a patch adds its first term.
+      rebase: (doc, now) => {
+        const fields = doc.editableSchemaFieldInfo;
+        if (Array.isArray(fields)) for (const f of fields) if (isObj(f)) stampTerms(f.glossaryTerms, now);
+      },
     },
   ],
   [

@@ -2,48 +2,24 @@ import type { Json } from './aspects.ts';
 import type { TaskRecord } from './tasks.ts';
 
 /**
- * Change events and their webhook deliveries. The adapter records an event from a write's outcome, inside the write's
+ * The change log and its webhook deliveries. The adapter appends entries from a write's outcome, inside the write's
  * transaction, as the rules it was opened with say (`ChangeEventRules`, the catalog's catalog/events/change-event-rules.ts):
- * every change of a `deprecation` aspect's latest value (source `deprecation`, with the value before and after) and
- * every end of a truncation or retention task (source `task`, with the task's final state). Each new event is fanned
- * out, in the same transaction, to the subscriptions whose filters it matches: one pending delivery per subscription.
- * Deliveries are claimed with a lease, so with several processes each is attempted by one at a time, and finished by
- * the claimant only.
+ * every aspect change, and every end of a truncation or retention task. Each new entry webhooks take (its
+ * `webhookCategory`) is fanned out, in the same transaction, to the subscriptions whose filters it matches: one pending
+ * delivery per subscription. Deliveries are claimed with a lease, so with several processes each is attempted by one
+ * at a time, and finished by the claimant only.
  */
-export interface StoredChangeEvent {
-  readonly id: number;
-  readonly entityType: string;
-  readonly entityUrn: string;
-  readonly category: string;
-  readonly source: 'deprecation' | 'task';
-  readonly before: Record<string, unknown> | null;
-  readonly after: Record<string, unknown>;
-  readonly actor: string;
-  readonly createdAt: number;
-}
-
-/** An event as a write records it; the store gives it its id. */
-export type NewChangeEvent = Omit<StoredChangeEvent, 'id' | 'before' | 'after'> & {
-  readonly before: Json | null;
-  readonly after: Json;
-};
-
-/** What an aspect's latest value becomes when a write creates or changes it (a value written again is no change). */
-export interface AspectEventRule {
-  readonly category: string;
-  readonly source: StoredChangeEvent['source'];
-}
 
 /**
- * Which changes become events, given to the adapter when it opens (as the indexer is). The adapter applies them to
+ * Which changes become entries, given to the adapter when it opens (as the indexer is). The adapter applies them to
  * the outcomes of its writes in the write's transaction, on every path that changes an aspect's latest value (a batch,
- * the one-statement write, a rollback) or ends a task.
+ * a rollback, a delete) or ends a task.
  */
 export interface ChangeEventRules {
-  /** By aspect name: writes of any other aspect record nothing. */
-  readonly aspects: ReadonlyMap<string, AspectEventRule>;
-  /** The event of a task that left `running`, if its kind has one. */
-  taskEnded(task: TaskRecord): NewChangeEvent | undefined;
+  /** What the change log records of an aspect change (its MetadataChangeLog and the Entity Change Events of it). */
+  changeLog(change: AspectChange): NewLogEntry[];
+  /** The entries of a task that left `running`: its RUN event, if its kind has one. */
+  taskEnded(task: TaskRecord): NewLogEntry[];
 }
 
 export interface WebhookSubscriptionRecord {
@@ -75,9 +51,18 @@ export interface WebhookDeliveryRecord {
 }
 
 /** A delivery claimed for one attempt, with what the attempt needs. */
+/** The log entry a delivery sends: its offset, and its PlatformEvent_v1 value (the body is the event inside). */
+export interface DeliveredEntry {
+  readonly id: number;
+  readonly entityType: string;
+  readonly entityUrn: string;
+  readonly category: string;
+  readonly value: string;
+}
+
 export interface ClaimedDelivery {
   readonly subscription: WebhookSubscriptionRecord;
-  readonly event: StoredChangeEvent;
+  readonly event: DeliveredEntry;
   /** Attempts made before this one. */
   readonly attempts: number;
 }
@@ -93,9 +78,20 @@ export interface DeliveryOutcome {
 
 /** What ChangeEventPort only reads: a composition root may answer these from another handle (a read replica). */
 export interface ChangeEventReads {
-  /** Events after `afterId`, oldest first. */
-  listChangeEvents(afterId: number, limit: number): Promise<StoredChangeEvent[]>;
   listWebhookSubscriptions(): Promise<WebhookSubscriptionRecord[]>;
+  /** Entries of one topic from `fromOffset` on, oldest first. */
+  readEventLog(topic: string, fromOffset: number, limit: number): Promise<LogEntry[]>;
+  /** The oldest kept offset (null when the log is empty) and the offset the next entry will have at the least. */
+  eventLogBounds(): Promise<{ readonly oldest: number | null; readonly next: number }>;
+  /** The first offset of an entry created at or after `time`, if there is one. */
+  eventLogOffsetSince(time: number): Promise<number | null>;
+  /** This process's count of wakes of the log (storage/log-signal.ts): taken before a read that may wait after it. */
+  eventLogGeneration(): Promise<number>;
+  /**
+   * Resolves once an entry may have been committed (in any process) since the generation was `since`, or after
+   * `timeoutMs`: a long poll waits on this instead of reading again and again.
+   */
+  waitForEventLog(since: number, timeoutMs: number): Promise<number>;
   /** The delivery log, newest event first. */
   listWebhookDeliveries(filter: {
     readonly subscriptionId?: string;
@@ -117,8 +113,46 @@ export interface ChangeEventWrites {
   claimWebhookDeliveries(claimant: string, now: number, leaseUntil: number, limit: number): Promise<ClaimedDelivery[]>;
   /** Records an attempt's outcome, if the delivery is still claimed by `claimant`; false otherwise. */
   finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): Promise<boolean>;
-  /** Deletes events created before `before` whose deliveries are all finished, with those deliveries; returns how many events. */
-  pruneChangeEvents(before: number): Promise<number>;
+  /**
+   * Deletes log entries created before `before` and their finished deliveries; an entry with a delivery still pending
+   * stays until it is done. Returns how many entries.
+   */
+  pruneEventLog(before: number): Promise<number>;
 }
 
 export interface ChangeEventPort extends ChangeEventReads, ChangeEventWrites {}
+
+/**
+ * One aspect change as the log records it: a latest value created, replaced or restored (UPSERT), a timeseries event
+ * written (UPSERT, no value before), or a latest value deleted (DELETE, no value after).
+ */
+export interface AspectChange {
+  readonly entityType: string;
+  readonly urn: string;
+  readonly aspect: string;
+  readonly changeType: 'UPSERT' | 'DELETE';
+  readonly before: Json | null;
+  readonly after: Json | null;
+  readonly systemMetadata: Json | null;
+  readonly previousSystemMetadata: Json | null;
+  readonly actor: string;
+  readonly at: number;
+}
+
+/** An entry of the change log as a write makes it: the store gives it its offset. */
+export interface NewLogEntry {
+  /** DataHub's topic name (MetadataChangeLog_Versioned_v1, MetadataChangeLog_Timeseries_v1, PlatformEvent_v1). */
+  readonly topic: string;
+  readonly entityType: string;
+  readonly entityUrn: string;
+  readonly createdAt: number;
+  /** The record as the events API serves it (Avro's JSON encoding), made once at the write. */
+  readonly value: string;
+  /** The category webhook subscriptions filter this entry by, when webhooks deliver it; null when they do not. */
+  readonly webhookCategory: string | null;
+}
+
+/** A stored entry: offsets grow in commit order and are never reused, with no gap a committed entry could fill later. */
+export interface LogEntry extends NewLogEntry {
+  readonly offset: number;
+}

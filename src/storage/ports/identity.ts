@@ -14,6 +14,8 @@ export interface AccessTokenRecord {
 export interface AccessTokenFilter {
   readonly ownerUrn?: string;
   readonly actorUrn?: string;
+  /** Only tokens of exactly this name. */
+  readonly name?: string;
   /** expiresAt >= this */
   readonly expiresAtFrom?: number;
   /** expiresAt < this */

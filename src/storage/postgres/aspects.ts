@@ -17,8 +17,8 @@ import { runIdOf } from '../run-id.ts';
 import { MissingEntities } from '../store-error.ts';
 import { findAspectsMentioning, listEntityUrns } from './entity-listing.ts';
 import { named, positional } from './named-query.ts';
-import { aspectEvent, eventParams } from '../change-event-sql.ts';
-import { PUT_LATEST_WITH_EVENT_SQL, type PostgresChangeEvents } from './change-events.ts';
+import type { PostgresChangeEvents } from './change-events.ts';
+import { deletion, DELETION_ACTOR } from '../change-event-sql.ts';
 import type { PostgresRelationships } from './relationships.ts';
 import { PartitionMoved, type PostgresTimeseries } from './timeseries.ts';
 import { inTransaction } from './transaction.ts';
@@ -40,6 +40,18 @@ async function requireEntities(c: pg.PoolClient, urns: readonly string[]): Promi
   const missing = wanted.filter((urn) => !present.has(urn));
   if (missing.length > 0) throw new MissingEntities(missing);
 }
+/** An aspect or timeseries write's change, but for its values before and after. */
+const changeOf = (op: WriteOp, actor: string, at: number) => ({
+  entityType: op.entityType,
+  urn: op.urn,
+  aspect: op.aspect,
+  changeType: 'UPSERT' as const,
+  systemMetadata: op.systemMetadata,
+  previousSystemMetadata: null,
+  actor,
+  at,
+});
+
 /** node-postgres parses jsonb columns itself. */
 const toAspect = (r: AspectRow): StoredAspect => toStoredAspect(r, (json) => json);
 
@@ -57,8 +69,6 @@ export class PostgresAspects implements PortImpl<AspectPort> {
   ) {}
 
   async write(batch: WriteBatch): Promise<AspectWriteOutcome[]> {
-    const only = batch.ops.length === 1 ? batch.ops[0]! : undefined;
-    if (only?.kind === 'aspect' && this.oneStatement(only)) return [await this.putLatest(only, batch)];
     const series = batch.ops.filter((op): op is Extract<WriteOp, { kind: 'timeseries' }> => op.kind === 'timeseries');
     for (let attempt = 1; ; attempt++) {
       await this.ts.prepare(series);
@@ -74,7 +84,11 @@ export class PostgresAspects implements PortImpl<AspectPort> {
               outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: created.has(keyOf(op)) ? 'created' : 'unchanged', value: op.value });
             else outcomes.push(await this.writeAspect(c, op, batch.actor, batch.now));
           }
-          if (series.length > 0) await this.ts.upsert(c, series);
+          if (series.length > 0) {
+            await this.ts.upsert(c, series);
+            // DataHub logs every timeseries event written, a rewrite of the same one too.
+            for (const op of series) this.events.aspectChanged(c, { ...changeOf(op, batch.actor, batch.now), before: null, after: op.event });
+          }
           return outcomes;
         });
       } catch (e) {
@@ -82,58 +96,6 @@ export class PostgresAspects implements PortImpl<AspectPort> {
         this.ts.resetCaches();
       }
     }
-  }
-
-  /** A plain write of one aspect that indexes nothing and has no retention rule: put_latest_aspect does all of it. */
-  private oneStatement(op: AspectOp): boolean {
-    return (
-      op.update === undefined &&
-      op.onlyIfAbsent !== true &&
-      !this.relationships.indexes(op.aspect) &&
-      !this.retention.ruleFor(op.entityType, op.aspect)
-    );
-  }
-
-  /** One round trip: the function of migration 15 runs as its own transaction (writeAspect's steps, in the database). */
-  private async putLatest(op: AspectOp, batch: WriteBatch): Promise<AspectWriteOutcome> {
-    const params = [
-      op.urn,
-      op.aspect,
-      op.entityType,
-      JSON.stringify(op.value),
-      op.systemMetadata === null ? null : JSON.stringify(op.systemMetadata),
-      batch.now,
-      batch.actor,
-      runIdOf(op.systemMetadata),
-      [...new Set(batch.requireEntities ?? [])],
-    ];
-    const rule = this.events.ruleFor(op.aspect);
-    // An aspect whose changes are events: the event goes in the same statement, from the function's outcome.
-    const event =
-      rule &&
-      eventParams(aspectEvent(rule, { entityType: op.entityType, urn: op.urn, before: null, after: op.value, actor: batch.actor, at: batch.now }));
-    const r = await this.pool.query<{ outcome: string; previous: Json | null; previous_version: number | null; missing: string[] | null }>(
-      event
-        ? named(PUT_LATEST_WITH_EVENT_SQL, [
-            ...params,
-            event.entityType,
-            event.entityUrn,
-            event.category,
-            event.source,
-            event.after,
-            event.actor,
-            event.createdAt,
-          ])
-        : named(
-            'SELECT outcome, previous, previous_version, missing FROM put_latest_aspect($1, $2, $3, $4::jsonb, $5::jsonb, $6, $7, $8, $9::text[])',
-            params,
-          ),
-    );
-    const row = r.rows[0]!;
-    const base = { urn: op.urn, aspect: op.aspect, value: op.value };
-    if (row.outcome === 'missing') throw new MissingEntities(row.missing ?? []);
-    if (row.outcome === 'updated') return { ...base, outcome: 'updated', previous: row.previous!, previousVersion: Number(row.previous_version) };
-    return { ...base, outcome: row.outcome === 'created' ? 'created' : 'unchanged' };
   }
 
   /**
@@ -173,7 +135,11 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     );
     const created = new Set(r.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
     // A key can declare a relationship (a data job's flow): the keys this batch created index theirs.
-    for (const op of sorted) if (created.has(keyOf(op))) await this.relationships.index(c, op.entityType, op.urn, op.aspect, op.value);
+    for (const op of sorted) {
+      if (!created.has(keyOf(op))) continue;
+      await this.relationships.index(c, op.entityType, op.urn, op.aspect, op.value);
+      this.events.aspectChanged(c, { ...changeOf(op, actor, now), before: null, after: op.value });
+    }
     return created;
   }
 
@@ -204,15 +170,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
         );
         if (inserted.rowCount === 1) {
           await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
-          await this.events.aspectChanged(c, {
-            entityType: op.entityType,
-            urn: op.urn,
-            aspect: op.aspect,
-            before: null,
-            after: next,
-            actor,
-            at: now,
-          });
+          this.events.aspectChanged(c, { ...changeOf(op, actor, now), before: null, after: next });
           return { ...base, outcome: 'created', value: next };
         }
         // A key aspect is derived from the urn, so the stored one equals op.value.
@@ -249,11 +207,11 @@ export class PostgresAspects implements PortImpl<AspectPort> {
       await c.query(named('UPDATE aspects SET system_metadata = $3::jsonb WHERE urn = $1 AND aspect = $2 AND version = 0', [op.urn, op.aspect, sm]));
       return { ...base, outcome: 'unchanged', value: next };
     }
-    const archived = await c.query<{ version: number; metadata: Json }>(
+    const archived = await c.query<{ version: number; metadata: Json; system_metadata: Json | null }>(
       named(
         `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id)
          SELECT urn, aspect, (SELECT MAX(version) + 1 FROM aspects WHERE urn = $1 AND aspect = $2), entity_type, metadata, system_metadata, created_on, created_by, run_id
-           FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 RETURNING version, metadata`,
+           FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 RETURNING version, metadata, system_metadata`,
         [op.urn, op.aspect],
       ),
     );
@@ -265,14 +223,11 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     );
     await this.relationships.index(c, op.entityType, op.urn, op.aspect, next);
     const previous = archived.rows[0]!;
-    await this.events.aspectChanged(c, {
-      entityType: op.entityType,
-      urn: op.urn,
-      aspect: op.aspect,
+    this.events.aspectChanged(c, {
+      ...changeOf(op, actor, now),
       before: previous.metadata,
       after: next,
-      actor,
-      at: now,
+      previousSystemMetadata: previous.system_metadata,
     });
     const rule = this.retention.ruleFor(op.entityType, op.aspect);
     if (rule) {
@@ -342,7 +297,9 @@ export class PostgresAspects implements PortImpl<AspectPort> {
 
   /** Inside the caller's transaction (a delete, or a rollback that removes the entity its run created). */
   async deleteEntityRows(c: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }> {
-    const aspectRows = (await c.query('DELETE FROM aspects WHERE urn = $1', [urn])).rowCount ?? 0;
+    const deleted = await c.query<AspectRow>('DELETE FROM aspects WHERE urn = $1 RETURNING *', [urn]);
+    const aspectRows = deleted.rowCount ?? 0;
+    this.logDeleted(c, deleted.rows);
     await c.query('DELETE FROM entities WHERE urn = $1', [urn]);
     await this.relationships.forgetEntity(c, urn);
     if (revokeIdentity) {
@@ -360,7 +317,15 @@ export class PostgresAspects implements PortImpl<AspectPort> {
   async deleteAspect(urn: string, aspect: string): Promise<number> {
     return inTransaction(this.pool, async (c) => {
       await this.relationships.forgetAspect(c, urn, aspect);
-      return (await c.query('DELETE FROM aspects WHERE urn = $1 AND aspect = $2', [urn, aspect])).rowCount ?? 0;
+      const deleted = await c.query<AspectRow>('DELETE FROM aspects WHERE urn = $1 AND aspect = $2 RETURNING *', [urn, aspect]);
+      this.logDeleted(c, deleted.rows);
+      return deleted.rowCount ?? 0;
     });
+  }
+
+  /** Inside the caller's transaction: logs the deletion of each latest value among `rows` (the rows deleted). */
+  logDeleted(c: pg.PoolClient, rows: readonly AspectRow[], actor = DELETION_ACTOR, at = Date.now()): void {
+    const latest = rows.filter((r) => Number(r.version) === 0).sort((a, b) => (a.aspect < b.aspect ? -1 : a.aspect > b.aspect ? 1 : 0));
+    for (const row of latest) this.events.aspectChanged(c, deletion(toAspect(row), actor, at));
   }
 }

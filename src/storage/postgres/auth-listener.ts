@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { AUTH_CHANNEL } from '../auth-change-sql.ts';
+import { EVENT_LOG_CHANNEL } from '../log-signal.ts';
 
 /** How often an idle listening connection is asked to answer, so a dead one is found and replaced before it is needed. */
 export const AUTH_HEARTBEAT_MILLIS = 2_000;
@@ -33,6 +34,7 @@ export class PostgresAuthListener {
   private queued: Promise<void> | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  private readonly logWakers: Array<() => void> = [];
 
   constructor(private readonly newClient: () => pg.Client) {}
 
@@ -99,10 +101,11 @@ export class PostgresAuthListener {
     this.client = client;
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
-    client.on('notification', () => this.heard(client, true));
+    client.on('notification', (n) => (n.channel === EVENT_LOG_CHANNEL ? this.logged() : this.heard(client, true)));
     await client.connect();
     await client.query(`SET application_name = '${AUTH_LISTENER_NAME}'`);
     await client.query(`LISTEN ${AUTH_CHANNEL}`);
+    await client.query(`LISTEN ${EVENT_LOG_CHANNEL}`);
     if (this.closed || this.client !== client) {
       await client.end().catch(() => undefined);
       return;
@@ -110,6 +113,8 @@ export class PostgresAuthListener {
     this.failures = 0;
     this.live = true;
     this.heard(client, true);
+    // What was committed while nobody listened is read now.
+    this.logged();
     this.heartbeat = setInterval(() => {
       client.query('SELECT 1').then(
         () => this.heard(client, false),
@@ -123,11 +128,27 @@ export class PostgresAuthListener {
     if (client === this.client && moved) this.counter++;
   }
 
+  /** The change log's wakes (postgres/change-events.ts): every notification of EVENT_LOG_CHANNEL, every (re)connection. */
+  onEventLog(wake: () => void): void {
+    this.logWakers.push(wake);
+    this.start();
+  }
+
+  /** Whether notifications are heard now; while not, the log's long polls read again on a short timer. */
+  get hearing(): boolean {
+    return this.live;
+  }
+
+  private logged(): void {
+    for (const wake of this.logWakers) wake();
+  }
+
   private lost(client?: pg.Client): void {
     if (client !== undefined && client !== this.client) return;
     const old = this.client;
     this.client = undefined;
     this.live = false;
+    this.logged();
     this.counter++;
     clearInterval(this.heartbeat);
     this.heartbeat = undefined;

@@ -49,11 +49,17 @@ export class PostgresIdentity implements PortImpl<IdentityPort> {
 
   async listAccessTokens(filter: AccessTokenFilter, start: number, count: number): Promise<AccessTokenPage> {
     const where = `WHERE ($1::text IS NULL OR owner_urn = $1) AND ($2::text IS NULL OR actor_urn = $2)
-      AND ($3::bigint IS NULL OR expires_at >= $3) AND ($4::bigint IS NULL OR expires_at < $4)`;
-    const params = [filter.ownerUrn ?? null, filter.actorUrn ?? null, filter.expiresAtFrom ?? null, filter.expiresAtBefore ?? null];
+      AND ($3::bigint IS NULL OR expires_at >= $3) AND ($4::bigint IS NULL OR expires_at < $4) AND ($5::text IS NULL OR name = $5)`;
+    const params = [
+      filter.ownerUrn ?? null,
+      filter.actorUrn ?? null,
+      filter.expiresAtFrom ?? null,
+      filter.expiresAtBefore ?? null,
+      filter.name ?? null,
+    ];
     const total = await this.pool.query<{ n: number }>(`SELECT COUNT(*)::bigint AS n FROM access_tokens ${where}`, params);
     const rows = await this.pool.query<AccessTokenRow>(
-      `SELECT * FROM access_tokens ${where} ORDER BY expires_at DESC NULLS FIRST, created_at DESC LIMIT $5 OFFSET $6`,
+      `SELECT * FROM access_tokens ${where} ORDER BY expires_at DESC NULLS FIRST, created_at DESC LIMIT $6 OFFSET $7`,
       [...params, count, start],
     );
     return { total: total.rows[0]!.n, tokens: rows.rows.map(toAccessToken) };

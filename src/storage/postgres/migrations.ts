@@ -497,6 +497,26 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CREATE INDEX search_fields_by_urn ON search_fields (urn, field) INCLUDE (value);
   CREATE INDEX search_fields_names ON search_fields (folded text_pattern_ops, urn) WHERE field IN ('_entityName', '_entityKeyName');
   `,
+  // 21: the change log (issue 32). Offsets come from the one row of event_log_head, taken as a transaction's last
+  // statement and held until its commit, so they are handed out in commit order with no gap (docs/architecture.md).
+  // Webhooks deliver the log's DEPRECATION and RUN events (webhook_category), so their deliveries now name a log
+  // offset and the change_events outbox goes; deliveries pending at the upgrade name rows that go with it.
+  `
+  CREATE TABLE event_log (
+    log_offset BIGINT PRIMARY KEY,
+    topic TEXT NOT NULL,
+    entity_type TEXT NOT NULL,
+    entity_urn TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    value TEXT NOT NULL,
+    webhook_category TEXT
+  );
+  CREATE INDEX event_log_by_topic ON event_log (topic, log_offset);
+  CREATE TABLE event_log_head (id INT PRIMARY KEY CHECK (id = 1), next BIGINT NOT NULL);
+  INSERT INTO event_log_head VALUES (1, 1);
+  DELETE FROM webhook_deliveries;
+  DROP TABLE change_events;
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

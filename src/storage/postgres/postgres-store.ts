@@ -40,9 +40,9 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
   const relationships = new PostgresRelationships(pool, hooks.indexer, searchIndex);
   const newClient = () => new pg.Client({ connectionString: url, types });
   // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
-  const changeEvents = new PostgresChangeEvents(pool, hooks.events);
-  const tasks = new PostgresTasks(pool, newClient, changeEvents);
   const authListener = new PostgresAuthListener(newClient);
+  const changeEvents = new PostgresChangeEvents(pool, hooks.events, authListener);
+  const tasks = new PostgresTasks(pool, newClient, changeEvents);
   const aspects = new PostgresAspects(pool, timeseries, relationships, hooks.retention, changeEvents);
   return composeStore(
     'postgres',

@@ -10,6 +10,7 @@ import type {
   WriteOp,
 } from '../store.ts';
 import type { Json } from '../ports/aspects.ts';
+import type { AspectRow } from '../aspect-row.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { RunPort } from '../ports/runs.ts';
 import type { PostgresChangeEvents } from './change-events.ts';
@@ -29,6 +30,7 @@ const SOFT_DELETED = `EXISTS (SELECT 1 FROM aspects s WHERE s.urn = a.urn AND s.
 export interface RollbackHooks {
   writeAspect(client: pg.PoolClient, op: AspectOp, actor: string, now: number): Promise<unknown>;
   deleteEntityRows(client: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }>;
+  logDeleted(client: pg.PoolClient, rows: readonly AspectRow<Json>[]): void;
 }
 
 /** Ingestion runs on PostgreSQL: the run that wrote each aspect version is its `run_id` column (index aspects_by_run). */
@@ -143,26 +145,40 @@ export class PostgresRuns implements PortImpl<RunPort> {
     );
     const survivor = r.rows[0]?.survivor ?? null;
     if (survivor === null) {
-      await c.query('DELETE FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0', [urn, aspect]);
+      const deleted = await c.query<AspectRow<Json>>('DELETE FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 RETURNING *', [urn, aspect]);
+      this.hooks.logDeleted(c, deleted.rows);
       return 'removed';
     }
     // The value replaced is read in the statement's snapshot, before the update: a change unless it is the same.
-    const restored = await c.query<{ entity_type: string; before: Json; after: Json; changed: boolean; created_on: number; created_by: string }>(
+    const restored = await c.query<{
+      entity_type: string;
+      before: Json;
+      after: Json;
+      before_sm: Json | null;
+      after_sm: Json | null;
+      changed: boolean;
+      created_on: number;
+      created_by: string;
+    }>(
       `UPDATE aspects l SET metadata = e.metadata, system_metadata = e.system_metadata, created_on = e.created_on, created_by = e.created_by, run_id = e.run_id
-         FROM aspects e, (SELECT metadata FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0) o
+         FROM aspects e, (SELECT metadata, system_metadata FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0) o
         WHERE l.urn = $1 AND l.aspect = $2 AND l.version = 0 AND e.urn = $1 AND e.aspect = $2 AND e.version = $3
-        RETURNING l.entity_type, o.metadata AS before, l.metadata AS after, o.metadata IS DISTINCT FROM l.metadata AS changed, l.created_on, l.created_by`,
+        RETURNING l.entity_type, o.metadata AS before, l.metadata AS after, o.system_metadata AS before_sm, l.system_metadata AS after_sm,
+                  o.metadata IS DISTINCT FROM l.metadata AS changed, l.created_on, l.created_by`,
       [urn, aspect, survivor],
     );
     const row = restored.rows[0];
     // The restored value is made by whoever wrote it, when they did.
     if (row?.changed) {
-      await this.events.aspectChanged(c, {
+      this.events.aspectChanged(c, {
         entityType: row.entity_type,
         urn,
         aspect,
+        changeType: 'UPSERT',
         before: row.before,
         after: row.after,
+        systemMetadata: row.after_sm,
+        previousSystemMetadata: row.before_sm,
         actor: row.created_by,
         at: Number(row.created_on),
       });

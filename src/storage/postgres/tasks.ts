@@ -73,7 +73,7 @@ export class PostgresTasks implements PortImpl<TaskPort> {
       ]);
       const r = await c.query<TaskRow>(update);
       const task = r.rows[0] && toTaskRecord(r.rows[0]);
-      if (task) await this.events.taskStateWritten(c, previous.rows[0]?.state, task);
+      if (task) this.events.taskStateWritten(c, previous.rows[0]?.state, task);
       return task;
     });
   }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { partitionStart } from '../partitions.ts';
-import { fromJsonTextRequired, toJsonText } from '../json.ts';
+import { fromJsonText, fromJsonTextRequired, toJsonText } from '../json.ts';
+import { deletion, DELETION_ACTOR } from '../change-event-sql.ts';
 import { type AspectRow as StoredRow, toStoredAspect } from '../aspect-row.ts';
 import { runIdOf } from '../run-id.ts';
 import { MissingEntities } from '../store-error.ts';
@@ -55,7 +56,10 @@ export class SqliteAspects implements PortImpl<AspectPort> {
     this.deleteEntityTx = db.transaction((urn, revokeIdentity) => this.deleteEntityRows(urn, revokeIdentity));
     this.deleteAspectTx = db.transaction((urn, aspect) => {
       this.relationships.forgetAspect(urn, aspect);
-      return this.sql('DELETE FROM aspects WHERE urn = ? AND aspect = ?').run(urn, aspect).changes;
+      const latest = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(urn, aspect) as AspectRow | undefined;
+      const removed = this.sql('DELETE FROM aspects WHERE urn = ? AND aspect = ?').run(urn, aspect).changes;
+      if (latest) this.logDeleted(toAspect(latest), DELETION_ACTOR, Date.now());
+      return removed;
     });
   }
 
@@ -79,7 +83,7 @@ export class SqliteAspects implements PortImpl<AspectPort> {
     for (const op of batch.ops) {
       if (op.kind === 'aspect') {
         outcomes.push(this.writeAspect(op, batch.actor, batch.now));
-      } else if (this.ts.upsert(op, op)) {
+      } else if (this.logTimeseries(op, batch.actor, batch.now) && this.ts.upsert(op, op)) {
         const start = partitionStart(op.timestampMillis);
         const key = `${op.entityType}\u0000${op.aspect}\u0000${start}`;
         const slot = added.get(key) ?? { ref: op, start, stamps: [] };
@@ -91,10 +95,27 @@ export class SqliteAspects implements PortImpl<AspectPort> {
     return outcomes;
   }
 
+  /** Logs a timeseries event's write (DataHub logs every one, a rewrite of the same event too); always true. */
+  private logTimeseries(op: Extract<WriteOp, { kind: 'timeseries' }>, actor: string, at: number): true {
+    this.events.aspectChanged({
+      entityType: op.entityType,
+      urn: op.urn,
+      aspect: op.aspect,
+      changeType: 'UPSERT',
+      before: null,
+      after: op.event,
+      systemMetadata: op.systemMetadata,
+      previousSystemMetadata: null,
+      actor,
+      at,
+    });
+    return true;
+  }
+
   /** Inside the caller's write transaction (a batch, or a rollback that keeps an entity it created). */
   writeAspect(op: AspectOp, actor: string, now: number): AspectWriteOutcome {
-    const current = this.sql('SELECT metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(op.urn, op.aspect) as
-      { metadata: string } | undefined;
+    const current = this.sql('SELECT metadata, system_metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(op.urn, op.aspect) as
+      { metadata: string; system_metadata: string | null } | undefined;
     // An aspect's entity row exists while the aspect does (both go in one transaction): only a first aspect creates it.
     if (!current)
       this.sql('INSERT OR IGNORE INTO entities (urn, entity_type, created_on, created_by) VALUES (?, ?, ?, ?)').run(
@@ -104,6 +125,15 @@ export class SqliteAspects implements PortImpl<AspectPort> {
         actor,
       );
     const base = { urn: op.urn, aspect: op.aspect };
+    const change = {
+      entityType: op.entityType,
+      urn: op.urn,
+      aspect: op.aspect,
+      changeType: 'UPSERT' as const,
+      systemMetadata: op.systemMetadata,
+      actor,
+      at: now,
+    };
     const next = op.update ? op.update(current && fromJsonTextRequired(current.metadata)) : op.value;
     const value = JSON.stringify(next);
     const sm = toJsonText(op.systemMetadata);
@@ -113,7 +143,7 @@ export class SqliteAspects implements PortImpl<AspectPort> {
         'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)',
       ).run(op.urn, op.aspect, op.entityType, value, sm, now, actor, runId);
       this.relationships.index(op.entityType, op.urn, op.aspect, next);
-      this.events.aspectChanged({ entityType: op.entityType, urn: op.urn, aspect: op.aspect, before: null, after: next, actor, at: now });
+      this.events.aspectChanged({ ...change, before: null, after: next, previousSystemMetadata: null });
       return { ...base, outcome: 'created', value: next };
     }
     // A key aspect is derived from the urn, so the stored one equals op.value.
@@ -133,7 +163,7 @@ export class SqliteAspects implements PortImpl<AspectPort> {
     ).run(value, sm, now, actor, runId, op.urn, op.aspect);
     this.relationships.index(op.entityType, op.urn, op.aspect, next);
     const previous = fromJsonTextRequired(current.metadata);
-    this.events.aspectChanged({ entityType: op.entityType, urn: op.urn, aspect: op.aspect, before: previous, after: next, actor, at: now });
+    this.events.aspectChanged({ ...change, before: previous, after: next, previousSystemMetadata: fromJsonText(current.system_metadata) });
     const rule = this.retention.ruleFor(op.entityType, op.aspect);
     if (rule) this.sql(bySqliteNames(ON_WRITE_SQL)).run(onWriteParams(op.urn, op.aspect, archived.version, rule, now));
     return { ...base, outcome: 'updated', value: next, previous, previousVersion: archived.version };
@@ -202,12 +232,19 @@ export class SqliteAspects implements PortImpl<AspectPort> {
   }
 
   /** Inside the caller's write transaction (a delete, or a rollback that removes the entity its run created). */
-  deleteEntityRows(urn: string, revokeIdentity: boolean): { aspectRows: number; timeseriesRows: number } {
+  deleteEntityRows(urn: string, revokeIdentity: boolean, actor = DELETION_ACTOR, now = Date.now()): { aspectRows: number; timeseriesRows: number } {
+    const latest = this.sql('SELECT * FROM aspects WHERE urn = ? AND version = 0 ORDER BY aspect').all(urn) as AspectRow[];
     const aspectRows = this.sql('DELETE FROM aspects WHERE urn = ?').run(urn).changes;
+    for (const row of latest) this.logDeleted(toAspect(row), actor, now);
     this.sql('DELETE FROM entities WHERE urn = ?').run(urn);
     this.relationships.forgetEntity(urn);
     if (revokeIdentity) for (const statement of REVOKE_IDENTITY) this.sql(statement).run(urn);
     return { aspectRows, timeseriesRows: this.ts.deleteUrnRows(urn) };
+  }
+
+  /** Inside the caller's write transaction: the latest value `a` was deleted. */
+  logDeleted(a: StoredAspect, actor: string, at: number): void {
+    this.events.aspectChanged(deletion(a, actor, at));
   }
 
   deleteAspect(urn: string, aspect: string): number {

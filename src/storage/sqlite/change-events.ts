@@ -10,44 +10,42 @@ import {
   finishParams,
   INSERT_SUBSCRIPTION_SQL,
   LIST_DELIVERIES_SQL,
-  LIST_EVENTS_SQL,
   LIST_SUBSCRIPTIONS_SQL,
-  PRUNE_DELIVERIES_SQL,
-  PRUNE_EVENTS_SQL,
-  eventOfAspectChange,
-  eventOfTaskState,
-  eventParams,
-  NEW_EVENT_COLUMNS,
+  LOG_OFFSET_SINCE_SQL,
+  OLDEST_LOG_OFFSET_SQL,
+  PRUNE_LOG_DELIVERIES_SQL,
+  PRUNE_LOG_SQL,
+  READ_LOG_SQL,
+  toLogEntry,
+  type LogRow,
   subscriptionParams,
-  toChangeEvent,
   toDelivery,
   toSubscription,
-  type ChangeEventRow,
   type DeliveryRow,
   type SubscriptionRow,
 } from '../change-event-sql.ts';
 import type { PortImpl } from '../compose-store.ts';
-import type { Json } from '../ports/aspects.ts';
 import type {
+  AspectChange,
   ChangeEventPort,
   ChangeEventRules,
   ClaimedDelivery,
   DeliveryOutcome,
-  NewChangeEvent,
-  StoredChangeEvent,
+  LogEntry,
+  NewLogEntry,
   WebhookSubscriptionRecord,
 } from '../ports/change-events.ts';
 import type { TaskRecord } from '../ports/tasks.ts';
-import { fromJsonText } from '../json.ts';
+import { LogSignal } from '../log-signal.ts';
 import { bySqliteNames } from './statements.ts';
 
-const parse = (v: unknown) => (typeof v === 'string' ? (fromJsonText(v) as Record<string, unknown> | null) : null);
-
-/** Change events and webhook deliveries on SQLite: one writer, so a claim is one short write transaction. */
+/** The change log and webhook deliveries on SQLite: one writer, so a claim is one short write transaction. */
 export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
   private readonly claimTx: Database.Transaction<(claimant: string, now: number, leaseUntil: number, limit: number) => ClaimedDelivery[]>;
   private readonly deleteTx: Database.Transaction<(id: string) => boolean>;
   private readonly pruneTx: Database.Transaction<(before: number) => number>;
+  private readonly signal = new LogSignal();
+  private wakeQueued = false;
 
   constructor(
     db: Database.Database,
@@ -60,8 +58,8 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
       return this.named(DELETE_SUBSCRIPTION_SQL).run({ id }).changes > 0;
     });
     this.pruneTx = db.transaction((before) => {
-      this.named(PRUNE_DELIVERIES_SQL).run({ before });
-      return this.named(PRUNE_EVENTS_SQL).run({ before }).changes;
+      this.named(PRUNE_LOG_DELIVERIES_SQL).run({ before });
+      return this.named(PRUNE_LOG_SQL).run({ before }).changes;
     });
   }
 
@@ -69,33 +67,75 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     return this.sql(bySqliteNames(text));
   }
 
-  /** Inside the caller's write transaction: an aspect's latest value was created (`before` null) or changed. */
-  aspectChanged(change: { entityType: string; urn: string; aspect: string; before: Json | null; after: Json; actor: string; at: number }): void {
-    const event = eventOfAspectChange(this.rules, change);
-    if (event) this.record(event);
+  /** Inside the caller's write transaction: an aspect's latest value was created, changed, restored or deleted. */
+  aspectChanged(change: AspectChange): void {
+    this.log(this.rules.changeLog(change));
+  }
+
+  /**
+   * The entries, inside the caller's write transaction. SQLite has one writer, so AUTOINCREMENT hands out offsets in
+   * commit order; the wake is sent once the synchronous transaction has ended (a rolled-back one wakes polls that then
+   * find nothing, which is harmless).
+   */
+  private log(entries: readonly NewLogEntry[]): void {
+    if (entries.length === 0) return;
+    const insert = this.sql(
+      'INSERT INTO event_log (topic, entity_type, entity_urn, created_at, value, webhook_category) VALUES (?, ?, ?, ?, ?, ?) RETURNING log_offset',
+    );
+    for (const e of entries) {
+      const { log_offset: offset } = insert.get(e.topic, e.entityType, e.entityUrn, e.createdAt, e.value, e.webhookCategory) as {
+        log_offset: number;
+      };
+      if (e.webhookCategory !== null) this.fanOut(offset, e);
+    }
+    if (!this.wakeQueued) {
+      this.wakeQueued = true;
+      setImmediate(() => {
+        this.wakeQueued = false;
+        this.signal.wake();
+      });
+    }
+  }
+
+  readEventLog(topic: string, fromOffset: number, limit: number): LogEntry[] {
+    return (this.named(READ_LOG_SQL).all({ topic, fromOffset, limit }) as LogRow[]).map(toLogEntry);
+  }
+
+  eventLogBounds(): { oldest: number | null; next: number } {
+    const oldest = (this.sql(OLDEST_LOG_OFFSET_SQL).get() as { o: number | null }).o;
+    const seq = this.sql("SELECT seq FROM sqlite_sequence WHERE name = 'event_log'").get() as { seq: number } | undefined;
+    return { oldest, next: (seq?.seq ?? 0) + 1 };
+  }
+
+  eventLogOffsetSince(time: number): number | null {
+    return (this.named(LOG_OFFSET_SINCE_SQL).get({ time }) as { o: number } | undefined)?.o ?? null;
+  }
+
+  eventLogGeneration(): number {
+    return this.signal.current();
+  }
+
+  waitForEventLog(since: number, timeoutMs: number): Promise<number> {
+    return this.signal.wait(since, timeoutMs);
+  }
+
+  pruneEventLog(before: number): number {
+    return this.pruneTx.immediate(before);
   }
 
   /** Inside the caller's write transaction: the task's state was written, and was `previous` before. */
   taskStateWritten(previous: string | undefined, task: TaskRecord): void {
-    const event = eventOfTaskState(this.rules, previous, task);
-    if (event) this.record(event);
+    if (previous === 'running' && task.state !== 'running') this.log(this.rules.taskEnded(task));
   }
 
-  /** The event, and one pending delivery per subscription whose filters it matches. */
-  private record(event: NewChangeEvent): void {
-    const { id } = this.sql(
-      `INSERT INTO change_events (${NEW_EVENT_COLUMNS}) VALUES (@entityType, @entityUrn, @category, @source, @before, @after, @actor, @createdAt) RETURNING id`,
-    ).get(eventParams(event)) as { id: number };
+  /** One pending delivery of the entry per subscription whose filters it matches. */
+  private fanOut(offset: number, e: NewLogEntry): void {
     this.sql(
       `INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
-       SELECT s.id, @id, 'pending', 0, @createdAt FROM webhook_subscriptions s
+       SELECT s.id, @offset, 'pending', 0, @createdAt FROM webhook_subscriptions s
         WHERE (s.categories IS NULL OR instr(s.categories, ',' || @category || ',') > 0)
           AND (s.entity_types IS NULL OR instr(s.entity_types, ',' || @entityType || ',') > 0)`,
-    ).run({ id, createdAt: event.createdAt, category: event.category, entityType: event.entityType });
-  }
-
-  listChangeEvents(afterId: number, limit: number): StoredChangeEvent[] {
-    return (this.named(LIST_EVENTS_SQL).all({ afterId, limit }) as ChangeEventRow[]).map((r) => toChangeEvent(r, parse));
+    ).run({ offset, createdAt: e.createdAt, category: e.webhookCategory, entityType: e.entityType });
   }
 
   createWebhookSubscription(subscription: WebhookSubscriptionRecord): void {
@@ -118,14 +158,14 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     const due = this.sql(
       `SELECT d.subscription_id, d.event_id, d.attempts, ${CLAIM_COLUMNS}
          FROM webhook_deliveries d
-         JOIN change_events e ON e.id = d.event_id
+         JOIN event_log e ON e.log_offset = d.event_id
          JOIN webhook_subscriptions s ON s.id = d.subscription_id
         WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.claimed_until IS NULL OR d.claimed_until <= ?)
         ORDER BY d.next_attempt_at, d.event_id LIMIT ?`,
     ).all(now, now, limit) as ClaimRow[];
     const mark = this.sql('UPDATE webhook_deliveries SET claimed_by = ?, claimed_until = ? WHERE subscription_id = ? AND event_id = ?');
     for (const r of due) mark.run(claimant, leaseUntil, r.subscription_id, r.event_id);
-    return due.map((r) => claimFromRow(r, parse));
+    return due.map(claimFromRow);
   }
 
   finishWebhookDelivery(subscriptionId: string, eventId: number, claimant: string, outcome: DeliveryOutcome): boolean {
@@ -137,9 +177,5 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     const total = (this.named(COUNT_DELIVERIES_SQL).get(params) as { n: number }).n;
     const rows = this.named(LIST_DELIVERIES_SQL).all({ ...params, start: filter.start, count: filter.count }) as DeliveryRow[];
     return { total, deliveries: rows.map(toDelivery) };
-  }
-
-  pruneChangeEvents(before: number): number {
-    return this.pruneTx.immediate(before);
   }
 }

@@ -58,10 +58,11 @@ export class SqliteIdentity implements PortImpl<IdentityPort> {
   listAccessTokens(filter: AccessTokenFilter, start: number, count: number): AccessTokenPage {
     // One statement text for every filter: absent bounds are NULL and drop out.
     const where = `WHERE (@owner IS NULL OR owner_urn = @owner) AND (@actor IS NULL OR actor_urn = @actor)
-      AND (@from IS NULL OR expires_at >= @from) AND (@before IS NULL OR expires_at < @before)`;
+      AND (@name IS NULL OR name = @name) AND (@from IS NULL OR expires_at >= @from) AND (@before IS NULL OR expires_at < @before)`;
     const params = {
       owner: filter.ownerUrn ?? null,
       actor: filter.actorUrn ?? null,
+      name: filter.name ?? null,
       from: filter.expiresAtFrom ?? null,
       before: filter.expiresAtBefore ?? null,
     };

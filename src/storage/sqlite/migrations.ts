@@ -415,6 +415,24 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX search_fields_by_urn ON search_fields (urn, field, value);
   CREATE INDEX search_fields_names ON search_fields (folded) WHERE field IN ('_entityName', '_entityKeyName');
   `,
+  // 20: the change log (issue 32): one entry per aspect change and per Entity Change Event, written in the change's
+  // transaction. SQLite has one writer, so AUTOINCREMENT offsets are in commit order and never reused after a prune.
+  // Webhooks deliver the log's DEPRECATION and RUN events (webhook_category), so their deliveries now name a log
+  // offset and the change_events outbox goes; deliveries pending at the upgrade name rows that go with it.
+  `
+  CREATE TABLE event_log (
+    log_offset INTEGER PRIMARY KEY AUTOINCREMENT,
+    topic TEXT NOT NULL,
+    entity_type TEXT NOT NULL,
+    entity_urn TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    value TEXT NOT NULL,
+    webhook_category TEXT
+  );
+  CREATE INDEX event_log_by_topic ON event_log (topic, log_offset);
+  DELETE FROM webhook_deliveries;
+  DROP TABLE change_events;
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

@@ -9,7 +9,10 @@ import type {
   RunSummary,
   WriteOp,
 } from '../store.ts';
-import { fromJsonTextRequired } from '../json.ts';
+import { fromJsonText, fromJsonTextRequired } from '../json.ts';
+import { type AspectRow, toStoredAspect } from '../aspect-row.ts';
+import { DELETION_ACTOR } from '../change-event-sql.ts';
+import type { StoredAspect } from '../ports/aspects.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { RunPort } from '../ports/runs.ts';
 import type { SqliteRelationships } from './relationships.ts';
@@ -25,6 +28,7 @@ const SOFT_DELETED = `EXISTS (SELECT 1 FROM aspects s WHERE s.urn = a.urn AND s.
 export interface RollbackHooks {
   writeAspect(op: AspectOp, actor: string, now: number): void;
   deleteEntityRows(urn: string, revokeIdentity: boolean): { aspectRows: number; timeseriesRows: number };
+  logDeleted(aspect: StoredAspect, actor: string, at: number): void;
 }
 
 /** Ingestion runs on SQLite: the run that wrote each aspect version is its `run_id` column (index aspects_by_run). */
@@ -156,20 +160,32 @@ export class SqliteRuns implements PortImpl<RunPort> {
         drop.run(urn, aspect, v.version);
         continue;
       }
-      const before = this.sql('SELECT metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(urn, aspect) as { metadata: string };
+      const before = this.sql('SELECT metadata, system_metadata FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(urn, aspect) as {
+        metadata: string;
+        system_metadata: string | null;
+      };
       const after = this.sql(
         `UPDATE aspects SET (metadata, system_metadata, created_on, created_by, run_id) =
            (SELECT metadata, system_metadata, created_on, created_by, run_id FROM aspects WHERE urn = @urn AND aspect = @aspect AND version = @v)
-          WHERE urn = @urn AND aspect = @aspect AND version = 0 RETURNING entity_type, metadata, created_on, created_by`,
-      ).get({ urn, aspect, v: v.version }) as { entity_type: string; metadata: string; created_on: number; created_by: string };
+          WHERE urn = @urn AND aspect = @aspect AND version = 0 RETURNING entity_type, metadata, system_metadata, created_on, created_by`,
+      ).get({ urn, aspect, v: v.version }) as {
+        entity_type: string;
+        metadata: string;
+        system_metadata: string | null;
+        created_on: number;
+        created_by: string;
+      };
       // The restored value is a change of the latest one unless it is the same, made by whoever wrote it, when they did.
       if (after.metadata !== before.metadata) {
         this.events.aspectChanged({
           entityType: after.entity_type,
           urn,
           aspect,
+          changeType: 'UPSERT',
           before: fromJsonTextRequired(before.metadata),
           after: fromJsonTextRequired(after.metadata),
+          systemMetadata: fromJsonText(after.system_metadata),
+          previousSystemMetadata: fromJsonText(before.system_metadata),
           actor: after.created_by,
           at: after.created_on,
         });
@@ -177,7 +193,9 @@ export class SqliteRuns implements PortImpl<RunPort> {
       drop.run(urn, aspect, v.version);
       return 'restored';
     }
+    const latest = this.sql('SELECT * FROM aspects WHERE urn = ? AND aspect = ? AND version = 0').get(urn, aspect) as AspectRow<string> | undefined;
     drop.run(urn, aspect, 0);
+    if (latest) this.hooks.logDeleted(toStoredAspect(latest, fromJsonTextRequired), DELETION_ACTOR, Date.now());
     return 'removed';
   }
 }

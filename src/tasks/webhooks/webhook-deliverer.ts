@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { toEntityChangeEvent } from '../../catalog/events/entity-change-event.ts';
+import { entityChangeEventText } from '../../catalog/events/change-log.ts';
 import type { ClaimedDelivery, DeliveryOutcome, Parts } from '../../storage/store.ts';
 import { MAX_RESPONSE_BYTES, postWebhook, WebhookAttemptError } from './post-webhook.ts';
 import type { WebhookSecrets } from './webhook-secrets.ts';
@@ -153,7 +153,7 @@ export class WebhookDeliverer {
   }
 
   private async deliver(c: ClaimedDelivery): Promise<void> {
-    const body = JSON.stringify(toEntityChangeEvent(c.event));
+    const body = entityChangeEventText(c.event.value);
     const deliveryId = `${c.subscription.id}.${c.event.id}`;
     let status: number | null = null;
     let error: string | null = null;

@@ -1,19 +1,26 @@
 import { useState } from 'preact/hooks';
 import { gql } from '../api.ts';
+import { refName, type EntityRefView } from '../entity-ref.ts';
+import { useEscape } from '../use-escape.ts';
+import { EntityPicker } from './entity-picker.tsx';
 import { ErrorBox } from './error-box.tsx';
 import { ImpactTable, useImpact } from './impact-list.tsx';
 
 const MUTATION = `mutation batch($input: BatchUpdateDeprecationInput!) { batchUpdateDeprecation(input: $input) }`;
 
-/** Deprecates (or undeprecates) the given datasets in one batchUpdateDeprecation call. */
+/**
+ * Deprecates (or undeprecates) the given datasets in one batchUpdateDeprecation call. The replacement is picked by
+ * name (autocomplete over datasets); Escape closes the form unchanged.
+ */
 export function DeprecateForm({ urns, onDone, onCancel }: { urns: readonly string[]; onDone: () => void; onCancel: () => void }) {
   const [note, setNote] = useState('');
   const [date, setDate] = useState('');
-  const [replacement, setReplacement] = useState('');
+  const [replacement, setReplacement] = useState<EntityRefView | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   // Shown before the user confirms: who is downstream of what is about to be deprecated.
   const { impact, error: impactError } = useImpact(urns);
+  useEscape(true, onCancel);
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -25,7 +32,7 @@ export function DeprecateForm({ urns, onDone, onCancel }: { urns: readonly strin
           deprecated: true,
           note,
           decommissionTime: date ? Date.parse(`${date}T00:00:00Z`) : null,
-          replacement: replacement.trim() || null,
+          replacement: replacement?.urn ?? null,
           resources: urns.map((resourceUrn) => ({ resourceUrn })),
         },
       });
@@ -50,16 +57,24 @@ export function DeprecateForm({ urns, onDone, onCancel }: { urns: readonly strin
         Decommission date
         <input type="date" value={date} onInput={(e) => setDate((e.target as HTMLInputElement).value)} />
       </label>
-      <label>
-        Replacement (dataset urn)
-        <input
-          type="text"
-          list="replacement-options"
-          value={replacement}
-          onInput={(e) => setReplacement((e.target as HTMLInputElement).value)}
-          placeholder="urn:li:dataset:(urn:li:dataPlatform:...,...,PROD)"
-        />
-      </label>
+      <div class="field">
+        <span id="replacement-label">Replacement</span>
+        {replacement ? (
+          <p class="chosen">
+            <span title={replacement.urn}>{refName(replacement)}</span>{' '}
+            <button type="button" class="link-button" onClick={() => setReplacement(null)}>
+              Change
+            </button>
+          </p>
+        ) : (
+          <EntityPicker
+            label="Replacement dataset"
+            types={['DATASET']}
+            placeholder="Type a word of its name…"
+            onPick={(e) => setReplacement(urns.includes(e.urn) ? null : e)}
+          />
+        )}
+      </div>
       <section aria-label="Impact">
         {impact ? (
           <ImpactTable impact={impact} caption="Downstream, who will see the deprecation" />

@@ -1,6 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { getJson, gql } from '../api.ts';
-import { datasetHref, datasetParts, datasetTitle } from '../format.ts';
+import { getJson } from '../api.ts';
+import { refName } from '../entity-ref.ts';
+import { datasetHref, datasetParts } from '../format.ts';
+import { lineageHref } from '../entity-kinds.ts';
+import { entityRefs } from '../names.ts';
 import { ErrorBox } from './error-box.tsx';
 
 interface Related {
@@ -9,36 +12,33 @@ interface Related {
   platform: string;
 }
 
+// Named at most; the rest keep the names in their urns.
+const NAMED = 25;
+
 interface Lineage {
   upstream: Related[];
   downstream: Related[];
   more: number;
 }
 
-// GraphQL allows 30 aliases per operation; a page needs a few for itself.
-const NAMED = 25;
-
 /** One hop of dataset lineage: DownstreamOf edges leave a dataset towards its upstreams. */
-async function neighbours(urn: string, direction: 'OUTGOING' | 'INCOMING'): Promise<{ urns: string[]; total: number }> {
+async function neighbours(urn: string, direction: 'OUTGOING' | 'INCOMING'): Promise<{ urns: string[]; more: number }> {
   const q = new URLSearchParams({ urn, relationshipTypes: 'DownstreamOf', direction, count: '100' });
   const page = await getJson<{ total: number; entities: Array<{ urn: string }> }>(`/openapi/relationships/v1/?${q}`);
   const urns = [...new Set(page.entities.map((e) => e.urn).filter((u) => u.startsWith('urn:li:dataset:')))];
-  return { urns, total: page.total };
+  return { urns, more: page.total - page.entities.length };
 }
 
-/** The datasets' display names in one request; a dataset not stored keeps the name in its urn. */
+/** The datasets' display names; a dataset not stored, or beyond the first 25, keeps the name in its urn. */
 async function named(urns: readonly string[]): Promise<Map<string, Related>> {
-  const shown = urns.slice(0, NAMED);
-  const out = new Map<string, Related>(shown.map((u) => [u, { urn: u, title: datasetParts(u).name, platform: datasetParts(u).platform }]));
-  if (shown.length === 0) return out;
-  const vars = shown.map((_, i) => `$u${i}: String!`).join(', ');
-  const fields = shown.map((_, i) => `d${i}: dataset(urn: $u${i}) { urn name properties { name } platform { name } }`).join('\n');
-  const data = await gql<Record<string, { urn: string; name: string; properties: { name: string } | null; platform: { name: string } } | null>>(
-    `query lineageNames(${vars}) {\n${fields}\n}`,
-    Object.fromEntries(shown.map((u, i) => [`u${i}`, u])),
+  const refs = await entityRefs(urns, NAMED);
+  return new Map(
+    urns.map((u) => {
+      const parts = datasetParts(u);
+      const ref = refs.get(u);
+      return [u, { urn: u, title: ref ? refName(ref) : parts.name, platform: parts.platform }];
+    }),
   );
-  for (const d of Object.values(data)) if (d) out.set(d.urn, { urn: d.urn, title: datasetTitle(d), platform: d.platform.name });
-  return out;
 }
 
 function Side({ label, items }: { label: string; items: readonly Related[] }) {
@@ -73,7 +73,7 @@ export function LineageSection({ urn }: { urn: string }) {
       const all = [...new Set([...up.urns, ...down.urns])];
       const names = await named(all);
       const pick = (urns: string[]) => urns.flatMap((u) => names.get(u) ?? []);
-      if (live) setLineage({ upstream: pick(up.urns), downstream: pick(down.urns), more: all.length - names.size });
+      if (live) setLineage({ upstream: pick(up.urns), downstream: pick(down.urns), more: up.more + down.more });
     })().catch((e: unknown) => live && setError(e));
     // Following a lineage link re-runs this for the next dataset: the previous one's answer must not land there.
     return () => {
@@ -84,6 +84,9 @@ export function LineageSection({ urn }: { urn: string }) {
   return (
     <section aria-labelledby="lineage-heading">
       <h2 id="lineage-heading">Lineage</h2>
+      <p>
+        <a href={lineageHref(urn, 2, 2)}>Open the lineage graph</a> <span class="muted">(upstream and downstream, hop by hop)</span>
+      </p>
       <ErrorBox error={error} />
       {lineage && (
         <div class="lineage">

@@ -4,10 +4,13 @@ import { DeprecateForm, undeprecate } from '../components/deprecate-form.tsx';
 import { DeprecationBadge, type DeprecationView } from '../components/deprecation-badge.tsx';
 import { ErrorBox } from '../components/error-box.tsx';
 import { FacetSelect, type Facet } from '../components/facet-select.tsx';
+import { Pager } from '../components/pager.tsx';
+import { SearchField } from '../components/search-field.tsx';
 import { RefLinks } from '../components/ref-links.tsx';
 import { REF_FIELDS, type EntityRefView } from '../entity-ref.ts';
-import { datasetHref, datasetTitle, formatCount } from '../format.ts';
+import { datasetHref, datasetTitle } from '../format.ts';
 import { canDeprecate, type Me } from '../me.ts';
+import { chosenFrom, FACET_SELECTS, orFiltersOf } from '../search-filters.ts';
 
 const SEARCH = `query datasets($input: SearchAcrossEntitiesInput!) {
   searchAcrossEntities(input: $input) {
@@ -42,16 +45,8 @@ interface SearchResult {
   facets: Facet[];
 }
 
-/** The facets offered as selects, by DataHub's field names. */
-const FACET_SELECTS: ReadonlyArray<readonly [field: string, label: string]> = [
-  ['platform', 'Platform'],
-  ['owners', 'Owner'],
-  ['tags', 'Tag'],
-  ['glossaryTerms', 'Glossary term'],
-  ['domains', 'Domain'],
-  // Almanac's: ACTIVE, DEPRECATED or OVERDUE (past its decommission date).
-  ['deprecationState', 'Deprecation'],
-];
+/** The search pages' facets, and Almanac's deprecation state: ACTIVE, DEPRECATED or OVERDUE (past its decommission date). */
+const FACETS: ReadonlyArray<readonly [field: string, label: string]> = [...FACET_SELECTS, ['deprecationState', 'Deprecation']];
 
 const PAGE = 25;
 
@@ -59,7 +54,10 @@ const PAGE = 25;
 export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearchParams }) {
   const [query, setQuery] = useState(initial.get('query') ?? '');
   const [chosen, setChosen] = useState<Record<string, string>>(
-    Object.fromEntries(FACET_SELECTS.flatMap(([f]) => (initial.get(f) ? [[f, initial.get(f)!]] : []))),
+    chosenFrom(
+      initial,
+      FACETS.map(([f]) => f),
+    ),
   );
   const [deprecatedOnly, setDeprecatedOnly] = useState(initial.get('deprecated') === 'true');
   const [showRemoved, setShowRemoved] = useState(false);
@@ -85,18 +83,12 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
   }, [query, chosen, deprecatedOnly]);
 
   useEffect(() => {
-    const and = [
-      ...Object.entries(chosen)
-        .filter(([, v]) => v)
-        .map(([field, v]) => ({ field, values: [v] })),
-      ...(deprecatedOnly ? [{ field: 'deprecated', values: ['true'] }] : []),
-    ];
     const input = {
       types: ['DATASET'],
       query: query || '*',
       start,
       count: PAGE,
-      orFilters: and.length ? [{ and }] : [],
+      orFilters: orFiltersOf(chosen, deprecatedOnly),
       searchFlags: { includeSoftDeleted: showRemoved },
     };
     // Typing sends one search per pause, and an answer to an older search never replaces a newer one.
@@ -142,21 +134,18 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
   return (
     <main class="wide">
       <h1>Datasets</h1>
-      <div class="toolbar" role="search">
-        <input
-          type="search"
-          aria-label="Search datasets"
-          placeholder="Search by name, description, field, tag…"
-          value={query}
-          onInput={(e) => {
-            setQuery((e.target as HTMLInputElement).value);
-            setStart(0);
-          }}
-        />
-      </div>
+      <SearchField
+        label="Search datasets"
+        placeholder="Search by name, description, field, tag…"
+        value={query}
+        onChange={(q) => {
+          setQuery(q);
+          setStart(0);
+        }}
+      />
       <div class="browse">
         <form class="facets" aria-label="Filters" onSubmit={(e) => e.preventDefault()}>
-          {FACET_SELECTS.map(([field, label]) => (
+          {FACETS.map(([field, label]) => (
             <FacetSelect facet={facet(field)} label={label} value={chosen[field] ?? ''} onChange={(v) => choose(field, v)} />
           ))}
           <label class="inline">
@@ -194,11 +183,6 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
           )}
           {deprecating && <DeprecateForm urns={[...selected]} onDone={done} onCancel={() => setDeprecating(false)} />}
           <ErrorBox error={error} />
-          <datalist id="replacement-options">
-            {rows.map((r) => (
-              <option value={r.urn}>{datasetTitle(r)}</option>
-            ))}
-          </datalist>
           <table class="datasets">
             <thead>
               <tr>
@@ -249,19 +233,7 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
               ))}
             </tbody>
           </table>
-          {result && (
-            <nav class="pager" aria-label="Pages">
-              <button disabled={start === 0} onClick={() => setStart(Math.max(0, start - PAGE))}>
-                Previous
-              </button>
-              <span>
-                {result.total === 0 ? 'No datasets' : `${start + 1}–${Math.min(start + PAGE, result.total)} of ${formatCount(result.total)}`}
-              </span>
-              <button disabled={start + PAGE >= result.total} onClick={() => setStart(start + PAGE)}>
-                Next
-              </button>
-            </nav>
-          )}
+          {result && <Pager start={start} size={PAGE} total={result.total} none="No datasets" onStart={setStart} />}
         </div>
       </div>
     </main>

@@ -1,0 +1,118 @@
+// The change log's cost and speed (issue 32): versioned ingest over HTTP with the log on against the same run with it
+// off (the ceiling: everything but the log), one consumer draining the log over HTTP, and the time from a write's
+// request to a waiting long poll's answer.
+//
+//   npm run bench events -- [--writes 20000] [--batch 100] [--concurrency 2] [--samples 200] [--backend sqlite|postgres]
+import { changeEventRules } from '../src/catalog/events/change-event-rules.ts';
+import type { ChangeEventRules } from '../src/storage/store.ts';
+import type { TestServer } from '../test/support/server.ts';
+import { startTestServer } from '../test/support/server.ts';
+import { benchBackends, fmt, intFlag, percentile, printTable, timed } from './support.ts';
+
+const TOPIC = 'MetadataChangeLog_Versioned_v1';
+
+const mcp = (urn: string, description: string) => ({
+  entityType: 'dataset',
+  entityUrn: urn,
+  changeType: 'UPSERT',
+  aspectName: 'datasetProperties',
+  aspect: { value: JSON.stringify({ description, customProperties: { team: 'bench' }, tags: [] }), contentType: 'application/json' },
+  systemMetadata: { lastObserved: 1700000000000, runId: 'bench-events' },
+});
+
+const post = async (server: TestServer, path: string, body: string) => {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' },
+    body,
+  });
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+};
+
+const poll = async (server: TestServer, query: string) => {
+  const res = await fetch(`${server.url}/openapi/v1/events/poll?topic=${TOPIC}&${query}`, {
+    headers: { Authorization: `Bearer ${server.adminToken}` },
+  });
+  if (res.status !== 200) throw new Error(`poll: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { offsetId: string; count: number };
+};
+
+/** `writes` new versions of datasetProperties (each a change, so each logged), in batches, over `concurrency` connections. */
+async function ingest(server: TestServer, writes: number, batch: number, concurrency: number, round: string): Promise<number> {
+  const bodies: string[] = [];
+  for (let i = 0; i < writes; i += batch) {
+    const proposals = Array.from({ length: Math.min(batch, writes - i) }, (_, j) =>
+      mcp(`urn:li:dataset:(urn:li:dataPlatform:hive,bench.events.t${(i + j) % 1000},PROD)`, `${round} ${i + j}`),
+    );
+    bodies.push(JSON.stringify({ proposals, async: 'false' }));
+  }
+  let next = 0;
+  const worker = async () => {
+    while (next < bodies.length) await post(server, '/aspects?action=ingestProposalBatch', bodies[next++]!);
+  };
+  return writes / (await timed(() => Promise.all(Array.from({ length: concurrency }, worker)))).seconds;
+}
+
+export default async function eventsBench(args: string[]): Promise<void> {
+  const writes = intFlag(args, 'writes', 20_000);
+  const batch = intFlag(args, 'batch', 100);
+  const concurrency = intFlag(args, 'concurrency', 2);
+  const samples = intFlag(args, 'samples', 200);
+  const ingestRows: string[][] = [];
+  const drainRows: string[][] = [];
+  const latencyRows: string[][] = [];
+  const rules = changeEventRules as { -readonly [K in keyof ChangeEventRules]: ChangeEventRules[K] };
+  const logging = rules.changeLog;
+  for (const backend of await benchBackends(args)) {
+    for (const on of [false, true]) {
+      // Off: the rules log nothing, so the same writes run with everything else the same (the ceiling).
+      rules.changeLog = on ? logging : () => [];
+      const db = await backend.create();
+      const server = await startTestServer(db, { ALMANAC_RETENTION_SCHEDULE: 'off', ALMANAC_WEBHOOK_DELIVERY: 'false' });
+      try {
+        await ingest(server, 1000, batch, 1, 'warm');
+        const rate = await ingest(server, writes, batch, concurrency, 'run');
+        ingestRows.push([db.name, on ? 'on' : 'off', fmt(writes), fmt(rate)]);
+        if (!on) continue;
+        // Drain: every entry from the start of the log, 5,000 a poll.
+        let offsetId = (await poll(server, 'lookbackWindowDays=1&pollTimeoutSeconds=0&limit=1')).offsetId;
+        let drained = 0;
+        const drain = await timed(async () => {
+          for (;;) {
+            const page = await poll(server, `offsetId=${encodeURIComponent(offsetId)}&limit=5000&pollTimeoutSeconds=0`);
+            if (page.count === 0) break;
+            drained += page.count;
+            offsetId = page.offsetId;
+          }
+        });
+        drainRows.push([db.name, fmt(drained), fmt(drained / drain.seconds)]);
+        // Latency: a long poll waits at the end; one write; the poll's answer.
+        const waits: number[] = [];
+        for (let i = 0; i < samples; i++) {
+          const waiting = poll(server, `offsetId=${encodeURIComponent(offsetId)}&pollTimeoutSeconds=10&limit=1000`);
+          await new Promise((r) => setTimeout(r, 5));
+          const sent = performance.now();
+          await post(
+            server,
+            '/aspects?action=ingestProposal',
+            JSON.stringify({ proposal: mcp('urn:li:dataset:(urn:li:dataPlatform:hive,bench.events.latency,PROD)', `l${i}`), async: 'false' }),
+          );
+          const page = await waiting;
+          waits.push(performance.now() - sent);
+          offsetId = page.offsetId;
+        }
+        waits.sort((a, b) => a - b);
+        latencyRows.push([db.name, fmt(samples), fmt(percentile(waits, 50), 1), fmt(percentile(waits, 99), 1)]);
+      } finally {
+        await server.close();
+        await db.drop();
+      }
+    }
+  }
+  rules.changeLog = logging;
+  printTable(['backend', 'log', 'versioned writes', 'writes/s (HTTP)'], ingestRows);
+  console.log('');
+  printTable(['backend', 'entries drained', 'events/s (HTTP, limit 5,000)'], drainRows);
+  console.log('');
+  printTable(['backend', 'samples', 'write sent to poll answered p50 ms', 'p99 ms'], latencyRows);
+}
