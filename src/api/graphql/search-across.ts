@@ -79,8 +79,6 @@ const typeDefs = /* GraphQL */ `
   extend type AggregationMetadata {
     "The entity the value names (a tag, owner, platform, ...), or null when the value is no urn Almanac has a type for."
     entity: Entity
-    "Always null, as in DataHub (its facet mapper sets none)."
-    displayName: String
   }
 
   extend type SearchResult {
