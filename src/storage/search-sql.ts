@@ -22,12 +22,6 @@ export interface SearchDialect {
    * PostgreSQL plans `NOT IN` as a subplan per row once the set outgrows work_mem, and `NOT EXISTS` as an anti-join).
    */
   readonly notIn: (expr: string, subquery: string) => string;
-  /**
-   * `FROM m` joined to each match's indexed values of the fields `in` names, as rows `f (urn, field, value)`, one
-   * index seek per match (SQLite: CROSS JOIN keeps the matches outside; PostgreSQL: LATERAL, which a hash join of
-   * every value of those fields would otherwise replace, reading them all to count a few matches).
-   */
-  readonly valuesPerMatch: (fieldsIn: string) => string;
   /** The folded name starts with `prefix`, in a form the partial index on names serves (a range, or LIKE under text_pattern_ops). */
   readonly namePrefix: (params: unknown[], prefix: string) => string;
 }

@@ -33,9 +33,6 @@ const POSTGRES_SEARCH: SearchDialect = {
     return `= ANY($${params.length}::text[])`;
   },
   nullsLast: (expr, dir) => `${expr} ${dir} NULLS LAST`,
-  // OFFSET 0 keeps the planner from pulling the subquery up into the hash join LATERAL is here to avoid.
-  valuesPerMatch: (fieldsIn) =>
-    `m CROSS JOIN LATERAL (SELECT v.urn, v.field, v.value FROM search_fields v WHERE v.urn = m.urn AND v.field ${fieldsIn} OFFSET 0) f`,
   notIn: (expr, subquery) => `NOT EXISTS (SELECT 1 FROM (${subquery}) x WHERE x.urn = ${expr})`,
   // The partial index on names is under text_pattern_ops: LIKE 'prefix%' reads a range of it in any collation.
   namePrefix: (params, prefix) => {

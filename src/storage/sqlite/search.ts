@@ -29,7 +29,6 @@ const SQLITE_SEARCH: SearchDialect = {
     return `IN (SELECT value FROM json_each(@p${params.length}))`;
   },
   nullsLast: (expr, dir) => `${expr} IS NULL, ${expr} ${dir}`,
-  valuesPerMatch: (fieldsIn) => `m CROSS JOIN search_fields f WHERE f.urn = m.urn AND f.field ${fieldsIn}`,
   // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
   notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
   // BINARY collation compares UTF-8 bytes: every text starting with the prefix sorts in [prefix, prefix + U+10FFFF).
