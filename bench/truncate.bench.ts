@@ -103,6 +103,7 @@ async function sqliteTemplate(base: TestDatabase): Promise<Template> {
       return {
         name: 'sqlite',
         config: { kind: 'sqlite', path: p },
+        env: { ALMANAC_DATABASE_URL: `sqlite:${p}` },
         url: `sqlite:${p}`,
         drop: async () => fs.rmSync(copyDir, { recursive: true, force: true }),
       };
@@ -168,6 +169,7 @@ async function postgresTemplate(base: TestDatabase): Promise<Template> {
         name: 'postgres',
         config: { kind: 'postgres', url: url.toString() },
         url: url.toString(),
+        env: { ALMANAC_DATABASE_URL: url.toString() },
         drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
       };
     },

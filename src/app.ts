@@ -47,6 +47,8 @@ import { TimelineService } from './catalog/timeline/timeline-service.ts';
 import { EventPoll } from './catalog/events/event-poll.ts';
 import { openStore } from './storage/open-store.ts';
 import { routeReads } from './storage/compose-store.ts';
+import { routeToReplicas } from './storage/read-routing.ts';
+import { runInReadScope } from './storage/read-scope.ts';
 import type { Parts, SearchIndexBuild, Store } from './storage/store.ts';
 
 /** How soon a retention policy changed by another process applies to this one's writes. */
@@ -104,10 +106,20 @@ async function bootstrapAdmin({ database, identity }: Pick<Parts, 'database' | '
 }
 
 /**
- * Which database handle answers each part's reads; writes always go to `store`. Every part reads from the primary
- * today: a read replica is one more `openStore` and its name on the lines of the parts it may serve.
+ * The parts read replicas may answer (ALMANAC_DATABASE_READ_URLS), each read only when the replica is fresh for its
+ * request. Identity and user access (the auth path and its mark), tasks, schedules and truncation (claims, leases,
+ * node locks), change events (the event log's long polls wait on the primary's notifications) and the database part
+ * stay on the primary, as does every write and whatever an adapter reads inside a
+ * write's transaction.
+ */
+const REPLICATED: ReadonlySet<keyof Parts> = new Set<keyof Parts>(['aspects', 'relationships', 'timeseries', 'search', 'runs', 'retention', 'audit']);
+
+/**
+ * Which database handle answers each part's reads; writes always go to `store`. Without replicas every part reads
+ * from the primary; with them, the parts in REPLICATED read through the store's router.
  */
 function chooseReads(store: Store): Parts {
+  if (store.readRouter) return routeToReplicas(store, store.readRouter, REPLICATED);
   return routeReads(store, {
     database: store,
     aspects: store,
@@ -129,11 +141,14 @@ function chooseReads(store: Store): Parts {
 /** Opens and migrates the store, and makes sure the built-in administrator exists. */
 export async function openServices(
   config: Config,
-  options: { background?: boolean; onIncompleteSearchIndex?: (build: SearchIndexBuild) => void } = {},
+  options: { background?: boolean; checkListener?: boolean; onIncompleteSearchIndex?: (build: SearchIndexBuild) => void } = {},
 ): Promise<Services> {
   const retentionPolicies = new RetentionPolicies();
   const store = await openStore(config.database, { background: options.background, retention: retentionPolicies });
   try {
+    // A server that would not hear other processes' changes (a listener behind a transaction pooler) does not start,
+    // and finds out before anything else uses the pool.
+    if (options.checkListener) await store.database.checkListener();
     const ports = chooseReads(store);
     await retentionPolicies.load(ports.retention);
     const search = new EntitySearch(ports, options.onIncompleteSearchIndex);
@@ -143,7 +158,8 @@ export async function openServices(
     // One cache of what authentication and authorization read, so a request reads the auth change mark once.
     const authState = new AuthStateCache(ports);
     const tokens = new TokenService(ports, await loadTokenSecrets(config, ports), config.sessions.ttlMillis, authState);
-    const authorizer = new Authorizer(ports, authState);
+    // Authorization reads the primary: the policies it keeps across requests are checked against a counter read there.
+    const authorizer = new Authorizer(store, authState);
     const webhookSecrets = new WebhookSecrets(tokens.derive('webhook secrets'));
     const relationships = new RelationshipService(ports);
     return {
@@ -193,6 +209,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   let warnedAt = 0;
   const services = await openServices(config, {
     background: true,
+    checkListener: true,
     // A search answered while the index is still being built over older aspects may miss some: said, at most every 10 s.
     onIncompleteSearchIndex: (build) => {
       if (Date.now() - warnedAt < 10_000) return;
@@ -232,7 +249,12 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
   });
   let accepting = true;
   const { store: _store, ports, ...shared } = services;
-  const metrics = new Metrics({ databaseStats: () => ports.database.databaseStats(), truncations: (limit) => operations.truncations(limit) });
+  const router = services.store.readRouter;
+  const metrics = new Metrics({
+    databaseStats: () => ports.database.databaseStats(),
+    truncations: (limit) => operations.truncations(limit),
+    readRouting: router && (() => router.stats()),
+  });
   // Periodic jobs, each occurrence run by one process of those sharing the database.
   const scheduler = new Scheduler(ports, runner.nodeId, logger.child({ component: 'scheduler' }), {
     onRun: (job, outcome) => metrics.scheduledRuns.inc({ job, outcome }),
@@ -260,6 +282,7 @@ export async function createApp(config: Config, logger: Logger): Promise<App> {
       metrics,
       graphql: createGraphqlExecutor(config),
       accepting: () => accepting,
+      readScope: router && ((fn: () => void) => runInReadScope(router.newScope(), fn)),
     },
     { logger },
   );

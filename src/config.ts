@@ -2,7 +2,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Where the catalog keeps its state. */
-export type DatabaseConfig = { readonly kind: 'sqlite'; readonly path: string } | { readonly kind: 'postgres'; readonly url: string };
+export type DatabaseConfig = { readonly kind: 'sqlite'; readonly path: string } | PostgresConfig;
+
+/** A PostgreSQL database: the pool's URL (the primary, or a pooler in front of it), and what reads and listens where. */
+export interface PostgresConfig {
+  readonly kind: 'postgres';
+  readonly url: string;
+  /** The primary itself, never a pooler: the LISTEN connection and the task node lock (ALMANAC_DATABASE_LISTEN_URL; default `url`). */
+  readonly listenUrl?: string;
+  /** Streaming replicas that may answer reads (ALMANAC_DATABASE_READ_URLS). */
+  readonly readUrls?: readonly string[];
+  /** A replica further behind than this is skipped without being asked (ALMANAC_REPLICA_MAX_LAG_MS). */
+  readonly replicaMaxLagMillis?: number;
+}
+
+/** ALMANAC_REPLICA_MAX_LAG_MS's default. */
+export const DEFAULT_REPLICA_MAX_LAG_MILLIS = 1_000;
 
 export interface Config {
   readonly port: number;
@@ -111,21 +126,57 @@ export function describeDatabase(db: DatabaseConfig): string {
 }
 
 /** Parses `sqlite:<path>`, `sqlite::memory:` or `postgres://...` / `postgresql://...`. */
-export function parseDatabaseUrl(url: string): DatabaseConfig | string {
+export function parseDatabaseUrl(url: string, name = 'ALMANAC_DATABASE_URL'): DatabaseConfig | string {
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (!file) return 'ALMANAC_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/almanac.db';
+    if (!file) return `${name}: sqlite: needs a file path, e.g. sqlite:./data/almanac.db`;
     return { kind: 'sqlite', path: file === ':memory:' ? file : path.resolve(file) };
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
     try {
       new URL(url);
     } catch {
-      return `ALMANAC_DATABASE_URL: not a valid postgres URL`;
+      return `${name}: not a valid postgres URL`;
     }
     return { kind: 'postgres', url };
   }
-  return `ALMANAC_DATABASE_URL: must start with sqlite: or postgres://, got "${url.split(':')[0]}:..."`;
+  return `${name}: must start with sqlite: or postgres://, got "${url.split(':')[0]}:..."`;
+}
+
+/** A PostgreSQL URL of a variable other than the database's own: its message, or the URL. */
+function postgresUrl(name: string, raw: string): { url: string } | { problem: string } {
+  const parsed = parseDatabaseUrl(raw, name);
+  if (typeof parsed === 'string') return { problem: parsed };
+  if (parsed.kind !== 'postgres') return { problem: `${name}: must be a postgres:// URL` };
+  return { url: parsed.url };
+}
+
+/** The replicas, the listener's address and the lag bound, which only a PostgreSQL database takes. */
+function postgresTopology(env: NodeJS.ProcessEnv, db: DatabaseConfig | string, maxLagMillis: number, problems: string[]): DatabaseConfig | string {
+  const reads = (env.ALMANAC_DATABASE_READ_URLS ?? '')
+    .split(',')
+    .map((u) => u.trim())
+    .filter((u) => u !== '');
+  const listen = env.ALMANAC_DATABASE_LISTEN_URL?.trim() || undefined;
+  if (typeof db === 'string') return db;
+  if (db.kind !== 'postgres') {
+    if (reads.length > 0) problems.push('ALMANAC_DATABASE_READ_URLS: read replicas need a PostgreSQL database (ALMANAC_DATABASE_URL=postgres://...)');
+    if (listen) problems.push('ALMANAC_DATABASE_LISTEN_URL: needs a PostgreSQL database (ALMANAC_DATABASE_URL=postgres://...)');
+    return db;
+  }
+  const readUrls: string[] = [];
+  for (const raw of reads) {
+    const r = postgresUrl('ALMANAC_DATABASE_READ_URLS', raw);
+    if ('problem' in r) problems.push(r.problem);
+    else readUrls.push(r.url);
+  }
+  let listenUrl = db.url;
+  if (listen) {
+    const r = postgresUrl('ALMANAC_DATABASE_LISTEN_URL', listen);
+    if ('problem' in r) problems.push(r.problem);
+    else listenUrl = r.url;
+  }
+  return { kind: 'postgres', url: db.url, listenUrl, readUrls, replicaMaxLagMillis: maxLagMillis };
 }
 
 /**
@@ -166,9 +217,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // The default file lives under ALMANAC_HOME (the installation unless set), never under the current directory:
   // a command run from a subdirectory must open the server's database, not create a second one.
   const home = env.ALMANAC_HOME ? path.resolve(env.ALMANAC_HOME) : INSTALL_DIR;
-  const db = env.ALMANAC_DATABASE_URL
-    ? parseDatabaseUrl(env.ALMANAC_DATABASE_URL)
-    : ({ kind: 'sqlite', path: path.join(home, 'data', 'almanac.db') } satisfies DatabaseConfig);
+  const db = postgresTopology(
+    env,
+    env.ALMANAC_DATABASE_URL
+      ? parseDatabaseUrl(env.ALMANAC_DATABASE_URL)
+      : ({ kind: 'sqlite', path: path.join(home, 'data', 'almanac.db') } satisfies DatabaseConfig),
+    int('ALMANAC_REPLICA_MAX_LAG_MS', DEFAULT_REPLICA_MAX_LAG_MILLIS, 1, 3_600_000),
+    problems,
+  );
   if (typeof db === 'string') problems.push(db);
   const authEnabled = bool('METADATA_SERVICE_AUTH_ENABLED', true);
   const systemClientId = env.DATAHUB_SYSTEM_CLIENT_ID || '__datahub_system';

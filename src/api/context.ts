@@ -21,6 +21,11 @@ export type AppContext = Omit<Services, 'store' | 'ports' | 'retentionPolicies' 
   readonly metrics: Metrics;
   /** One GraphQL schema and document cache, shared by every path the endpoint is mounted at. */
   readonly graphql: GraphqlExecutor;
+  /**
+   * Runs a request in a scope of its own, so read replicas serve its reads only when fresh for it (app.ts); absent
+   * without replicas.
+   */
+  readonly readScope?: (fn: () => void) => void;
   /** False while the process shuts down: /ready answers 503 then. */
   readonly accepting: () => boolean;
   readonly logger: FastifyBaseLogger;

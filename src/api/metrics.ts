@@ -1,5 +1,6 @@
 import client from 'prom-client';
 import type { DatabaseStats } from '../storage/store.ts';
+import type { ReadRoutingStats } from '../storage/read-routing.ts';
 import type { TruncationRecord } from '../tasks/truncation/truncation-record.ts';
 
 /** GraphQL operation names are chosen by clients: only well-formed ones are labels, and only so many. */
@@ -17,6 +18,8 @@ export interface MetricSources {
   databaseStats(): Promise<DatabaseStats>;
   /** The latest truncation tasks recorded in the database, newest first. */
   truncations(limit: number): Promise<TruncationRecord[]>;
+  /** With read replicas: reads per handle, fallbacks and each replica's state. */
+  readRouting?: () => ReadRoutingStats;
 }
 
 export class Metrics {
@@ -81,6 +84,7 @@ export class Metrics {
         if (walBytes !== undefined) this.set(walBytes);
       },
     });
+    if (sources.readRouting) this.replicaMetrics(sources.readRouting);
     const tasks = () => sources.truncations(1000);
     new client.Gauge({
       name: 'almanac_truncation_tasks',
@@ -117,6 +121,51 @@ export class Metrics {
         this.set(ended ? (ended.endedAt! - ended.startedAt) / 1000 : 0);
       },
     });
+  }
+
+  /** Read replicas, read from the router when scraped: one label value per handle, so the labels stay bounded. */
+  private replicaMetrics(stats: () => ReadRoutingStats): void {
+    const registers = [this.registry];
+    new client.Counter({
+      name: 'almanac_db_reads_total',
+      help: 'Reads of the parts replicas may serve, by the handle that answered them (primary, replica1, ...)',
+      labelNames: ['handle'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const [handle, n] of stats().reads) this.inc({ handle }, n);
+      },
+    });
+    new client.Counter({
+      name: 'almanac_replica_fallbacks_total',
+      help: 'Reads a replica did not serve, by replica and reason (down, paused, lagging, behind, no_position, failed)',
+      labelNames: ['replica', 'reason'] as const,
+      registers,
+      collect() {
+        this.reset();
+        for (const f of stats().fallbacks) this.inc({ replica: f.replica, reason: f.reason }, f.count);
+      },
+    });
+    const gauges: ReadonlyArray<[string, string, (r: ReadRoutingStats['replicas'][number]) => number]> = [
+      [
+        'almanac_replica_lag_seconds',
+        'How long ago the primary first stood at a WAL position the replica has not replayed (0: caught up)',
+        (r) => r.lagMillis / 1000,
+      ],
+      ['almanac_replica_up', 'Whether the replica answered its last check (1) or not (0); paused replay counts as up', (r) => (r.up ? 1 : 0)],
+      ['almanac_replica_replay_paused', 'Whether the replica reported its WAL replay paused at its last check', (r) => (r.paused ? 1 : 0)],
+    ];
+    for (const [name, help, value] of gauges) {
+      new client.Gauge({
+        name,
+        help,
+        labelNames: ['replica'] as const,
+        registers,
+        collect() {
+          for (const r of stats().replicas) this.set({ replica: r.name }, value(r));
+        },
+      });
+    }
   }
 
   /** A bounded label for a client-chosen operation name. */

@@ -93,6 +93,9 @@ export async function buildServer(ctx: Omit<AppContext, 'logger'>, options: Serv
   app.decorateRequest('principal', null as unknown as Principal);
   app.decorateRequest('writes', null as unknown as WriteBudget);
   // The request's origin, for the audit events the services record while answering it (auth/audit-events.ts).
+  // Read replicas: the request's reads must see what was committed before it arrived (storage/read-routing.ts).
+  const { readScope } = ctx;
+  if (readScope) app.addHook('onRequest', (_req, _reply, done) => readScope(() => done()));
   app.addHook('onRequest', (req, _reply, done) => runWithAuditOrigin(auditOrigin(req.url, req.ip, req.headers['user-agent']), () => done()));
   app.addHook('onRequest', async (req, reply) => {
     reply.header('X-Request-Id', req.id);

@@ -53,7 +53,7 @@ type MethodTable<R, W> = Readonly<Record<keyof R, 'read'> & Record<keyof W, 'wri
  * missing, extra or marked against its port's Reads/Writes split is an error.
  */
 const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K]> } = {
-  database: { databaseStats: 'read', migrate: 'write', close: 'write', getOrInitSetting: 'write' },
+  database: { databaseStats: 'read', migrate: 'write', close: 'write', getOrInitSetting: 'write', checkListener: 'write' },
   aspects: {
     getAspect: 'read',
     getLatestAspects: 'read',
@@ -204,6 +204,11 @@ export function routeReads(primary: Parts, readsFrom: ReadSources): Parts {
     routed[capability] = part;
   }
   return routed as unknown as Parts;
+}
+
+/** Each part's methods, each marked `read` or `write` as its port marks it. */
+export function methodKinds(): Array<[keyof Parts, Readonly<Record<string, 'read' | 'write'>>]> {
+  return Object.entries(METHODS) as Array<[keyof Parts, Record<string, 'read' | 'write'>]>;
 }
 
 /** Every part's reads from the one store: the start of a `ReadSources` that moves a few parts elsewhere. */

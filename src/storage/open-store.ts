@@ -1,10 +1,12 @@
 import { aspectIndexer } from '../catalog/relationships/aspect-indexer.ts';
 import { changeEventRules } from '../catalog/events/change-event-rules.ts';
 import { searchDocuments } from '../catalog/search/search-documents.ts';
-import type { DatabaseConfig } from '../config.ts';
+import { DEFAULT_REPLICA_MAX_LAG_MILLIS, type DatabaseConfig, type PostgresConfig } from '../config.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
+import { PostgresReplicaSet } from './postgres/replica-set.ts';
+import type { ReadRouter } from './read-routing.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
-import { KEEP_ALL_VERSIONS, type AspectIndexer, type Store, type VersionRetention } from './store.ts';
+import { KEEP_ALL_VERSIONS, type AspectIndexer, type Store, type StoreHooks, type VersionRetention } from './store.ts';
 
 export interface OpenStoreOptions {
   /** Long-running servers move SQLite checkpoints to a worker thread; one-shot CLI commands do not. */
@@ -31,7 +33,7 @@ export async function openStore(config: DatabaseConfig, options: OpenStoreOption
   const store: Store =
     config.kind === 'sqlite'
       ? openSqliteStore(config.path, hooks, { backgroundCheckpoints: options.background ?? false })
-      : openPostgresStore(config.url, hooks);
+      : openPostgres(config, hooks);
   try {
     await store.database.migrate();
   } catch (e) {
@@ -40,3 +42,35 @@ export async function openStore(config: DatabaseConfig, options: OpenStoreOption
   }
   return store;
 }
+
+/**
+ * The primary's store and, with ALMANAC_DATABASE_READ_URLS, the router that lets its replicas answer reads (closed
+ * with the store). A listener address apart from the pool's means the pool goes through a pooler: then no
+ * statement is prepared by name, on the primary's pool or the replicas'.
+ */
+function openPostgres(config: PostgresConfig, hooks: StoreHooks): Store {
+  const namedStatements = config.listenUrl === undefined || config.listenUrl === config.url;
+  const { store, listener } = openPostgresStore(config.url, hooks, { listenUrl: config.listenUrl, namedStatements });
+  const readUrls = config.readUrls ?? [];
+  if (readUrls.length === 0) return store;
+  const replicas = readUrls.map((url) => ({
+    url,
+    store: openPostgresStore(url, hooks, { namedStatements, connectTimeoutMillis: REPLICA_CONNECT_MILLIS }).store,
+  }));
+  const readRouter: ReadRouter = new PostgresReplicaSet(listener, replicas, config.replicaMaxLagMillis ?? DEFAULT_REPLICA_MAX_LAG_MILLIS);
+  const close = store.database.close;
+  return {
+    ...store,
+    readRouter,
+    database: {
+      ...store.database,
+      close: async () => {
+        await readRouter.close();
+        await close();
+      },
+    },
+  };
+}
+
+/** A replica that takes longer than this to give a connection is skipped for that read (the primary answers). */
+const REPLICA_CONNECT_MILLIS = 1_000;

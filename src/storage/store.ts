@@ -4,6 +4,7 @@
  * holds one part per port, and each adapter (sqlite/, postgres/) builds them and passes the one conformance suite in
  * test/conformance.
  */
+import type { ReadRouter } from './read-routing.ts';
 import type { AspectPort, AspectReads, AspectWrites } from './ports/aspects.ts';
 import type { AuditPort, AuditReads, AuditWrites } from './ports/audit.ts';
 import type { ChangeEventPort, ChangeEventRules, ChangeEventReads, ChangeEventWrites } from './ports/change-events.ts';
@@ -100,6 +101,8 @@ export interface WriteParts {
 /** An opened database: its parts, and which engine answers them. */
 export interface Store extends Parts {
   readonly backend: 'sqlite' | 'postgres';
+  /** With read replicas (PostgreSQL): who answers each read (storage/read-routing.ts). */
+  readonly readRouter?: ReadRouter;
 }
 
 /** What an adapter is given when it opens, from the layers above: what it indexes beside values, and retention on write. */

@@ -258,11 +258,11 @@ for (const backend of await backends()) {
       await gqlError(
         server,
         GC_TOKENS,
-        { input: { filters: [{ field: 'name', values: ['x'] }] } },
+        { input: { filters: [{ field: 'type', values: ['x'] }] } },
         {
           code: 400,
           type: 'BAD_REQUEST',
-          message: 'filters[0]: tokens filter on ownerUrn, actorUrn (EQUAL) and expiresAt, not name EQUAL',
+          message: 'filters[0]: tokens filter on ownerUrn, actorUrn, name (EQUAL) and expiresAt, not type EQUAL',
         },
       );
     });

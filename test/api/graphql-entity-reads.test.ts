@@ -22,6 +22,7 @@ const INCIDENT = 'urn:li:incident:late-orders';
 const ASSERTION = 'urn:li:assertion:orders-not-empty';
 const ML_MODEL = 'urn:li:mlModel:(urn:li:dataPlatform:mlflow,churn,PROD)';
 const RUN = 'urn:li:dataProcessInstance:run-1';
+const FORM = 'urn:li:form:quality';
 const stamp = { time: 1767225600000, actor: 'urn:li:corpuser:datahub' };
 const DAY = 86_400_000;
 const daysAgo = (n: number) => Math.floor(Date.now() / DAY) * DAY - n * DAY;
@@ -50,6 +51,8 @@ const CONTAINER = `query container($urn: String!) {
     domain { domain { urn } }
     browsePathV2 { path { name entity { urn } } }
     entities(input: {}) { total searchResults { entity { ... on Dataset { urn } } } }
+    children: relationships(input: { types: ["IsPartOf"], direction: INCOMING, relatedEntityTypes: ["dataset"] }) { relationships { entity { urn } } }
+    charts: relationships(input: { types: ["IsPartOf"], direction: INCOMING, relatedEntityTypes: ["chart"] }) { relationships { entity { urn } } }
   }
 }`;
 
@@ -95,6 +98,9 @@ for (const backend of await backends()) {
           properties: [{ propertyUrn: 'urn:li:structuredProperty:io.tier', values: [{ string: 'gold' }, { double: 2 }] }],
         }),
         mcp(ORDERS, 'domains', { domains: [CHILD_DOMAIN] }),
+        mcp(ORDERS, 'viewProperties', { materialized: false, viewLogic: 'select * from raw', viewLanguage: 'SQL' }),
+        mcp(ORDERS, 'embed', { renderUrl: 'https://bi/orders' }),
+        mcp(ORDERS, 'siblings', { siblings: [ds('dbt.orders')], primary: true }),
         mcp('urn:li:tag:pii', 'tagProperties', { name: 'PII', description: 'Personal data' }, 'tag'),
         mcp(PARENT_DOMAIN, 'domainProperties', { name: 'Commerce', created: stamp }, 'domain'),
         mcp(CHILD_DOMAIN, 'domainProperties', { name: 'Shop', parentDomain: PARENT_DOMAIN, created: stamp }, 'domain'),
@@ -127,6 +133,7 @@ for (const backend of await backends()) {
         ),
         mcp(ML_MODEL, 'mlModelProperties', { name: 'churn' }, 'mlModel'),
         mcp(RUN, 'dataProcessInstanceProperties', { name: 'Run 1', created: stamp }, 'dataProcessInstance'),
+        mcp(FORM, 'formInfo', { name: 'Quality', type: 'COMPLETION', prompts: [] }, 'form'),
       );
     });
 
@@ -149,6 +156,8 @@ for (const backend of await backends()) {
         // DataHub's default for an entity that is no dataset, chart, dashboard or job: the Default folder.
         browsePathV2: { path: [{ name: 'Default', entity: null }] },
         entities: { total: 1, searchResults: [{ entity: { urn: ORDERS } }] },
+        children: { relationships: [{ entity: { urn: ORDERS } }] },
+        charts: { relationships: [] },
       });
     });
 
@@ -163,6 +172,9 @@ for (const backend of await backends()) {
           schemaMetadata(version: 0) { aspectVersion datasetUrn fields { fieldPath label recursive isPartOfKey schemaFieldEntity { urn fieldPath } } }
           editableSchemaMetadata { editableSchemaFieldInfo { fieldPath description tags { tags { tag { urn } } } } }
           structuredProperties { properties { structuredProperty { urn } values { ... on StringValue { stringValue } ... on NumberValue { numberValue } } } }
+          viewProperties { materialized logic language }
+          embed { renderUrl }
+          siblings { isPrimary siblings { urn } }
           container { urn }
           parentContainers { count containers { urn } }
           browsePathV2 { path { name } }
@@ -199,6 +211,9 @@ for (const backend of await backends()) {
         structuredProperties: {
           properties: [{ structuredProperty: { urn: 'urn:li:structuredProperty:io.tier' }, values: [{ stringValue: 'gold' }, { numberValue: 2 }] }],
         },
+        viewProperties: { materialized: false, logic: 'select * from raw', language: 'SQL' },
+        embed: { renderUrl: 'https://bi/orders' },
+        siblings: { isPrimary: true, siblings: [{ urn: ds('dbt.orders') }] },
         container: { urn: SCHEMA },
         parentContainers: { count: 2, containers: [{ urn: SCHEMA }, { urn: DB }] },
         // No browsePathsV2 was ingested: DataHub's default is the container chain, outermost first.
@@ -273,6 +288,7 @@ for (const backend of await backends()) {
         ['assertion', ASSERTION],
         ['mlModel', ML_MODEL],
         ['dataProcessInstance', RUN],
+        ['form', FORM],
       ];
       const query = `query q(${cases.map((_c, i) => `$u${i}: String!`).join(', ')}) { ${cases.map(([field], i) => `a${i}: ${field}(urn: $u${i}) { urn type }`).join(' ')} }`;
       const data = await gqlData(server, query, Object.fromEntries(cases.map(([, urn], i) => [`u${i}`, urn])));

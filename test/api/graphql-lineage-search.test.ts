@@ -10,6 +10,12 @@ const SRC = datasetUrn('gql.lin_src');
 const MID = Array.from({ length: 3 }, (_, i) => datasetUrn(`gql.lin_mid${i}`));
 const LEAF = datasetUrn('gql.lin_leaf');
 const JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,gql_lin,PROD),task)';
+// Column-level lineage apart from the rest: FG_DS.b and FG_DS.c are read from FG_SRC.a.
+const FG_SRC = datasetUrn('gql.lin_fg_src');
+const FG_DS = datasetUrn('gql.lin_fg');
+const field = (dataset: string, path: string) => `urn:li:schemaField:(${dataset},${path})`;
+// A job that copies FG_SRC.x into FG_DS.y: its column-level lineage goes through it.
+const FG_JOB = 'urn:li:dataJob:(urn:li:dataFlow:(airflow,gql_fg,PROD),copy)';
 const upstreams = (...urns: string[]) => ({
   upstreams: urns.map((dataset) => ({ dataset, type: 'TRANSFORMED', auditStamp: { time: 0, actor: 'urn:li:corpuser:datahub' } })),
 });
@@ -17,6 +23,7 @@ const upstreams = (...urns: string[]) => ({
 const SCROLL = `query s($input: ScrollAcrossLineageInput!) {
   scrollAcrossLineage(input: $input) { nextScrollId count total searchResults { entity { urn } degree } }
 }`;
+const SCROLL_PATHS = `query s($input: ScrollAcrossLineageInput!) { scrollAcrossLineage(input: $input) { searchResults { entity { urn } degree paths { path { urn } } } } }`;
 const SEARCH = `query s($input: SearchAcrossLineageInput!) { searchAcrossLineage(input: $input) { total searchResults { entity { urn type } degree } } }`;
 
 for (const backend of await backends()) {
@@ -30,6 +37,30 @@ for (const backend of await backends()) {
         ...MID.map((m) => mcp(m, 'upstreamLineage', upstreams(SRC))),
         mcp(LEAF, 'upstreamLineage', upstreams(...MID)),
         mcp(JOB, 'dataJobInputOutput', { inputDatasets: [LEAF], outputDatasets: [] }, 'dataJob'),
+        mcp(
+          FG_JOB,
+          'dataJobInputOutput',
+          {
+            inputDatasets: [],
+            outputDatasets: [],
+            fineGrainedLineages: [
+              { upstreamType: 'FIELD_SET', upstreams: [field(FG_SRC, 'x')], downstreamType: 'FIELD', downstreams: [field(FG_DS, 'y')] },
+            ],
+          },
+          'dataJob',
+        ),
+        mcp(FG_SRC, 'status', { removed: false }),
+        mcp(FG_DS, 'upstreamLineage', {
+          upstreams: [],
+          fineGrainedLineages: [
+            {
+              upstreamType: 'FIELD_SET',
+              upstreams: [field(FG_SRC, 'a')],
+              downstreamType: 'FIELD',
+              downstreams: [field(FG_DS, 'b'), field(FG_DS, 'c')],
+            },
+          ],
+        }),
       );
     });
 
@@ -101,6 +132,37 @@ for (const backend of await backends()) {
         input: { urn: SRC, direction: 'DOWNSTREAM', orFilters: [{ and: [{ field: '_entityType', values: ['DATA_JOB'] }] }] },
       });
       assert.deepEqual(jobs.searchAcrossLineage, { total: 1, searchResults: [{ entity: { urn: JOB, type: 'DATA_JOB' }, degree: 3 }] });
+    });
+
+    it('reports the schema fields a walk reaches as their datasets, as DataHub groups them, unless a search asks not to', async () => {
+      const input = { urn: field(FG_SRC, 'a'), direction: 'DOWNSTREAM' };
+      const grouped = await gqlData(server, SCROLL_PATHS, { input });
+      // One result for the dataset, with a path through each of its fields reached.
+      assert.deepEqual(grouped.scrollAcrossLineage.searchResults, [
+        {
+          entity: { urn: FG_DS },
+          degree: 1,
+          paths: ['b', 'c'].map((f) => ({ path: [{ urn: field(FG_SRC, 'a') }, { urn: field(FG_DS, f) }] })),
+        },
+      ]);
+      const fields = await gqlData(server, SEARCH, {
+        input: {
+          ...input,
+          searchFlags: { groupingSpec: { groupingCriteria: [{ baseEntityType: 'SCHEMA_FIELD', groupingEntityType: 'SCHEMA_FIELD' }] } },
+        },
+      });
+      assert.deepEqual(fields.searchAcrossLineage, {
+        total: 2,
+        searchResults: ['b', 'c'].map((f) => ({ entity: { urn: field(FG_DS, f), type: 'SCHEMA_FIELD' }, degree: 1 })),
+      });
+    });
+
+    it('reports the job column-level lineage goes through as reached at the same degree, as DataHub does', async () => {
+      const data = await gqlData(server, SCROLL_PATHS, { input: { urn: field(FG_SRC, 'x'), direction: 'DOWNSTREAM' } });
+      assert.deepEqual(data.scrollAcrossLineage.searchResults, [
+        { entity: { urn: FG_JOB }, degree: 1, paths: [{ path: [{ urn: field(FG_SRC, 'x') }, { urn: FG_JOB }] }] },
+        { entity: { urn: FG_DS }, degree: 1, paths: [{ path: [{ urn: field(FG_SRC, 'x') }, { urn: FG_JOB }, { urn: field(FG_DS, 'y') }] }] },
+      ]);
     });
 
     it('refuses what it cannot apply, naming the input', async () => {

@@ -286,8 +286,8 @@ for (const backend of await backends()) {
       await gqlError(
         server,
         SEARCH,
-        { input: { query: '*', types: ['DATA_CONTRACT'] } },
-        { ...bad, message: 'types: Almanac does not search entities of type DATA_CONTRACT' },
+        { input: { query: '*', types: ['INGESTION_SOURCE'] } },
+        { ...bad, message: 'types: Almanac does not search entities of type INGESTION_SOURCE' },
       );
       await gqlError(
         server,

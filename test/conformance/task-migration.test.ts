@@ -60,7 +60,13 @@ describe('the migration to generic tasks', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-task-migration-'));
     const file = path.join(dir, 'almanac.db');
     fs.copyFileSync(FIXTURE, file);
-    const db: TestDatabase = { name: 'sqlite', config: { kind: 'sqlite', path: file }, url: `sqlite:${file}`, drop: async () => undefined };
+    const db: TestDatabase = {
+      name: 'sqlite',
+      config: { kind: 'sqlite', path: file },
+      url: `sqlite:${file}`,
+      env: { ALMANAC_DATABASE_URL: `sqlite:${file}` },
+      drop: async () => undefined,
+    };
     const server = await startTestServer(db, NO_SCHEDULED_RUNS);
     try {
       await assertSameAnswers(server);

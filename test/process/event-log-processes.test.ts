@@ -25,7 +25,7 @@ describe('three processes writing to one PostgreSQL while a consumer long-polls'
   it('gives the consumer every change exactly once, each entity in the order of its versions', async () => {
     db = await createPostgresDatabase();
     first = await startTestServer(db, { ALMANAC_RETENTION_SCHEDULE: 'off', ALMANAC_WEBHOOK_DELIVERY: 'false' });
-    for (let i = 0; i < 2; i++) others.push(await startServerProcess({ ALMANAC_DATABASE_URL: db.url, ALMANAC_RETENTION_SCHEDULE: 'off' }));
+    for (let i = 0; i < 2; i++) others.push(await startServerProcess({ ...db.env, ALMANAC_RETENTION_SCHEDULE: 'off' }));
     const token = first.adminToken;
     const addresses = [first.url, ...others.map((p) => p.address)];
     const start = await first.request('GET', `/openapi/v1/events/poll?topic=${TOPIC}&pollTimeoutSeconds=0`);

@@ -19,7 +19,7 @@ describe('the first start of a server nobody can sign in to', () => {
   it('logs where the console is and how to create a user, until someone has a password', async () => {
     const db = await createSqliteDatabase();
     try {
-      const first = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
+      const first = await startServerProcess(db.env);
       const before = await linesUntilARequest(first);
       await first.stop();
       const hint = before.find((l) => l.msg === NO_USER_HINT);
@@ -30,7 +30,7 @@ describe('the first start of a server nobody can sign in to', () => {
       const store = await openStore(db.config);
       await store.identity.setPasswordHash('urn:li:corpuser:alice', 'scrypt$not-a-real-hash', Date.now());
       await store.database.close();
-      const second = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
+      const second = await startServerProcess(db.env);
       const after = await linesUntilARequest(second);
       await second.stop();
       assert.equal(

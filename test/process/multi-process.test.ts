@@ -16,7 +16,7 @@ describe('two Almanac processes sharing one PostgreSQL', { skip }, () => {
   before(async () => {
     db = await createPostgresDatabase();
     first = await startTestServer(db);
-    second = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
+    second = await startServerProcess(db.env);
   });
   after(async () => {
     await second?.stop();

@@ -19,7 +19,7 @@ describe('a policy change made in one process applies to the next request in ano
   before(async () => {
     db = await createPostgresDatabase();
     first = await startTestServer(db);
-    second = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
+    second = await startServerProcess(db.env);
     reader = await actorWithRole(first, 'policy-process-reader', 'Reader');
     await createDataset(first, DATASET);
   });

@@ -15,7 +15,7 @@ describe('three Almanac processes sharing one PostgreSQL run a periodic job once
   before(async () => {
     db = await createPostgresDatabase();
     store = await openStore(db.config);
-    for (let i = 0; i < 3; i++) servers.push(await startServerProcess({ ALMANAC_DATABASE_URL: db.url, ALMANAC_HOUSEKEEPING_INTERVAL_SECONDS: '1' }));
+    for (let i = 0; i < 3; i++) servers.push(await startServerProcess({ ...db.env, ALMANAC_HOUSEKEEPING_INTERVAL_SECONDS: '1' }));
   });
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));

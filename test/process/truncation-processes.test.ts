@@ -37,7 +37,7 @@ for (const backend of await backends()) {
         await ingestEvents(setup.request, urn, stamps);
         await setup.close();
 
-        const doomed = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
+        const doomed = await startServerProcess(db.env);
         const exited = new Promise((resolve) => doomed.child.once('exit', resolve));
         const remote = httpRequester(doomed.address, token);
         // Ten rows a second: one day partition per second, so the kill lands mid-task.
@@ -118,7 +118,7 @@ for (const backend of await backends()) {
         try {
           await createDataset(server.request, urn);
           await ingestEvents(server.request, urn, hourly(4, 10));
-          const owner = await startServerProcess({ ALMANAC_DATABASE_URL: db.url });
+          const owner = await startServerProcess(db.env);
           try {
             const remote = httpRequester(owner.address, server.adminToken);
             const id = await startTruncation(remote, { endTimeMillis: T0 + 3 * DAY, requestsPerSecond: 5 });

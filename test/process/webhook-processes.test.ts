@@ -48,7 +48,7 @@ for (const backend of await backends()) {
       const token = setup.adminToken;
       await setup.close();
       // It commits the deprecation (and so its events), and dies before any delivery: it delivers none.
-      recorder = await startServerProcess({ ALMANAC_DATABASE_URL: db.url, ALMANAC_WEBHOOK_DELIVERY: 'false', ALMANAC_RETENTION_SCHEDULE: 'off' });
+      recorder = await startServerProcess({ ...db.env, ALMANAC_WEBHOOK_DELIVERY: 'false', ALMANAC_RETENTION_SCHEDULE: 'off' });
       const res = await deprecateVia(recorder.address, token, urns);
       assert.deepEqual(res.json, { data: { batchUpdateDeprecation: true }, extensions: {} });
       recorder.child.kill('SIGKILL');
@@ -78,7 +78,7 @@ describe('two processes sharing PostgreSQL deliver each event once', { skip: awa
     db = await createPostgresDatabase();
     receiver = await startWebhookReceiver();
     first = await startTestServer(db, { ALMANAC_RETENTION_SCHEDULE: 'off' });
-    second = await startServerProcess({ ALMANAC_DATABASE_URL: db.url, ALMANAC_RETENTION_SCHEDULE: 'off' });
+    second = await startServerProcess({ ...db.env, ALMANAC_RETENTION_SCHEDULE: 'off' });
     await gqlData(first, CREATE, { input: { url: receiver.url } });
     const urns = await datasets(first, 'shared', 60);
     // Half the changes through each process, so both have events to deliver at once.

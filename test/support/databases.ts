@@ -11,11 +11,22 @@ import type { DatabaseConfig } from '../../src/config.ts';
  * a failure, never a silent skip.
  */
 export const POSTGRES_ADMIN_URL = process.env.ALMANAC_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+/**
+ * Set by `run-tests.mjs --pgbouncer`: the server itself, while ALMANAC_TEST_POSTGRES_URL is PgBouncer's. Databases are
+ * made and dropped here, and each test database's listener connects here (ALMANAC_DATABASE_LISTEN_URL).
+ */
+const POSTGRES_DIRECT_URL = process.env.ALMANAC_TEST_POSTGRES_DIRECT_URL;
+/** Set by `run-tests.mjs --replicas`: a streaming replica of ALMANAC_TEST_POSTGRES_URL, which every server reads from. */
+const POSTGRES_READ_URL = process.env.ALMANAC_TEST_POSTGRES_READ_URL;
+/** A pooler's or a replica's run tests PostgreSQL only: the SQLite tier ran in the ordinary run. */
+const POSTGRES_ONLY = POSTGRES_DIRECT_URL || POSTGRES_READ_URL ? 'this run (--pgbouncer or --replicas) tests PostgreSQL only' : undefined;
 
 export interface TestDatabase {
   readonly name: 'sqlite' | 'postgres';
   readonly config: DatabaseConfig;
   readonly url: string;
+  /** The variables that point a server process at it (the database URL, and the listener's and replicas' when the run has them). */
+  readonly env: Readonly<Record<string, string>>;
   drop(): Promise<void>;
 }
 
@@ -46,25 +57,40 @@ export async function createSqliteDatabase(): Promise<TestDatabase> {
     name: 'sqlite',
     config: { kind: 'sqlite', path: file },
     url: `sqlite:${file}`,
+    env: { ALMANAC_DATABASE_URL: `sqlite:${file}` },
     drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/** `base` (a server's URL) naming database `name`. */
+export function onDatabase(base: string, name: string): string {
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return url.toString();
 }
 
 /** A fresh database per caller, so test runs never see each other's data. */
 export async function createPostgresDatabase(): Promise<TestDatabase> {
   const name = `almanac_test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  const adminUrl = POSTGRES_DIRECT_URL ?? POSTGRES_ADMIN_URL;
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  const url = new URL(POSTGRES_ADMIN_URL);
-  url.pathname = `/${name}`;
+  const url = onDatabase(POSTGRES_ADMIN_URL, name);
+  const listenUrl = POSTGRES_DIRECT_URL && onDatabase(POSTGRES_DIRECT_URL, name);
+  const readUrl = POSTGRES_READ_URL && onDatabase(POSTGRES_READ_URL, name);
   return {
     name: 'postgres',
-    config: { kind: 'postgres', url: url.toString() },
-    url: url.toString(),
+    config: { kind: 'postgres', url, ...(listenUrl ? { listenUrl } : {}) },
+    url,
+    env: {
+      ALMANAC_DATABASE_URL: url,
+      ...(listenUrl ? { ALMANAC_DATABASE_LISTEN_URL: listenUrl } : {}),
+      ...(readUrl ? { ALMANAC_DATABASE_READ_URLS: readUrl } : {}),
+    },
     drop: async () => {
-      const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      const c = new pg.Client({ connectionString: adminUrl });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
@@ -81,9 +107,20 @@ export interface Backend {
 /** Every backend, each with its skip reason (if any) resolved up front. */
 export async function backends(): Promise<Backend[]> {
   return [
-    { name: 'sqlite', skip: undefined, create: createSqliteDatabase },
+    { name: 'sqlite', skip: POSTGRES_ONLY, create: createSqliteDatabase },
     { name: 'postgres', skip: await postgresSkipReason(), create: createPostgresDatabase },
   ];
+}
+
+/** Runs one statement on a connection of its own to `url` (an admin's CREATE DATABASE, a replica's replay controls). */
+export async function queryAt(url: string, sql: string): Promise<pg.QueryResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await client.query(sql);
+  } finally {
+    await client.end();
+  }
 }
 
 /** Runs `use` on a connection of its own to the database (the engine's driver), closed afterwards. */

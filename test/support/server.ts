@@ -53,7 +53,7 @@ export async function httpRequest(baseUrl: string, method: string, path: string,
 
 /** Starts a real server on port 0 against the given database, configured as from the environment; its log goes to `logTo` if given. */
 export async function startTestServer(db: TestDatabase, env: Record<string, string> = {}, logTo?: DestinationStream): Promise<TestServer> {
-  const config = loadConfig({ ALMANAC_DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ ...db.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env });
   const app = await createApp(config, createLogger(config.logLevel, logTo));
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.server.address();

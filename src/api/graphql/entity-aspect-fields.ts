@@ -1,8 +1,10 @@
 import { Kind, parse, type DocumentNode } from 'graphql';
 import { badRequest } from '../../catalog/errors.ts';
 import { findEntitySpec } from '../../catalog/registry/index.ts';
+import { parseUrn } from '../../catalog/urn.ts';
 import type { Json } from '../../storage/store.ts';
 import { domainAssociation, globalTags, glossaryTerms, institutionalMemory, ownership, structuredProperties } from './associations.ts';
+import { embed, origin, siblings, viewProperties } from './aspect-values.ts';
 import { browsePathsField, browsePathV2Field } from './browse-paths.ts';
 import { documentation, inputFields } from './input-fields.ts';
 import { mlTrainingRunProperties } from './ml-training.ts';
@@ -82,6 +84,10 @@ const FIELDS: readonly AspectField[] = [
     sdl: 'MLTrainingRunProperties',
     resolve: built('mlTrainingRunProperties', mlTrainingRunProperties),
   },
+  { aspect: 'embed', field: 'embed', sdl: 'Embed', resolve: built('embed', embed) },
+  { aspect: 'siblings', field: 'siblings', sdl: 'SiblingProperties', resolve: built('siblings', siblings) },
+  { aspect: 'viewProperties', field: 'viewProperties', sdl: 'ViewProperties', resolve: built('viewProperties', viewProperties) },
+  { aspect: 'origin', field: 'origin', sdl: 'Origin', resolve: built('origin', origin) },
   { aspect: 'browsePaths', field: 'browsePaths', sdl: '[BrowsePath!]', resolve: browsePathsField },
   { aspect: 'browsePathsV2', field: 'browsePathV2', sdl: 'BrowsePathV2', resolve: browsePathV2Field },
 ];
@@ -149,13 +155,13 @@ const relationshipsField: Resolver = async (e: EntitySource, { input }: { input:
     start,
     count: Math.min(count, MAX_RELATIONSHIPS),
   });
+  // DataHub names the related types by registry name (dataset, corpuser), as the urns do.
   const wanted = input.relatedEntityTypes?.map((t) => t.toLowerCase());
+  const related = page.entities.filter((r) => !wanted || wanted.includes(parseUrn(r.urn).entityType.toLowerCase()));
   const rows = await Promise.all(
-    page.entities.map(async (r) => ({ type: r.relationshipType, direction: input.direction, entity: await entityRef(ctx, r.urn), created: null })),
+    related.map(async (r) => ({ type: r.relationshipType, direction: input.direction, entity: await entityRef(ctx, r.urn), created: null })),
   );
-  const relationships = rows.filter(
-    (r) => r.entity !== null && (!wanted || wanted.includes(((r.entity as { entity?: string }).entity ?? 'dataset').toLowerCase())),
-  );
+  const relationships = rows.filter((r) => r.entity !== null);
   return { start, count: relationships.length, total: page.total, relationships };
 };
 

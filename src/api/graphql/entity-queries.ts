@@ -44,6 +44,12 @@ const ROOT_QUERIES: Readonly<Record<string, string>> = {
   executionRequest: 'ExecutionRequest',
   document: 'Document',
   view: 'DataHubView',
+  erModelRelationship: 'ERModelRelationship',
+  form: 'Form',
+  test: 'Test',
+  versionSet: 'VersionSet',
+  metric: 'Metric',
+  semanticModel: 'SemanticModel',
 };
 
 /** DataHub's most urns one entities(urns) call loads (a request's cost stays bounded). */

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { aspectValuesModule } from './aspect-values.ts';
 import { assertionModule } from './assertion.ts';
 import { associationsModule } from './associations.ts';
 import { browseModule } from './browse.ts';
@@ -21,6 +22,7 @@ import { datasetAnnotationsModule } from './dataset-annotations.ts';
 import { datasetEditableModule } from './dataset-editable.ts';
 import { incidentModule } from './incident.ts';
 import { inputFieldsModule } from './input-fields.ts';
+import { minimalEntitiesModule } from './minimal-entities.ts';
 import { mlTrainingModule } from './ml-training.ts';
 import { usageStatsModule } from './usage-stats.ts';
 import { viewModule } from './view.ts';
@@ -78,6 +80,8 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   viewModule,
   inputFieldsModule,
   mlTrainingModule,
+  aspectValuesModule,
+  minimalEntitiesModule,
   deprecationsModule,
   labelMutationsModule,
   ownerMutationsModule,

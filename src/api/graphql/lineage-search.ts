@@ -125,23 +125,27 @@ function datasetOfField(urn: string): string {
 }
 
 /**
- * DataHub's groupingSpec: a SCHEMA_FIELD to DATASET criterion reports each schema field reached as its dataset (once,
- * at the nearest degree); any other criterion groups nothing.
+ * DataHub's schema field grouping (LineageSearchService): each schema field reached is reported as its dataset, once,
+ * at the nearest degree, with the paths through each of its fields reached there. A scroll always groups; a search groups unless
+ * its groupingSpec names no SCHEMA_FIELD to DATASET criterion (none given means DataHub's default, which does).
  */
-function grouped(input: LineageInput, reached: readonly LineageRelationship[]): LineageRelationship[] {
-  const toDataset = (input.searchFlags?.groupingSpec?.groupingCriteria ?? []).some(
-    (c) => (c.baseEntityType ?? 'SCHEMA_FIELD') === 'SCHEMA_FIELD' && c.groupingEntityType === 'DATASET',
-  );
+function grouped(input: LineageInput, reached: readonly LineageRelationship[], always: boolean): LineageRelationship[] {
+  const criteria = input.searchFlags?.groupingSpec?.groupingCriteria;
+  const toDataset =
+    always || !criteria || criteria.some((c) => (c.baseEntityType ?? 'SCHEMA_FIELD') === 'SCHEMA_FIELD' && c.groupingEntityType === 'DATASET');
   if (!toDataset) return [...reached];
-  const seen = new Set<string>([input.urn ? datasetOfField(input.urn) : '']);
-  const out: LineageRelationship[] = [];
+  const start = input.urn ? datasetOfField(input.urn) : '';
+  const byEntity = new Map<string, { relationship: LineageRelationship; paths: (readonly string[])[] }>();
   for (const r of reached) {
     const entity = datasetOfField(r.entity);
-    if (seen.has(entity)) continue;
-    seen.add(entity);
-    out.push({ ...r, entity, paths: r.paths.map((p) => p.map(datasetOfField)) });
+    if (entity === start) continue;
+    const first = byEntity.get(entity);
+    // Reached through several of its fields at its nearest degree: one result with each field's paths.
+    if (first) {
+      if (first.relationship.degree === r.degree) first.paths.push(...r.paths);
+    } else byEntity.set(entity, { relationship: { ...r, entity }, paths: [...r.paths] });
   }
-  return out;
+  return [...byEntity.values()].map(({ relationship, paths }) => ({ ...relationship, paths }));
 }
 
 /** DataHub's degree values and what each admits. */
@@ -185,7 +189,7 @@ async function matchingUrns(ctx: GraphqlContext, urns: readonly string[], groups
 }
 
 /** Every entity the walk reports, nearest first, after the degree, type and field filters. */
-async function walk(ctx: GraphqlContext, input: LineageInput): Promise<LineageRelationship[]> {
+async function walk(ctx: GraphqlContext, input: LineageInput, scroll: boolean): Promise<LineageRelationship[]> {
   if (!input.urn) throw badRequest('urn: the entity to start the lineage search from is required');
   parseUrn(input.urn);
   if (fullTextQuery(input.query) !== undefined) throw badRequest('query: Almanac does not search within lineage; pass * or leave it empty');
@@ -208,11 +212,13 @@ async function walk(ctx: GraphqlContext, input: LineageInput): Promise<LineageRe
     start: 0,
     count: MAX_RESULTS,
     maxHops: maxHopsFor(degrees),
+    reportVia: true,
   });
-  const reached = grouped(input, result.relationships).filter(
+  const reached = grouped(input, result.relationships, scroll).filter(
     (r) =>
       (degrees.length === 0 || degrees.some((v) => DEGREES[v]!(r.degree))) &&
-      (types.length === 0 || types.includes(parseUrn(r.entity).entityType.toLowerCase())),
+      // With no types asked, DataHub's searchable types: a query is only ever a via entity, and not one of them.
+      (types.length === 0 ? parseUrn(r.entity).entityType !== 'query' : types.includes(parseUrn(r.entity).entityType.toLowerCase())),
   );
   if (others.length === 0) return reached;
   const matched = await matchingUrns(
@@ -268,14 +274,14 @@ export const lineageSearchModule: GraphqlModule = {
       searchAcrossLineage: async (_s, { input }: { input: LineageInput & { start?: number | null } }, ctx) => {
         const start = input.start ?? 0;
         if (start < 0) throw badRequest('start must not be negative');
-        const all = await walk(ctx, input);
+        const all = await walk(ctx, input, false);
         const searchResults = await results(ctx, all.slice(start, start + pageCount(input.count)));
         return { start, count: searchResults.length, total: all.length, searchResults, facets: [] };
       },
       scrollAcrossLineage: async (_s, { input }: { input: LineageInput & { scrollId?: string | null } }, ctx) => {
         const from = input.scrollId ? decodeOffset(input.scrollId) : 0;
         const count = pageCount(input.count);
-        const all = await walk(ctx, input);
+        const all = await walk(ctx, input, true);
         const searchResults = await results(ctx, all.slice(from, from + count));
         return {
           nextScrollId: from + count < all.length ? encodeOffset(from + count) : null,

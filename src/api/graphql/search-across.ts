@@ -26,7 +26,7 @@ const typeDefs = /* GraphQL */ `
     customHighlightingFields: [String!]
     includeStructuredPropertyFacets: Boolean
     filterNonLatestVersions: Boolean
-    "Lineage searches apply a SCHEMA_FIELD to DATASET criterion (schema fields reported as their datasets); other searches ignore it."
+    "searchAcrossLineage reports schema fields as their datasets unless this names no SCHEMA_FIELD to DATASET criterion; other searches ignore it."
     groupingSpec: GroupingSpec
   }
 

@@ -126,6 +126,8 @@ interface Reached {
   readonly degree: number;
   readonly entityType: string;
   readonly parents: Array<{ readonly urn: string; readonly via: string | null }>;
+  /** Reported only as an edge's via entity (reportVia): an edge reaching it at the same hop makes it a node walked from. */
+  readonly viaOnly?: boolean;
 }
 
 const node = (urn: string, entityType: string): GenericNode => ({ entityType, urn });
@@ -172,7 +174,18 @@ export class RelationshipService {
    * is reported once, at the hop that first reached it, with a path through each neighbour that reached it there;
    * an entity already reached is never walked again, so cycles end.
    */
-  async lineage(q: { urn: string; direction: LineageDirection; start: number; count?: number; maxHops: number }): Promise<EntityLineageResult> {
+  async lineage(q: {
+    urn: string;
+    direction: LineageDirection;
+    start: number;
+    count?: number;
+    maxHops: number;
+    /**
+     * Report each edge's via entity (a job or query) as reached too, at the edge's hop, with a path ending at it, as
+     * DataHub's graph service does for its lineage search; it is not walked from.
+     */
+    reportVia?: boolean;
+  }): Promise<EntityLineageResult> {
     const found = new Map<string, Reached>([[q.urn, { type: '', degree: 0, entityType: parseUrn(q.urn).entityType, parents: [] }]]);
     let frontier = [q.urn];
     for (let hop = 1; hop <= q.maxHops && frontier.length > 0; hop++) {
@@ -190,11 +203,15 @@ export class RelationshipService {
         if (!allowed || from === to) return;
         const earlier = found.get(to);
         const parent = { urn: from, via: r.via !== null && r.via !== to ? r.via : null };
-        if (!earlier) {
+        if (!earlier || (earlier.viaOnly && earlier.degree === hop)) {
           found.set(to, { type: r.relationshipType, degree: hop, entityType: toType, parents: [parent] });
           next.push(to);
         } else if (earlier.degree === hop) {
           earlier.parents.push(parent);
+        }
+        if (q.reportVia && parent.via !== null && !found.has(parent.via)) {
+          const viaType = parseUrn(parent.via).entityType;
+          found.set(parent.via, { type: r.relationshipType, degree: hop, entityType: viaType, parents: [{ urn: from, via: null }], viaOnly: true });
         }
       };
       for (const r of await this.ports.relationships.relationshipHop({ urns: frontier, outgoing: [...outgoing], incoming: [...incoming] })) {

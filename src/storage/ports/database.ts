@@ -19,6 +19,12 @@ export interface DatabaseWrites {
   close(): Promise<void>;
   /** Returns the stored value, storing `init()` first if there is none (first writer wins). */
   getOrInitSetting(key: string, init: () => string): Promise<string>;
+  /**
+   * Shows that this process hears what other processes commit: on PostgreSQL, a notification sent through the pool
+   * reaches the LISTEN connection (it does not through a transaction-mode pooler); throws saying why otherwise.
+   * SQLite has nothing to check. A server calls it once at start.
+   */
+  checkListener(): Promise<void>;
 }
 
 /** The database as a whole: its schema, its lifetime, its settings and its gauges. */

@@ -37,6 +37,10 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
     });
   }
 
+  checkListener(): Promise<void> {
+    return this.authListener.check();
+  }
+
   async close(): Promise<void> {
     await this.tasks.close();
     await this.authListener.close();

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { composeStore } from '../compose-store.ts';
 import type { Store, StoreHooks } from '../store.ts';
 import { PostgresAspects } from './aspects.ts';
-import { PostgresAuthListener } from './auth-listener.ts';
+import { AUTH_LISTENER_NAME, PostgresAuthListener } from './auth-listener.ts';
 import { PostgresChangeEvents } from './change-events.ts';
 import { PostgresSearch } from './search.ts';
 import { PostgresSearchIndex } from './search-index.ts';
@@ -26,25 +26,71 @@ const types = {
 };
 
 /**
+ * A client that prepares nothing by name: behind a transaction-mode pooler a statement prepared on one server
+ * connection is missing on the next, so each query is parsed in its own unnamed statement instead.
+ */
+class UnnamedStatementClient extends pg.Client {
+  override query(...args: unknown[]): never {
+    const [config] = args;
+    if (config !== null && typeof config === 'object' && 'name' in config) {
+      const { name: _name, ...unnamed } = config as pg.QueryConfig;
+      args[0] = unnamed;
+    }
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+}
+
+export interface PostgresStoreOptions {
+  /** The primary itself, for the connections that hold session state (LISTEN, the task node lock); default `url`. */
+  readonly listenUrl?: string;
+  readonly poolSize?: number;
+  /**
+   * Whether the pool may keep statements prepared by name (on by default). Off when the pool goes through a
+   * transaction-mode pooler: there a statement outlives its transaction only on the server connection it was made on.
+   */
+  readonly namedStatements?: boolean;
+  /** How long the pool waits for a connection before the read or write fails (no bound by default). */
+  readonly connectTimeoutMillis?: number;
+}
+
+/** A PostgreSQL store and its listening connection, whose barriers also tell the primary's WAL position. */
+export interface PostgresHandle {
+  readonly store: Store;
+  readonly listener: PostgresAuthListener;
+}
+
+/**
  * The production adapter, one part per capability over one pool; several stateless Almanac processes may share
  * one database.
  */
-export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10): Store {
-  // No JIT: its compile time (a third of a second, from EXPLAIN ANALYZE of a search with its facets at 25,000
-  // datasets) is paid by every statement whose estimate passes jit_above_cost, and Almanac's run in milliseconds.
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, types, options: '-c jit=off' });
+export function openPostgresStore(url: string, hooks: StoreHooks, options: PostgresStoreOptions = {}): PostgresHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types,
+    connectionTimeoutMillis: options.connectTimeoutMillis,
+    // No JIT: its compile time (a third of a second, from EXPLAIN ANALYZE of a search with its facets at 25,000
+    // datasets) is paid by every statement whose estimate passes jit_above_cost, and Almanac's run in milliseconds.
+    options: '-c jit=off',
+    ...(options.namedStatements === false ? { Client: UnnamedStatementClient } : {}),
+  });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
   const timeseries = new PostgresTimeseries(pool);
   const searchIndex = new PostgresSearchIndex(pool, hooks.indexer);
   const relationships = new PostgresRelationships(pool, hooks.indexer, searchIndex);
-  const newClient = () => new pg.Client({ connectionString: url, types });
+  // Session state (LISTEN, a session's advisory lock) lives only on connections straight to the primary.
+  const direct = options.listenUrl ?? url;
+  const newClient = () => new pg.Client({ connectionString: direct, types });
+  const authListener = new PostgresAuthListener(
+    () => new pg.Client({ connectionString: direct, types, application_name: AUTH_LISTENER_NAME }),
+    (channel, payload) => pool.query('SELECT pg_notify($1, $2)', [channel, payload]),
+  );
   // Every part that changes a deprecation or ends a task records the event through this one, in its transaction.
-  const authListener = new PostgresAuthListener(newClient);
   const changeEvents = new PostgresChangeEvents(pool, hooks.events, authListener);
   const tasks = new PostgresTasks(pool, newClient, changeEvents);
   const aspects = new PostgresAspects(pool, timeseries, relationships, hooks.retention, changeEvents);
-  return composeStore(
+  const store = composeStore(
     'postgres',
     {
       database: new PostgresDatabase(pool, relationships, searchIndex, tasks, authListener),
@@ -64,4 +110,5 @@ export function openPostgresStore(url: string, hooks: StoreHooks, poolSize = 10)
     },
     translatePostgresError,
   );
+  return { store, listener: authListener };
 }

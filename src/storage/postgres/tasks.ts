@@ -145,14 +145,9 @@ export class PostgresTasks implements PortImpl<TaskPort> {
   }
 
   async isTaskNodeAlive(nodeId: string): Promise<boolean | undefined> {
-    const c = await this.pool.connect();
-    try {
-      const r = await c.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, hashtext($2)) AS got', [NODE_LOCK_CLASS, nodeId]);
-      if (r.rows[0]!.got) await c.query('SELECT pg_advisory_unlock($1, hashtext($2))', [NODE_LOCK_CLASS, nodeId]);
-      return !r.rows[0]!.got;
-    } finally {
-      c.release();
-    }
+    // A transaction's lock, released as the statement ends: no session state, so it holds behind a transaction pooler.
+    const r = await this.pool.query<{ got: boolean }>('SELECT pg_try_advisory_xact_lock($1, hashtext($2)) AS got', [NODE_LOCK_CLASS, nodeId]);
+    return !r.rows[0]!.got;
   }
 
   async close(): Promise<void> {

@@ -73,6 +73,9 @@ export class SqliteDatabase implements PortImpl<DatabasePort> {
     return { walBytes: wal?.size ?? 0 };
   }
 
+  /** Other processes' commits are read from the file itself (the auth counter, `data_version`): nothing to hear. */
+  checkListener(): void {}
+
   getOrInitSetting(key: string, init: () => string): string {
     this.statements.get('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)').run(key, init());
     return (this.statements.get('SELECT value FROM settings WHERE key = ?').get(key) as { value: string }).value;
