@@ -88,21 +88,31 @@ export default async function eventsBench(args: string[]): Promise<void> {
         drainRows.push([db.name, fmt(drained), fmt(drained / drain.seconds)]);
         // Latency: a long poll waits at the end; one write; the poll's answer.
         const waits: number[] = [];
+        const acks: number[] = [];
         for (let i = 0; i < samples; i++) {
           const waiting = poll(server, `offsetId=${encodeURIComponent(offsetId)}&pollTimeoutSeconds=10&limit=1000`);
           await new Promise((r) => setTimeout(r, 5));
           const sent = performance.now();
-          await post(
+          const written = post(
             server,
             '/aspects?action=ingestProposal',
             JSON.stringify({ proposal: mcp('urn:li:dataset:(urn:li:dataPlatform:hive,bench.events.latency,PROD)', `l${i}`), async: 'false' }),
-          );
+          ).then(() => acks.push(performance.now() - sent));
           const page = await waiting;
           waits.push(performance.now() - sent);
+          await written;
           offsetId = page.offsetId;
         }
         waits.sort((a, b) => a - b);
-        latencyRows.push([db.name, fmt(samples), fmt(percentile(waits, 50), 1), fmt(percentile(waits, 99), 1)]);
+        acks.sort((a, b) => a - b);
+        latencyRows.push([
+          db.name,
+          fmt(samples),
+          fmt(percentile(waits, 50), 1),
+          fmt(percentile(waits, 99), 1),
+          fmt(percentile(acks, 50), 1),
+          fmt(percentile(acks, 99), 1),
+        ]);
       } finally {
         await server.close();
         await db.drop();
@@ -114,5 +124,6 @@ export default async function eventsBench(args: string[]): Promise<void> {
   console.log('');
   printTable(['backend', 'entries drained', 'events/s (HTTP, limit 5,000)'], drainRows);
   console.log('');
-  printTable(['backend', 'samples', 'write sent to poll answered p50 ms', 'p99 ms'], latencyRows);
+  // The write's own round trip is its commit and answer: the poll's time past it is what the log adds.
+  printTable(['backend', 'samples', 'write sent to poll answered p50 ms', 'p99 ms', 'write answered p50 ms', 'p99 ms'], latencyRows);
 }
