@@ -95,8 +95,12 @@ export class IndexSearch {
 
   /**
    * The facet rows over `m`: the entity type and the deprecation state from `m` itself, every other field in one
-   * pass of the matches over their indexed values (a seek per match on `(urn, field)`), the most frequent values of
-   * each field kept.
+   * pass of the matches over their indexed values, the most frequent values of each field kept. CROSS JOIN keeps the
+   * matches the outer loop on SQLite (a covering seek per match on `(urn, field)`; SQLite, knowing no size for `m`,
+   * would otherwise read every value of each facet field and probe the matches: 187 ms of CPU against 295 for a word
+   * matching 10,000 of 50,000 entities, 689 against 1,400 for all of them). PostgreSQL plans it as any inner join: it
+   * knows `m`'s size, and hashes the facet fields' values for a large match set (for 45,000 matches a nested loop of
+   * seeks took four times as long) and seeks for a small one.
    */
   private facetParts(fields: readonly string[], params: unknown[], now: number): string[] {
     const p = (v: unknown) => this.dialect.param(params, v);
@@ -115,8 +119,9 @@ export class IndexSearch {
     if (indexed.length > 0) {
       parts.push(`SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
           SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r FROM (
-            SELECT f.field AS field, f.value AS value, count(DISTINCT f.urn) AS n FROM m JOIN search_fields f ON f.urn = m.urn
-             WHERE f.field ${this.dialect.in(params, indexed)} GROUP BY f.field, f.value) c) v
+            SELECT f.field AS field, f.value AS value, count(DISTINCT f.urn) AS n
+              FROM m CROSS JOIN search_fields f WHERE f.urn = m.urn AND f.field ${this.dialect.in(params, indexed)}
+             GROUP BY f.field, f.value) c) v
         WHERE v.r <= ${p(MAX_FACET_VALUES)}`);
     }
     return parts;

@@ -126,7 +126,8 @@ const holds = (alias: string, field: string, folded: string): string =>
 export function deprecationStateSql(state: string, d: SearchDialect, params: unknown[], now: number, alias = 'e'): string {
   const deprecated = holds(alias, 'deprecated', 'true');
   if (state === 'ACTIVE') return `NOT ${deprecated}`;
-  const overdue = `EXISTS (SELECT 1 FROM search_fields x WHERE x.urn = ${alias}.urn AND x.field = 'decommissionTime' AND x.num <= ${d.param(params, now)})`;
+  // `num + 0`: the entity's own rows by (urn, field), not every decommission time before now through (field, num).
+  const overdue = `EXISTS (SELECT 1 FROM search_fields x WHERE x.urn = ${alias}.urn AND x.field = 'decommissionTime' AND x.num + 0 <= ${d.param(params, now)})`;
   if (state === 'OVERDUE') return `(${deprecated} AND ${overdue})`;
   return `(${deprecated} AND NOT ${overdue})`;
 }
@@ -173,10 +174,13 @@ export function matchedSql(
   const types = q.entityTypes.map(rules.entityType);
   const universe = () => `SELECT urn FROM entities WHERE entity_type ${d.in(params, types)}`;
   const parsed = q.parsed ?? { kind: 'all' as const };
-  // Match-all reads the entities themselves; anything else joins its matches to them.
-  const from = parsed.kind === 'all' ? 'entities e' : `(${matchSql(parsed, d, params, universe)}) h JOIN entities e ON e.urn = h.urn`;
+  // Match-all reads the entities themselves; anything else looks its matches up among them. CROSS JOIN keeps the
+  // matches the outer loop on SQLite, which knows no size for them and would otherwise scan every entity of the
+  // types to probe them (a rare word read as many rows as a common one); PostgreSQL plans it as any inner join.
+  const from = parsed.kind === 'all' ? 'entities e' : `(${matchSql(parsed, d, params, universe)}) h CROSS JOIN entities e`;
   const score = parsed.kind === 'all' ? '0' : 'h.score';
-  const where = [`e.entity_type ${d.in(params, types)}`];
+  const where = parsed.kind === 'all' ? [] : ['e.urn = h.urn'];
+  where.push(`e.entity_type ${d.in(params, types)}`);
   const namesRemoved = q.filter.some((g) => g.some((c) => rules.baseField(c.field) === 'removed'));
   if (!q.includeSoftDeleted && !namesRemoved) where.push(`NOT ${holds('e', 'removed', 'true')}`);
   const filter = filterSql(q.filter, d, params, rules, now);

@@ -516,6 +516,15 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   DELETE FROM webhook_deliveries;
   DROP TABLE change_events;
   `,
+  // 22: search at scale (issue 31), after EXPLAIN (ANALYZE, BUFFERS): migration 20's indexes cover what they serve.
+  // search_fields_by_urn carries the value (facets and a page's name read the index alone once it is vacuumed); the
+  // names index carries the urn (the ranking tiers read no table row).
+  `
+  DROP INDEX search_fields_by_urn;
+  CREATE INDEX search_fields_by_urn ON search_fields (urn, field) INCLUDE (value);
+  DROP INDEX search_fields_names;
+  CREATE INDEX search_fields_names ON search_fields (folded text_pattern_ops, urn) WHERE field IN ('_entityName', '_entityKeyName');
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
