@@ -115,7 +115,7 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
   }
 
   async readEventLog(topic: string, fromOffset: number, limit: number): Promise<LogEntry[]> {
-    return (await runNamed<LogRow>(this.pool, READ_LOG_SQL, { topic, fromOffset, limit })).rows.map(toLogEntry);
+    return (await runNamed<LogRow>(this.pool, READ_LOG_SQL, { topic, fromOffset, limit })).rows.map((r) => toLogEntry(r, this.rules.entryValue));
   }
 
   async eventLogBounds(): Promise<{ oldest: number | null; next: number }> {

@@ -98,7 +98,7 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
   }
 
   readEventLog(topic: string, fromOffset: number, limit: number): LogEntry[] {
-    return (this.named(READ_LOG_SQL).all({ topic, fromOffset, limit }) as LogRow[]).map(toLogEntry);
+    return (this.named(READ_LOG_SQL).all({ topic, fromOffset, limit }) as LogRow[]).map((r) => toLogEntry(r, this.rules.entryValue));
   }
 
   eventLogBounds(): { oldest: number | null; next: number } {
