@@ -2,9 +2,15 @@
 // off (the ceiling: everything but the log), one consumer draining the log over HTTP, and the time from a write's
 // request to a waiting long poll's answer.
 //
-//   npm run bench events -- [--writes 20000] [--batch 100] [--concurrency 2] [--samples 200] [--backend sqlite|postgres]
+// Also timeseries events written straight to the store (no HTTP), with the log off, on, and on with every entry
+// encoded to Avro JSON at the write (how the log stored entries before it stored them compact), in the same run.
+//
+//   npm run bench events -- [--writes 20000] [--batch 100] [--concurrency 2] [--samples 200] [--store-events 20000]
+//     [--backend sqlite|postgres]
 import { changeEventRules } from '../src/catalog/events/change-event-rules.ts';
-import type { ChangeEventRules } from '../src/storage/store.ts';
+import { openStore } from '../src/storage/open-store.ts';
+import type { ChangeEventRules, WriteOp } from '../src/storage/store.ts';
+import type { TestDatabase } from '../test/support/databases.ts';
 import type { TestServer } from '../test/support/server.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { benchBackends, fmt, intFlag, percentile, printTable, timed } from './support.ts';
@@ -53,6 +59,33 @@ async function ingest(server: TestServer, writes: number, batch: number, concurr
   return writes / (await timed(() => Promise.all(Array.from({ length: concurrency }, worker)))).seconds;
 }
 
+/** `events` datasetProfile events written to the store in batches of `batch`, one write each; events per second. */
+async function storeIngest(db: TestDatabase, events: number, batch: number): Promise<number> {
+  const store = await openStore(db.config);
+  try {
+    const op = (i: number): WriteOp => ({
+      kind: 'timeseries',
+      entityType: 'dataset',
+      aspect: 'datasetProfile',
+      urn: `urn:li:dataset:(urn:li:dataPlatform:hive,bench.events.p${i % 100},PROD)`,
+      timestampMillis: 1_700_000_000_000 + i,
+      docId: `d${i}`,
+      event: { timestampMillis: 1_700_000_000_000 + i, rowCount: i, columnCount: 12, messageId: `m${i}` },
+      systemMetadata: { runId: 'bench-events', lastObserved: 1_700_000_000_000 },
+    });
+    const write = async (from: number, n: number) => {
+      for (let i = from; i < from + n; i += batch) {
+        const ops = Array.from({ length: Math.min(batch, from + n - i) }, (_, j) => op(i + j));
+        await store.aspects.write({ ops, actor: 'urn:li:corpuser:bench', now: Date.now() });
+      }
+    };
+    await write(0, 1000);
+    return events / (await timed(() => write(1000, events))).seconds;
+  } finally {
+    await store.database.close();
+  }
+}
+
 export default async function eventsBench(args: string[]): Promise<void> {
   const writes = intFlag(args, 'writes', 20_000);
   const batch = intFlag(args, 'batch', 100);
@@ -63,6 +96,24 @@ export default async function eventsBench(args: string[]): Promise<void> {
   const latencyRows: string[][] = [];
   const rules = changeEventRules as { -readonly [K in keyof ChangeEventRules]: ChangeEventRules[K] };
   const logging = rules.changeLog;
+  const storeEvents = intFlag(args, 'store-events', 20_000);
+  const storeRows: string[][] = [];
+  const modes: Array<[string, ChangeEventRules['changeLog']]> = [
+    ['off', () => []],
+    ['on', logging],
+    ['on, Avro JSON at the write (before)', (c) => logging(c).map((e) => ({ ...e, value: rules.entryValue(e.value) }))],
+  ];
+  for (const backend of await benchBackends(args)) {
+    for (const [mode, changeLog] of modes) {
+      rules.changeLog = changeLog;
+      const db = await backend.create();
+      try {
+        storeRows.push([db.name, mode, fmt(storeEvents), fmt(await storeIngest(db, storeEvents, batch))]);
+      } finally {
+        await db.drop();
+      }
+    }
+  }
   for (const backend of await benchBackends(args)) {
     for (const on of [false, true]) {
       // Off: the rules log nothing, so the same writes run with everything else the same (the ceiling).
@@ -120,6 +171,8 @@ export default async function eventsBench(args: string[]): Promise<void> {
     }
   }
   rules.changeLog = logging;
+  printTable(['backend', 'log', 'timeseries events', 'events/s (store)'], storeRows);
+  console.log('');
   printTable(['backend', 'log', 'versioned writes', 'writes/s (HTTP)'], ingestRows);
   console.log('');
   printTable(['backend', 'entries drained', 'events/s (HTTP, limit 5,000)'], drainRows);

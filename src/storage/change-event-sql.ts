@@ -72,13 +72,14 @@ export interface LogRow {
   webhook_category: string | null;
 }
 
-export const toLogEntry = (r: LogRow): LogEntry => ({
+/** An entry as read: `value` turns the compact text the write stored into the value served (ChangeEventRules.entryValue). */
+export const toLogEntry = (r: LogRow, value: (stored: string) => string): LogEntry => ({
   offset: Number(r.log_offset),
   topic: r.topic,
   entityType: r.entity_type,
   entityUrn: r.entity_urn,
   createdAt: Number(r.created_at),
-  value: r.value,
+  value: value(r.value),
   webhookCategory: r.webhook_category,
 });
 

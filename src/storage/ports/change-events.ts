@@ -20,6 +20,8 @@ export interface ChangeEventRules {
   changeLog(change: AspectChange): NewLogEntry[];
   /** The entries of a task that left `running`: its RUN event, if its kind has one. */
   taskEnded(task: TaskRecord): NewLogEntry[];
+  /** The value an entry is read as (Avro's JSON encoding of its record) from the compact text its write stored. */
+  entryValue(stored: string): string;
 }
 
 export interface WebhookSubscriptionRecord {
@@ -79,7 +81,7 @@ export interface DeliveryOutcome {
 /** What ChangeEventPort only reads: a composition root may answer these from another handle (a read replica). */
 export interface ChangeEventReads {
   listWebhookSubscriptions(): Promise<WebhookSubscriptionRecord[]>;
-  /** Entries of one topic from `fromOffset` on, oldest first. */
+  /** Entries of one topic from `fromOffset` on, oldest first, each value as DataHub's events API serves it. */
   readEventLog(topic: string, fromOffset: number, limit: number): Promise<LogEntry[]>;
   /** The oldest kept offset (null when the log is empty) and the offset the next entry will have at the least. */
   eventLogBounds(): Promise<{ readonly oldest: number | null; readonly next: number }>;

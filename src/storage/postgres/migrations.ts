@@ -499,7 +499,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 21: the change log (issue 32). Offsets come from the one row of event_log_head, taken as a transaction's last
   // statement and held until its commit, so they are handed out in commit order with no gap (docs/architecture.md).
   // Webhooks deliver the log's DEPRECATION and RUN events (webhook_category), so their deliveries now name a log
-  // offset and the change_events outbox goes; deliveries pending at the upgrade name rows that go with it.
+  // offset and the change_events outbox goes. A delivery pending at the upgrade is carried over: its event becomes a
+  // log entry (stored as the change it records, `{"change":...}`, which catalog/events/change-log.ts turns into the
+  // same Entity Change Event the outbox sent), offsets 1..n in the events' order, and the delivery names that offset
+  // (negated first, so no two deliveries of a subscription share an id mid-update). Finished deliveries go.
   `
   CREATE TABLE event_log (
     log_offset BIGINT PRIMARY KEY,
@@ -512,8 +515,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX event_log_by_topic ON event_log (topic, log_offset);
   CREATE TABLE event_log_head (id INT PRIMARY KEY CHECK (id = 1), next BIGINT NOT NULL);
-  INSERT INTO event_log_head VALUES (1, 1);
-  DELETE FROM webhook_deliveries;
+  DELETE FROM webhook_deliveries WHERE state <> 'pending';
+  CREATE TEMP TABLE carried_events ON COMMIT DROP AS
+    SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS log_offset FROM change_events WHERE id IN (SELECT event_id FROM webhook_deliveries);
+  INSERT INTO event_log (log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category)
+    SELECT k.log_offset, 'PlatformEvent_v1', c.entity_type, c.entity_urn, c.created_at,
+           '{"change":' || json_build_object('entityType', c.entity_type, 'entityUrn', c.entity_urn, 'category', c.category,
+             'source', c.source, 'before', c.before_value, 'after', c.after_value, 'actor', c.actor,
+             'createdAt', c.created_at)::text || '}',
+           c.category
+      FROM carried_events k JOIN change_events c ON c.id = k.id;
+  INSERT INTO event_log_head SELECT 1, COALESCE(MAX(log_offset), 0) + 1 FROM carried_events;
+  DELETE FROM webhook_deliveries WHERE event_id NOT IN (SELECT id FROM carried_events);
+  UPDATE webhook_deliveries d SET event_id = -k.log_offset FROM carried_events k WHERE k.id = d.event_id;
+  UPDATE webhook_deliveries SET event_id = -event_id;
   DROP TABLE change_events;
   `,
   // 22: search at scale (issue 31), after EXPLAIN (ANALYZE, BUFFERS): migration 20's indexes cover what they serve.

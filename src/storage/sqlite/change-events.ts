@@ -79,14 +79,10 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
    */
   private log(entries: readonly NewLogEntry[]): void {
     if (entries.length === 0) return;
-    const insert = this.sql(
-      'INSERT INTO event_log (topic, entity_type, entity_urn, created_at, value, webhook_category) VALUES (?, ?, ?, ?, ?, ?) RETURNING log_offset',
-    );
+    const insert = this.sql('INSERT INTO event_log (topic, entity_type, entity_urn, created_at, value, webhook_category) VALUES (?, ?, ?, ?, ?, ?)');
     for (const e of entries) {
-      const { log_offset: offset } = insert.get(e.topic, e.entityType, e.entityUrn, e.createdAt, e.value, e.webhookCategory) as {
-        log_offset: number;
-      };
-      if (e.webhookCategory !== null) this.fanOut(offset, e);
+      const { lastInsertRowid } = insert.run(e.topic, e.entityType, e.entityUrn, e.createdAt, e.value, e.webhookCategory);
+      if (e.webhookCategory !== null) this.fanOut(Number(lastInsertRowid), e);
     }
     if (!this.wakeQueued) {
       this.wakeQueued = true;
@@ -98,7 +94,7 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
   }
 
   readEventLog(topic: string, fromOffset: number, limit: number): LogEntry[] {
-    return (this.named(READ_LOG_SQL).all({ topic, fromOffset, limit }) as LogRow[]).map(toLogEntry);
+    return (this.named(READ_LOG_SQL).all({ topic, fromOffset, limit }) as LogRow[]).map((r) => toLogEntry(r, this.rules.entryValue));
   }
 
   eventLogBounds(): { oldest: number | null; next: number } {

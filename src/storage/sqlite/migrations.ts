@@ -418,7 +418,10 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   // 20: the change log (issue 32): one entry per aspect change and per Entity Change Event, written in the change's
   // transaction. SQLite has one writer, so AUTOINCREMENT offsets are in commit order and never reused after a prune.
   // Webhooks deliver the log's DEPRECATION and RUN events (webhook_category), so their deliveries now name a log
-  // offset and the change_events outbox goes; deliveries pending at the upgrade name rows that go with it.
+  // offset and the change_events outbox goes. A delivery pending at the upgrade is carried over: its event becomes a
+  // log entry (stored as the change it records, `{"change":...}`, which catalog/events/change-log.ts turns into the
+  // same Entity Change Event the outbox sent), offsets 1..n in the events' order, and the delivery names that offset
+  // (negated first, so no two deliveries of a subscription share an id mid-update). Finished deliveries go.
   `
   CREATE TABLE event_log (
     log_offset INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -430,7 +433,20 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     webhook_category TEXT
   );
   CREATE INDEX event_log_by_topic ON event_log (topic, log_offset);
-  DELETE FROM webhook_deliveries;
+  DELETE FROM webhook_deliveries WHERE state <> 'pending';
+  CREATE TEMP TABLE carried_events AS
+    SELECT id, ROW_NUMBER() OVER (ORDER BY id) AS log_offset FROM change_events WHERE id IN (SELECT event_id FROM webhook_deliveries);
+  INSERT INTO event_log (log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category)
+    SELECT k.log_offset, 'PlatformEvent_v1', c.entity_type, c.entity_urn, c.created_at,
+           '{"change":' || json_object('entityType', c.entity_type, 'entityUrn', c.entity_urn, 'category', c.category,
+             'source', c.source, 'before', json(c.before_value), 'after', json(c.after_value), 'actor', c.actor,
+             'createdAt', c.created_at) || '}',
+           c.category
+      FROM carried_events k JOIN change_events c ON c.id = k.id ORDER BY k.log_offset;
+  DELETE FROM webhook_deliveries WHERE event_id NOT IN (SELECT id FROM carried_events);
+  UPDATE webhook_deliveries SET event_id = -(SELECT log_offset FROM carried_events k WHERE k.id = webhook_deliveries.event_id);
+  UPDATE webhook_deliveries SET event_id = -event_id;
+  DROP TABLE carried_events;
   DROP TABLE change_events;
   `,
 ];
