@@ -85,8 +85,9 @@ describe('reads served by a streaming replica, never stale', { skip }, () => {
     console.log(
       `read-your-writes: ${ITERATIONS} writes read back at once, ${replicaReads} reads on the replica; 50 later reads, ${served} on the replica`,
     );
-    // Most, not all: background writes (scheduled claims, task heartbeats) move the primary on meanwhile.
-    assert.ok(served >= 35, `the replica served ${served} of 50 reads of settled data`);
+    // Most, not all: background writes (scheduled claims, task heartbeats) move the primary on meanwhile. (With the
+    // insert position as the target, a read's own page pruning kept about half of these on the primary.)
+    assert.ok(served >= 45, `the replica served ${served} of 50 reads of settled data`);
   });
 
   it('falls back to the primary with replay paused: no stale read, no error', async () => {

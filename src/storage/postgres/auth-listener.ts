@@ -14,8 +14,17 @@ const RECONNECT_MILLIS = [250, 1_000, 5_000] as const;
 export const AUTH_LISTENER_NAME = 'almanac-auth-listener';
 /** The channel of the listener's own probes: a notification sent through the pool that must come back to it. */
 export const PROBE_CHANNEL = 'almanac_listener_probe';
-/** One round trip that also reads the primary's WAL insert position (every commit that returned lies before it). */
-const BARRIER_SQL = 'SELECT pg_current_wal_insert_lsn()::text AS lsn';
+/**
+ * One round trip that also reads a primary's WAL position before which every commit that returned lies. With
+ * synchronous commits (PostgreSQL's default) a commit returns only once its record is flushed, so the flush position
+ * is enough, and it is the position a replica can reach: WAL inserted but not yet flushed (a read's page pruning, a
+ * transaction in progress) is not streamed until the WAL writer flushes it, up to 200 ms later. With
+ * `synchronous_commit=off` a commit is visible before it is flushed, and only the insert position covers it.
+ */
+const BARRIER_SQL = {
+  flush: 'SELECT pg_current_wal_flush_lsn()::text AS lsn',
+  insert: 'SELECT pg_current_wal_insert_lsn()::text AS lsn',
+} as const;
 
 /** Why a listener that cannot hear the database is refused at start (README: "Behind PgBouncer"). */
 export const LISTENER_UNHEARD_MESSAGE =
@@ -63,6 +72,7 @@ export class PostgresAuthListener {
   private closed = false;
   private connectError: unknown;
   private geometry: WalGeometry | undefined;
+  private barrierSql: string = BARRIER_SQL.insert;
   /** The heartbeat's latest probe, and every probe not yet heard (the start-up check's among them). */
   private probe: Probe | undefined;
   private readonly pending = new Map<string, Probe>();
@@ -154,7 +164,7 @@ export class PostgresAuthListener {
   }
 
   private async readPosition(client: pg.Client, seq: number): Promise<void> {
-    const r = await client.query<{ lsn: string }>(BARRIER_SQL);
+    const r = await client.query<{ lsn: string }>(this.barrierSql);
     if (client !== this.client || this.geometry === undefined) return;
     const lsn = insertPositionAsReplayed(parseLsn(r.rows[0]!.lsn), this.geometry);
     if (this.latest === undefined || seq > this.latest.seq) this.latest = { seq, lsn };
@@ -218,11 +228,13 @@ export class PostgresAuthListener {
     await client.query(`LISTEN ${EVENT_LOG_CHANNEL}`);
     await client.query(`LISTEN ${PROBE_CHANNEL}`);
     const geometry = (await client.query<{ block: number; segment: number }>(WAL_GEOMETRY_SQL)).rows[0]!;
+    const commits = (await client.query<{ mode: string }>("SELECT current_setting('synchronous_commit') AS mode")).rows[0]!;
     if (this.closed || this.client !== client) {
       await client.end().catch(() => undefined);
       return;
     }
     this.geometry = { blockSize: Number(geometry.block), segmentSize: Number(geometry.segment) };
+    this.barrierSql = commits.mode === 'off' ? BARRIER_SQL.insert : BARRIER_SQL.flush;
     this.failures = 0;
     this.live = true;
     this.counter++;

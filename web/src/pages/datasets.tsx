@@ -11,6 +11,7 @@ import { REF_FIELDS, type EntityRefView } from '../entity-ref.ts';
 import { datasetHref, datasetTitle } from '../format.ts';
 import { canDeprecate, type Me } from '../me.ts';
 import { chosenFrom, FACET_SELECTS, orFiltersOf } from '../search-filters.ts';
+import { replaceOwnAddress } from '../own-address.ts';
 
 const SEARCH = `query datasets($input: SearchAcrossEntitiesInput!) {
   searchAcrossEntities(input: $input) {
@@ -79,7 +80,7 @@ export function DatasetsPage({ me, initial }: { me: Me | null; initial: URLSearc
     if (deprecatedOnly) params.set('deprecated', 'true');
     const qs = params.toString();
     const hash = `#/datasets${qs ? `?${qs}` : ''}`;
-    if (location.hash !== hash) history.replaceState(null, '', hash);
+    replaceOwnAddress(hash, { isDefault: true });
   }, [query, chosen, deprecatedOnly]);
 
   useEffect(() => {

@@ -6,6 +6,7 @@ import { entityHref, lineageHref, singular } from '../entity-kinds.ts';
 import { refName, type EntityRefView } from '../entity-ref.ts';
 import { entityRefs } from '../names.ts';
 import { centreNode, LineageWalk, MAX_NODES, type LineageGraph } from '../lineage-walk.ts';
+import { replaceOwnAddress } from '../own-address.ts';
 
 interface ColumnEdge {
   readonly downstream: string[];
@@ -92,7 +93,7 @@ export function LineagePage({ urn, initial }: { urn: string; initial: URLSearchP
 
   useEffect(() => {
     const hash = lineageHref(urn, up, down);
-    if (location.hash !== hash) history.replaceState(null, '', hash);
+    replaceOwnAddress(hash);
     let live = true;
     setBusy(true);
     (async () => {

@@ -8,6 +8,7 @@ import { REF_FIELDS, refName, type EntityRefView } from '../entity-ref.ts';
 import { entityHref, singular, TYPE_LABELS, typeLabel } from '../entity-kinds.ts';
 import { formatCount } from '../format.ts';
 import { chosenFrom, FACET_SELECTS, orFiltersOf } from '../search-filters.ts';
+import { replaceOwnAddress } from '../own-address.ts';
 
 /** What a result shows besides its name: where it lives, what it says about itself, whether it is deprecated. */
 const SUMMARY_FIELDS = `fragment summary on Entity {
@@ -81,7 +82,7 @@ export function SearchPage({ initial }: { initial: URLSearchParams }) {
 
   useEffect(() => {
     const hash = searchHref({ query, type, ...chosen, deprecated: deprecatedOnly ? 'true' : '', start: start ? String(start) : '' });
-    if (location.hash !== hash) history.replaceState(null, '', hash);
+    replaceOwnAddress(hash);
   }, [query, type, chosen, deprecatedOnly, start]);
 
   useEffect(() => {
