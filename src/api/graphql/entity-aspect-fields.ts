@@ -1,4 +1,4 @@
-import { Kind, parse, type DocumentNode } from 'graphql';
+import { isNonNullType, Kind, parse, type DocumentNode } from 'graphql';
 import { badRequest } from '../../catalog/errors.ts';
 import { findEntitySpec } from '../../catalog/registry/index.ts';
 import { parseUrn } from '../../catalog/urn.ts';
@@ -34,7 +34,7 @@ const DEFAULT_PLATFORM: Readonly<Record<string, string>> = { Document: 'urn:li:d
 const fromInstance = refFromAspect('dataPlatformInstance', (v) => v.platform);
 const platformOfInstance: Resolver = async (e, args, ctx, info) =>
   (await fromInstance(e, args, ctx, info)) ??
-  (info.returnType.toString().endsWith('!') ? entityRef(ctx, DEFAULT_PLATFORM[info.parentType.name] ?? 'urn:li:dataPlatform:unknown') : null);
+  (isNonNullType(info.returnType) ? entityRef(ctx, DEFAULT_PLATFORM[info.parentType.name] ?? 'urn:li:dataPlatform:unknown') : null);
 
 type Build = (ctx: GraphqlContext, value: Json | undefined, urn: string) => unknown;
 const built =
