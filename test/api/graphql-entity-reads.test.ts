@@ -175,6 +175,8 @@ for (const backend of await backends()) {
         children: { relationships: [{ entity: { urn: ORDERS } }] },
         charts: { relationships: [] },
       });
+      // A container no dataPlatformInstance names a platform for answers DataHub's default, not an error.
+      assert.deepEqual((await gqlData(server, CONTAINER, { urn: DB })).container.platform, { urn: 'urn:li:dataPlatform:unknown' });
     });
 
     it('reads what DataHub adds to a dataset: globalTags, description, links, editable schema, structured properties', async () => {
