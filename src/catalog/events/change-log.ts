@@ -39,21 +39,19 @@ export function metadataChangeLog(c: AspectChange): Record<string, unknown> {
 function encodeChangeLog(c: AspectChange): string {
   const mcl = metadataChangeLog(c);
   try {
-    return JSON.stringify(MCL.encode(mcl));
+    return MCL.encode(mcl);
   } catch {
-    return JSON.stringify(MCL.encode({ ...mcl, systemMetadata: null, previousSystemMetadata: null }));
+    return MCL.encode({ ...mcl, systemMetadata: null, previousSystemMetadata: null });
   }
 }
 
 /** The Avro JSON text of the PlatformEvent_v1 wrapping an Entity Change Event given as its JSON text. */
 const encodePlatformEvent = (time: number, eceText: string): string =>
-  JSON.stringify(
-    PLATFORM_EVENT.encode({
-      header: { timestampMillis: time },
-      name: 'entityChangeEvent',
-      payload: { value: eceText, contentType: 'application/json' },
-    }),
-  );
+  PLATFORM_EVENT.encode({
+    header: { timestampMillis: time },
+    name: 'entityChangeEvent',
+    payload: { value: eceText, contentType: 'application/json' },
+  });
 
 /**
  * What an entry stores is compact, made cheaply at the write (one JSON.stringify, no Avro): `{"mcl":<change>}` for a
