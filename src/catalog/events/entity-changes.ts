@@ -1,6 +1,7 @@
 import type { AspectChange } from '../../storage/store.ts';
 import { ASPECTS } from '../registry/aspects.ts';
 import { findEntitySpec } from '../registry/index.ts';
+import { parseUrn } from '../urn.ts';
 import { type AspectDiffer, differsFor } from '../timeline/categories.ts';
 import type { ChangeCategory } from '../timeline/change-event.ts';
 import { type EntityChangeEventV1, toEntityChangeEvent } from './entity-change-event.ts';
@@ -21,6 +22,17 @@ export const ENTITY_CHANGE_CATEGORIES: readonly ChangeCategory[] = [
   'TECHNICAL_SCHEMA',
   'STRUCTURED_PROPERTY',
 ];
+
+/**
+ * Every category of Entity Change Event the log carries, which webhooks deliver and subscriptions filter on: the
+ * differs' above, DEPRECATION, LIFECYCLE, and RUN (a truncation or retention task's end). Owners are `OWNERSHIP`, the
+ * name DataHub's PlatformEventGeneratorHook puts on the wire (`ChangeCategory.name()`); DataHub's docs say `OWNER`,
+ * which subscriptions take as another name for it (OWNER_ALIAS).
+ */
+export const EMITTED_CATEGORIES: readonly string[] = [...ENTITY_CHANGE_CATEGORIES, 'DEPRECATION', 'LIFECYCLE', 'RUN'];
+
+/** The name DataHub's Entity Change Event docs give owner changes, and the category it stands for. */
+export const OWNER_ALIAS = { name: 'OWNER', category: 'OWNERSHIP' } as const;
 
 /** The key aspects whose creation and hard deletion DataHub's hook reports as LIFECYCLE (EntityChangeEventGeneratorHook). */
 const LIFECYCLE_KEYS = new Set([
@@ -64,6 +76,14 @@ function lifecycle(c: AspectChange): string | undefined {
 }
 
 /**
+ * The entity an event is about: the changed one, or the one its differ names instead (a dataset's field, for the
+ * changes of editableSchemaMetadata: a schemaField urn), with that urn's entity type, as DataHub's
+ * PlatformEventGeneratorHook sets both from the timeline's event.
+ */
+const about = (urn: string, c: AspectChange) =>
+  urn === c.urn ? { entityType: c.entityType, entityUrn: c.urn } : { entityType: parseUrn(urn).entityType, entityUrn: urn };
+
+/**
  * The Entity Change Events DataHub's EntityChangeEventGeneratorHook derives from one change log: the timeline's
  * differs of the aspect (a deleted aspect is diffed against an empty value), and LIFECYCLE. Version 0 and the change's
  * audit stamp, as the hook sets them.
@@ -90,7 +110,7 @@ export function entityChangeEvents(c: AspectChange): EntityChangeEventV1[] {
   for (const d of differs(c.entityType).get(c.aspect) ?? []) {
     for (const e of d.diff(c.before ?? undefined, c.after ?? {}, c.urn)) {
       out.push({
-        ...base,
+        ...about(e.entityUrn, c),
         category: e.category,
         operation: e.operation,
         ...(e.modifier !== undefined ? { modifier: e.modifier } : {}),
