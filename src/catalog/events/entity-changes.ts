@@ -1,6 +1,7 @@
 import type { AspectChange } from '../../storage/store.ts';
 import { ASPECTS } from '../registry/aspects.ts';
-import { findEntitySpec } from '../registry/index.ts';
+import { findAspectSpec, findEntitySpec } from '../registry/index.ts';
+import { schemaFieldPropertyChanges } from '../timeline/field-changes.ts';
 import { parseUrn } from '../urn.ts';
 import { type AspectDiffer, differsFor } from '../timeline/categories.ts';
 import type { ChangeCategory } from '../timeline/change-event.ts';
@@ -50,11 +51,19 @@ const LIFECYCLE_KEYS = new Set([
 
 const differsByType = new Map<string, Map<string, AspectDiffer[]>>();
 
-/** The timeline's differs of one entity type, by aspect (the same ones its timeline answers with). */
+/**
+ * What DataHub's Entity Change Events carry and its timeline does not: the description, tags and terms of the fields
+ * as ingested in schemaMetadata (its hook asks that generator for DOCUMENTATION, TAG and GLOSSARY_TERM as well as
+ * TECHNICAL_SCHEMA). One differ yields the three categories.
+ */
+const EVENT_ONLY: readonly AspectDiffer[] = [{ aspect: 'schemaMetadata', category: 'DOCUMENTATION', diff: schemaFieldPropertyChanges }];
+
+/** The timeline's differs of one entity type, by aspect (the same ones its timeline answers with), and EVENT_ONLY's. */
 function differs(entityType: string): Map<string, AspectDiffer[]> {
   let found = differsByType.get(entityType);
   if (!found) {
     found = findEntitySpec(entityType) ? differsFor(entityType, ENTITY_CHANGE_CATEGORIES) : new Map<string, AspectDiffer[]>();
+    for (const d of EVENT_ONLY) if (findAspectSpec(entityType, d.aspect)) found.set(d.aspect, [...(found.get(d.aspect) ?? []), d]);
     differsByType.set(entityType, found);
   }
   return found;
