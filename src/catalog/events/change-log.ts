@@ -1,8 +1,8 @@
 import schemas from './generated/event-schemas.json' with { type: 'json' };
 import type { AspectChange, NewLogEntry } from '../../storage/store.ts';
 import { ASPECTS } from '../registry/aspects.ts';
-import { entityChangeEvents, type EntityChangeEventV1 } from './entity-changes.ts';
-import { EMITTED_CATEGORIES, toEntityChangeEvent, type ChangeRecord } from './entity-change-event.ts';
+import { EMITTED_CATEGORIES, entityChangeEvents, type EntityChangeEventV1 } from './entity-changes.ts';
+import { toEntityChangeEvent, type ChangeRecord } from './entity-change-event.ts';
 import { AvroJsonEncoder } from './avro-json.ts';
 
 /** DataHub's topics, by the names its events API takes (ExternalEventsService). */
@@ -93,7 +93,7 @@ export const platformEntry = (ece: EntityChangeEventV1): NewLogEntry => ({
   entityUrn: ece.entityUrn,
   createdAt: ece.auditStamp.time,
   value: `${ECE_PREFIX}${JSON.stringify(ece)}}`,
-  webhookCategory: (EMITTED_CATEGORIES as readonly string[]).includes(ece.category) ? ece.category : null,
+  webhookCategory: EMITTED_CATEGORIES.includes(ece.category) ? ece.category : null,
 });
 
 /** The Entity Change Event of a PlatformEvent_v1 entry, as the JSON text it was made from (a webhook's body). */
