@@ -4,11 +4,11 @@
 // on a new database for each run; off and on alternate for `--rounds` rounds (the order flipped each round, so drift
 // in the machine falls on both), and the table gives each one's median.
 //
-// Also timeseries events written straight to the store (no HTTP), with the log off, on, and on with every entry
-// encoded to Avro JSON at the write (how the log stored entries before it stored them compact), in the same run.
+// Also, straight to the store (no HTTP), with the log off and on: timeseries events, and the search benchmark's catalog
+// (datasets of 10 to 50 fields, owners and tags: the Entity Change Events of a new schema are one per field).
 //
 //   npm run bench events -- [--writes 20000] [--batch 100] [--concurrency 2] [--rounds 3] [--samples 200]
-//     [--store-events 20000] [--backend sqlite|postgres]
+//     [--store-events 20000] [--store-entities 5000] [--backend sqlite|postgres]
 import { changeEventRules } from '../src/catalog/events/change-event-rules.ts';
 import { openStore } from '../src/storage/open-store.ts';
 import type { ChangeEventRules, WriteOp } from '../src/storage/store.ts';
@@ -16,6 +16,7 @@ import type { TestDatabase } from '../test/support/databases.ts';
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { childEnv, ROOT } from '../test/support/process.ts';
+import { load } from './search-corpus.ts';
 import { benchBackends, fmt, intFlag, percentile, printTable, timed } from './support.ts';
 
 const TOPIC = 'MetadataChangeLog_Versioned_v1';
@@ -172,6 +173,16 @@ async function latencyRow(name: string, server: BenchServer, samples: number): P
   ];
 }
 
+/** `entities` of the search benchmark's catalog (datasets of 10 to 50 fields with owners and tags, charts, dashboards, users) written to the store; entities per second. */
+async function catalogIngest(db: TestDatabase, entities: number): Promise<number> {
+  const store = await openStore(db.config);
+  try {
+    return entities / (await timed(() => load(store, 0, entities))).seconds;
+  } finally {
+    await store.database.close();
+  }
+}
+
 export default async function eventsBench(args: string[]): Promise<void> {
   const writes = intFlag(args, 'writes', 20_000);
   const batch = intFlag(args, 'batch', 100);
@@ -185,19 +196,21 @@ export default async function eventsBench(args: string[]): Promise<void> {
   const logging = rules.changeLog;
   const storeEvents = intFlag(args, 'store-events', 20_000);
   const storeRows: string[][] = [];
+  const storeEntities = intFlag(args, 'store-entities', 5_000);
   const modes: Array<[string, ChangeEventRules['changeLog']]> = [
     ['off', () => []],
     ['on', logging],
-    ['on, Avro JSON at the write (before)', (c) => logging(c).map((e) => ({ ...e, value: rules.entryValue(e.value) }))],
   ];
   for (const backend of await benchBackends(args)) {
     for (const [mode, changeLog] of modes) {
       rules.changeLog = changeLog;
       const db = await backend.create();
+      const catalog = await backend.create();
       try {
-        storeRows.push([db.name, mode, fmt(storeEvents), fmt(await storeIngest(db, storeEvents, batch))]);
+        storeRows.push([db.name, mode, fmt(await storeIngest(db, storeEvents, batch)), fmt(await catalogIngest(catalog, storeEntities))]);
       } finally {
         await db.drop();
+        await catalog.drop();
       }
     }
   }
@@ -226,7 +239,10 @@ export default async function eventsBench(args: string[]): Promise<void> {
     ingestRows.push([backend.name, 'on', fmt(writes), fmt(on), rates.on.map((r) => fmt(r)).join(' / '), `${fmt((1 - on / off) * 100, 1)}%`]);
   }
   rules.changeLog = logging;
-  printTable(['backend', 'log', 'timeseries events', 'events/s (store)'], storeRows);
+  printTable(
+    ['backend', 'log', `timeseries events/s (store, ${fmt(storeEvents)})`, `entities/s (store, ${fmt(storeEntities)} of bench/search-corpus.ts)`],
+    storeRows,
+  );
   console.log('');
   printTable(['backend', 'log', 'versioned writes', `writes/s (HTTP, median of ${rounds})`, 'each round', 'slower with the log'], ingestRows);
   console.log('');

@@ -327,6 +327,40 @@ for (const backend of await backends()) {
       assert.equal(seen.length, 6);
     });
 
+    it("pages PlatformEvent_v1 through the events of one change, a new schema's one per field, each once", async () => {
+      const urn = datasetUrn('schema');
+      const fields = ['id', 'name', 'email', 'created_at', 'country'].map((fieldPath) => ({
+        fieldPath,
+        nativeDataType: 'string',
+        type: { type: { 'com.linkedin.schema.StringType': {} } },
+      }));
+      const schema = {
+        schemaName: 'users',
+        platform: 'urn:li:dataPlatform:hive',
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+        fields,
+      };
+      const { platform: all } = await logged(() => ingest(mcp(urn, 'schemaMetadata', schema)));
+      const added = all.filter((e) => e.category === 'TECHNICAL_SCHEMA' && e.operation === 'ADD').map((e) => e.parameters?.fieldPath);
+      assert.deepEqual(added, fields.map((f) => f.fieldPath).sort());
+      // Two at a time: the offset id names the event within the entry, so nothing is skipped or served twice.
+      let offsetId = await tail(PLATFORM);
+      await ingest(
+        mcp(urn, 'schemaMetadata', { ...schema, fields: [...fields, ...['a', 'b', 'c'].map((fieldPath) => ({ ...fields[0]!, fieldPath }))] }),
+      );
+      const paged: unknown[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await poll({ topic: PLATFORM, offsetId, limit: 2, pollTimeoutSeconds: 0 });
+        assert.equal(res.status, 200, res.text);
+        if (res.json.count === 0) break;
+        offsetId = res.json.offsetId;
+        paged.push(...res.json.events.map((e: { value: string }) => changeEvent(e.value).parameters?.fieldPath));
+      }
+      assert.deepEqual(paged, ['a', 'b', 'c']);
+    });
+
     it('answers a waiting poll as soon as a write commits', async () => {
       const offsetId = await tail(VERSIONED);
       const urn = datasetUrn('wake');

@@ -69,6 +69,13 @@ function differs(entityType: string): Map<string, AspectDiffer[]> {
   return found;
 }
 
+/**
+ * Whether a change of the aspect can have Entity Change Events (LIFECYCLE keys, status, deprecation, the aspects the
+ * differs read): the log marks those entries, and PlatformEvent_v1 reads only them and its own.
+ */
+export const derivesEntityChangeEvents = (entityType: string, aspect: string): boolean =>
+  LIFECYCLE_KEYS.has(aspect) || aspect === 'status' || aspect === 'deprecation' || differs(entityType).has(aspect);
+
 /** LIFECYCLE: a key aspect created or deleted, a status's `removed` turned on or off (DataHub's generators for them). */
 function lifecycle(c: AspectChange): string | undefined {
   if (LIFECYCLE_KEYS.has(c.aspect) && ASPECTS.get(c.aspect)?.kind === 'key') {
