@@ -17,6 +17,7 @@ import { ADMIN_URN } from './auth/principal.ts';
 import { loadTokenSecrets } from './auth/secrets.ts';
 import { TokenService } from './auth/token-service.ts';
 import { UserAdmin } from './auth/user-admin.ts';
+import { ServiceAccounts } from './auth/service-accounts.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import { EntitySearch } from './catalog/search/entity-search.ts';
@@ -97,6 +98,8 @@ export interface Services {
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
   readonly users: UserAdmin;
+  /** Non-human users that hold access tokens (DataHub's service accounts). */
+  readonly serviceAccounts: ServiceAccounts;
   readonly policies: PolicyService;
   /** DataHub's audit event search. */
   readonly auditTrail: AuditTrail;
@@ -202,6 +205,7 @@ export async function openServices(
       accessTokens: new AccessTokens(ports, tokens, authorizer, config.tokens),
       login: new LoginService(ports, tokens),
       users: new UserAdmin(ports, catalog, search, tokens, authorizer),
+      serviceAccounts: new ServiceAccounts(ports, catalog, search, edits, authorizer),
       policies: new PolicyService(catalog, search, authorizer, ports),
       auditTrail: new AuditTrail(ports, authorizer),
       eventPoll: new EventPoll(ports),

@@ -169,6 +169,8 @@ export const OPERATIONS = {
   writeSystemState: { anyOf: ['MANAGE_SYSTEM_OPERATIONS'], on: 'platform', message: MODIFY_ENTITY },
   manageUsers: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   manageAccessTokens: { anyOf: ['MANAGE_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  /** DataHub's canManageServiceAccounts: every service account action and their tokens (each refusal names its action). */
+  manageServiceAccounts: { anyOf: ['MANAGE_SERVICE_ACCOUNTS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   generatePersonalAccessToken: { anyOf: ['GENERATE_PERSONAL_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
 } as const satisfies Record<string, OperationRule>;
 

@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { serviceAccountsModule } from './service-accounts.ts';
 import { aspectValuesModule } from './aspect-values.ts';
 import { assertionModule } from './assertion.ts';
 import { assertionRunEventsModule } from './assertion-run-events.ts';
@@ -107,6 +108,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   lineageSearchModule,
   entityLineageModule,
   accessTokensModule,
+  serviceAccountsModule,
   rolesModule,
   retentionModule,
   webhooksModule,
