@@ -18,6 +18,7 @@ import { loadTokenSecrets } from './auth/secrets.ts';
 import { TokenService } from './auth/token-service.ts';
 import { UserAdmin } from './auth/user-admin.ts';
 import { ServiceAccounts } from './auth/service-accounts.ts';
+import { Names } from './catalog/curation/names.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import { EntitySearch } from './catalog/search/entity-search.ts';
@@ -78,6 +79,8 @@ export interface Services {
   readonly glossary: Glossary;
   /** Data products and the assets they list. */
   readonly dataProducts: DataProducts;
+  /** updateName: renaming glossary entries, domains, groups and data products. */
+  readonly names: Names;
   /** Native groups and their members. */
   readonly groups: Groups;
   /** updateLineage's edits of lineage aspects. */
@@ -191,6 +194,7 @@ export async function openServices(
       glossary: new Glossary(ports, catalog, search, edits),
       dataProducts: new DataProducts(ports, catalog, edits),
       groups: new Groups(ports, catalog, edits),
+      names: new Names(ports, search, edits),
       lineageEdits: new LineageEdits(ports, edits),
       incidents: new Incidents(ports, catalog, edits),
       structuredProperties: new StructuredPropertyEdits(ports, catalog, edits),

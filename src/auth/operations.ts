@@ -147,6 +147,12 @@ export const OPERATIONS = {
     on: 'platform',
     message: (s) => `${s.actor} is not authorized to get raw search documents`,
   },
+  /** DataHub's system information (SystemInfoController): MANAGE_SYSTEM_OPERATIONS only. */
+  readSystemInfo: {
+    anyOf: ['MANAGE_SYSTEM_OPERATIONS'],
+    on: 'platform',
+    message: (s) => `${s.actor} is not authorized for system operations.`,
+  },
   getTaskStatus: {
     anyOf: ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
     on: 'platform',

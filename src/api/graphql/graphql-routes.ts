@@ -6,6 +6,7 @@ import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../error
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
 import { serviceAccountsModule } from './service-accounts.ts';
+import { nameMutationsModule } from './name-mutations.ts';
 import { aspectValuesModule } from './aspect-values.ts';
 import { assertionModule } from './assertion.ts';
 import { assertionRunEventsModule } from './assertion-run-events.ts';
@@ -102,6 +103,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   structuredPropertyMutationsModule,
   incidentMutationsModule,
   viewMutationsModule,
+  nameMutationsModule,
   searchModule,
   searchAcrossModule,
   autocompleteModule,
