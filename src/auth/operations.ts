@@ -168,6 +168,7 @@ export const OPERATIONS = {
   },
   /** Writing the other aspects that carry authority (auth/authority-aspects.ts): each needs DataHub's privilege for it. */
   writeAccessTokenRecord: { anyOf: ['MANAGE_ACCESS_TOKENS'], on: 'platform', message: MODIFY_ENTITY },
+  writeServiceAccountMark: { anyOf: ['MANAGE_SERVICE_ACCOUNTS'], on: 'platform', message: MODIFY_ENTITY },
   writeSecret: { anyOf: ['MANAGE_SECRETS'], on: 'platform', message: MODIFY_ENTITY },
   writeIngestionSource: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: MODIFY_ENTITY },
   writeGlobalSettings: { anyOf: ['MANAGE_GLOBAL_SETTINGS'], on: 'platform', message: MODIFY_ENTITY },
