@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { actorWithRole } from '../support/actors.ts';
 import { backends } from '../support/databases.ts';
 import { useServer } from '../support/lifecycle.ts';
-import { gqlData, gqlError } from '../support/graphql.ts';
+import { gqlData, gqlError, ingest, mcp } from '../support/graphql.ts';
 import type { TestServer } from '../support/server.ts';
 
 const FIELDS = 'urn type name displayName description createdBy createdAt updatedAt defaultView { urn }';
@@ -72,6 +72,23 @@ for (const backend of await backends()) {
       assert.equal((await gqlData(server, GET, { urn: made.urn })).getServiceAccount, null);
       assert.equal((await gqlData(server, LIST, { input: {} })).listServiceAccounts.total, before);
       assert.equal((await server.request('GET', `/entitiesV2/${encodeURIComponent(made.urn)}`)).json.aspects.subTypes, undefined);
+    });
+
+    it('reads what a service account owns through its relationships, as for any entity', async () => {
+      const made = await create({ displayName: 'Owner bot' });
+      const owned = 'urn:li:dataset:(urn:li:dataPlatform:hive,bot.owned,PROD)';
+      await ingest(server, mcp(owned, 'ownership', { owners: [{ owner: made.urn, type: 'TECHNICAL_OWNER' }] }));
+      const got = (
+        await gqlData(
+          server,
+          'query($urn: String!) { getServiceAccount(urn: $urn) { relationships(input: { types: ["OwnedBy"], direction: INCOMING }) { total relationships { entity { urn } } } } }',
+          {
+            urn: made.urn,
+          },
+        )
+      ).getServiceAccount;
+      assert.equal(got.relationships.total, 1);
+      assert.equal(got.relationships.relationships[0].entity.urn, owned);
     });
 
     it("names an account by its generated id when no display name is given, as DataHub's resolver does", async () => {

@@ -1,4 +1,5 @@
 import type { ServiceAccount } from '../../auth/service-accounts.ts';
+import { relationshipsField } from './entity-aspect-fields.ts';
 import { entityRef } from './entity-refs.ts';
 import type { GraphqlModule } from './schema.ts';
 
@@ -18,6 +19,7 @@ const typeDefs = /* GraphQL */ `
     updatedAt: Long
     "The global view applied to the account's searches; null when none is set."
     defaultView: DataHubView
+    relationships(input: RelationshipsInput!): EntityRelationshipsResult
   }
 
   input CreateServiceAccountInput {
@@ -67,6 +69,7 @@ export const serviceAccountsModule: GraphqlModule = {
   resolvers: {
     ServiceAccount: {
       defaultView: (a: ServiceAccount, _args, ctx) => entityRef(ctx, a.defaultView),
+      relationships: relationshipsField,
     },
     Query: {
       listServiceAccounts: async (_s, { input }: { input: { start?: number | null; count?: number | null; query?: string | null } }, ctx) => {
