@@ -136,6 +136,33 @@ for (const backend of await backends()) {
       await gqlError(server, ADD, { dataProductUrns: [p], resourceUrns: [member] }, UNAUTHORIZED, { auth: productSide });
     });
 
+    it('refuses a Reader every membership change and updateDataProduct, writing nothing', async () => {
+      const { p, member } = await productAndDataset();
+      await gqlData(server, SET, { dataProductUrn: p, resourceUrns: [member] });
+      const reader = await actorWithRole(server, next('reader'), 'Reader');
+      const as = { auth: reader };
+      const other = dataset();
+      await createDataset(server, other);
+      await gqlError(server, SET, { dataProductUrn: p, resourceUrns: [other] }, UNAUTHORIZED, as);
+      await gqlError(server, UNSET, { resourceUrns: [member] }, UNAUTHORIZED, as);
+      await gqlError(server, ADD, { dataProductUrns: [p], resourceUrns: [other] }, UNAUTHORIZED, as);
+      await gqlError(server, REMOVE, { dataProductUrns: [p], resourceUrns: [member] }, UNAUTHORIZED, as);
+      await gqlError(
+        server,
+        'mutation($urn: String!, $input: UpdateDataProductInput!) { updateDataProduct(urn: $urn, input: $input) { urn } }',
+        { urn: p, input: { name: 'Refused', description: 'Refused' } },
+        UNAUTHORIZED,
+        as,
+      );
+      const stored = await restliAspect(server, p, 'dataProductProperties');
+      assert.deepEqual(
+        (stored?.assets as Array<{ destinationUrn: string }>).map((a) => a.destinationUrn),
+        [member],
+      );
+      assert.notEqual(stored?.name, 'Refused');
+      assert.equal(stored?.description, undefined);
+    });
+
     it('renames a data product for a manager of its domain or an editor of the product, and nobody else', async () => {
       const { domain, p, member } = await productAndDataset();
       const rename = (name: string, auth?: string) => gqlData(server, RENAME, { input: { urn: p, name } }, auth ? { auth } : undefined);
