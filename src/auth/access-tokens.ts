@@ -82,12 +82,16 @@ export class AccessTokens {
     return minted;
   }
 
-  /** DataHub's CreateAccessTokenResolver: a service account's token needs MANAGE_SERVICE_ACCOUNTS, and the actor to be one. */
+  /**
+   * DataHub's CreateAccessTokenResolver: a service account's token needs MANAGE_SERVICE_ACCOUNTS and the actor to be
+   * one (checked after the privilege, so a caller without it learns nothing about the user).
+   */
   private async mayCreate(principal: Principal, input: CreateTokenInput): Promise<boolean> {
     if (input.type === 'SERVICE_ACCOUNT') {
+      if (!(await this.authorizer.allows(principal, 'manageServiceAccounts'))) return false;
       const found = (await this.ports.aspects.getEntities([input.actorUrn], ['subTypes'])).get(input.actorUrn);
       if (found === undefined || !isServiceAccount(found)) throw badRequest(`The specified URN is not a service account: ${input.actorUrn}`);
-      return this.authorizer.allows(principal, 'manageServiceAccounts');
+      return true;
     }
     const forSelf = input.actorUrn === principal.actorUrn;
     return (await this.canManage(principal)) || (forSelf && (await this.authorizer.allows(principal, 'generatePersonalAccessToken')));

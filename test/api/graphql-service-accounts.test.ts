@@ -15,6 +15,8 @@ const DEFAULT_VIEW = `mutation v($input: UpdateServiceAccountDefaultViewInput!) 
 const TOKEN = `mutation t($input: CreateAccessTokenInput!) { createAccessToken(input: $input) { accessToken metadata { id actorUrn ownerUrn } } }`;
 const CREATE_VIEW = `mutation cv($input: CreateViewInput!) { createView(input: $input) { urn } }`;
 
+const UNAUTHORIZED = { code: 403, type: 'UNAUTHORIZED', message: 'Unauthorized to perform this action. Please contact your DataHub administrator.' };
+
 const denied = (verb: string) => ({
   code: 403,
   type: 'UNAUTHORIZED',
@@ -139,11 +141,13 @@ for (const backend of await backends()) {
       await gqlError(server, GET, { urn: made.urn }, denied('view'), as);
       await gqlError(server, DELETE, { urn: made.urn }, denied('delete'), as);
       await gqlError(server, DEFAULT_VIEW, { input: { urn: made.urn } }, denied('manage'), as);
+      await gqlError(server, TOKEN, { input: { type: 'SERVICE_ACCOUNT', actorUrn: made.urn, duration: 'ONE_HOUR', name: 'x' } }, UNAUTHORIZED, as);
+      // The privilege is checked first: a Reader learns nothing about whether a user is a service account.
       await gqlError(
         server,
         TOKEN,
-        { input: { type: 'SERVICE_ACCOUNT', actorUrn: made.urn, duration: 'ONE_HOUR', name: 'x' } },
-        { code: 403, type: 'UNAUTHORIZED', message: 'Unauthorized to perform this action. Please contact your DataHub administrator.' },
+        { input: { type: 'SERVICE_ACCOUNT', actorUrn: 'urn:li:corpuser:reader', duration: 'ONE_HOUR', name: 'x' } },
+        UNAUTHORIZED,
         as,
       );
       const all = (await gqlData(server, LIST, { input: { count: 100 } })).listServiceAccounts.serviceAccounts;
