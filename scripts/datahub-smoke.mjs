@@ -28,6 +28,9 @@
 // (the suite signs users up with 4-character passwords), DATAHUB_GMS_URL and DATAHUB_FRONTEND_URL both at the server,
 // USE_STATIC_SLEEP=1 with ELASTICSEARCH_REFRESH_INTERVAL_SECONDS=0 (Almanac indexes in the write's transaction, so
 // there is no consumer lag to wait for) and DATAHUB_TEST_SLEEP_BETWEEN=1 (retries of a failing check wait 1 s, not 20).
+// A directory whose tests wait for DataHub Actions to react (tests/actions) runs with DataHub's system actions beside
+// the server, as DataHub's CI has its actions container up: smoke/actions.mjs (the client environment's
+// datahub-actions, DataHub's recipe from the mirror with the datahub-cloud source; logs in the directory's output).
 // Exit status: 0 when every test selected passed or was skipped, 1 otherwise, 2 for bad arguments.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -35,6 +38,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { actionsFor, startActions } from './smoke/actions.mjs';
 import { junitProblems, pytestCounts } from './smoke/results.mjs';
 import { startAlmanac } from './smoke/server.mjs';
 import { ensureSource } from './smoke/source.mjs';
@@ -164,7 +168,23 @@ async function runDirectory({ name, path: target }) {
     let token;
     if (opts.mode === 'login') server.almanac(['user', 'create', '--username', 'datahub', '--password', opts['admin-password']]);
     else token = server.almanac(['token', 'create', '--actor', ROOT_URN, '--duration', 'NO_EXPIRY', '--name', 'datahub-smoke']);
-    status = await runPytest(target, dir, pytestEnv(server, token, home));
+    const actions = actionsFor(target);
+    const stopActions = actions.length
+      ? startActions({
+          root,
+          mirror: opts.mirror,
+          suite,
+          dir,
+          configs: actions,
+          url: server.url,
+          token: token ?? server.almanac(['token', 'create', '--actor', ROOT_URN, '--duration', 'NO_EXPIRY', '--name', 'datahub-actions']),
+        })
+      : async () => {};
+    try {
+      status = await runPytest(target, dir, pytestEnv(server, token, home));
+    } finally {
+      await stopActions();
+    }
   } finally {
     await server.stop();
   }
