@@ -46,10 +46,15 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     this.relatedTx = db.transaction((q) => this.readRelated(q));
   }
 
-  /** Replaces what the aspect indexed with what `value` indexes; call inside the transaction that writes `value`. */
-  index(entityType: string, urn: string, aspect: string, value: Json): void {
+  /**
+   * Replaces what the aspect indexed with what `value` indexes; call inside the transaction that writes `value`.
+   * `created`: the aspect had no latest value, so it indexes nothing yet (every path that removes a latest value
+   * forgets what it indexed): nothing to delete first, and the deletes' seeks are most of what a first write's index
+   * rows cost beside the rows themselves.
+   */
+  index(entityType: string, urn: string, aspect: string, value: Json, created = false): void {
     if (!this.indexer.aspects.has(aspect)) return;
-    this.forgetAspect(urn, aspect);
+    if (!created) this.forgetAspect(urn, aspect);
     this.insert(urn, aspect, this.indexer.index(entityType, urn, aspect, value));
   }
 

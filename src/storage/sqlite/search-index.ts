@@ -11,13 +11,13 @@ const ROWS_PER_INSERT = 32;
 
 const insertTexts = new Map<string, string>();
 
-/** `INSERT INTO <into> VALUES (?, ...), ...` for `rows` rows of `width` values. */
-function insertText(into: string, width: number, rows: number): string {
-  const key = `${into}/${rows}`;
+/** `<insert> VALUES (?, ...), ...` for `rows` rows of `width` values. */
+function insertText(insert: string, width: number, rows: number): string {
+  const key = `${insert}/${rows}`;
   let text = insertTexts.get(key);
   if (text === undefined) {
     const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-    text = `INSERT INTO ${into} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+    text = `${insert} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
     insertTexts.set(key, text);
   }
   return text;
@@ -36,20 +36,23 @@ export class SqliteSearchIndex {
     private readonly indexer: AspectIndexer,
   ) {}
 
-  /** Adds what one aspect value contributes; the caller has forgotten the aspect's previous entries. */
+  /**
+   * Adds what one aspect value contributes; the caller has forgotten the aspect's previous entries. search_fields is
+   * keyed by (urn, field, value, aspect) (migration 21): a value the aspect gives one field twice is one row.
+   */
   write(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     if (entries.length === 0) return;
     const fields = entries.map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
-    this.insertRows('search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
+    this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
     const texts = searchTextRows(entries).map((t) => [urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words]);
-    this.insertRows('search_text (urn, aspect, field, boost, by_default, words)', 6, texts);
+    this.insertRows('INSERT INTO search_text (urn, aspect, field, boost, by_default, words)', 6, texts);
   }
 
   /** Rows as multi-row INSERTs of up to ROWS_PER_INSERT rows: one statement call where a row each cost one. */
-  private insertRows(into: string, width: number, rows: ReadonlyArray<readonly unknown[]>): void {
+  private insertRows(insert: string, width: number, rows: ReadonlyArray<readonly unknown[]>): void {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      this.sql(insertText(into, width, chunk.length)).run(...chunk.flat());
+      this.sql(insertText(insert, width, chunk.length)).run(...chunk.flat());
     }
   }
 
