@@ -49,8 +49,7 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
   /**
    * Replaces what the aspect indexed with what `value` indexes; call inside the transaction that writes `value`.
    * `created`: the aspect had no latest value, so it indexes nothing yet (every path that removes a latest value
-   * forgets what it indexed): nothing to delete first, and the deletes' seeks are most of what a first write's index
-   * rows cost beside the rows themselves.
+   * forgets what it indexed): nothing to delete first, four DELETE statements fewer per aspect.
    */
   index(entityType: string, urn: string, aspect: string, value: Json, created = false): void {
     if (!this.indexer.aspects.has(aspect)) return;
