@@ -449,7 +449,14 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   DROP TABLE carried_events;
   DROP TABLE change_events;
   `,
-  // 21: what the search index costs a write (issue 31). search_fields becomes a WITHOUT ROWID table clustered on
+  // 21: Entity Change Events are derived from the change logs when PlatformEvent_v1 is read, not stored (a new
+  // schema's events are one per field): an entry marks whether it derives them, and PlatformEvent_v1 reads its own
+  // entries and those. Entries written before keep their stored events and derive none.
+  `
+  ALTER TABLE event_log ADD COLUMN derives_events INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX event_log_platform ON event_log (log_offset) WHERE topic = 'PlatformEvent_v1' OR derives_events = 1;
+  `,
+  // 22: what the search index costs a write (issue 31). search_fields becomes a WITHOUT ROWID table clustered on
   // (urn, field, value, aspect): the table is what the (urn, field, value) index was (facets, names, sorts and deletes
   // seek it the same way), so each value is one b-tree entry fewer, and the rowid table goes. Rows already indexed are
   // copied in that order (one identical value twice in one aspect is kept once: no reader counts it twice); a build
@@ -476,7 +483,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
 ];
 
 /** The migration that clusters search_fields on (urn, field, value, aspect). */
-export const CLUSTERED_SEARCH_FIELDS_MIGRATION = 21;
+export const CLUSTERED_SEARCH_FIELDS_MIGRATION = 22;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 16;

@@ -38,7 +38,7 @@ export class SqliteSearchIndex {
 
   /**
    * Adds what one aspect value contributes; the caller has forgotten the aspect's previous entries. search_fields is
-   * keyed by (urn, field, value, aspect) (migration 21): a value the aspect gives one field twice is one row.
+   * keyed by (urn, field, value, aspect) (migration 22): a value the aspect gives one field twice is one row.
    */
   write(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     if (entries.length === 0) return;
