@@ -147,7 +147,7 @@ export class SqliteAspects implements PortImpl<AspectPort> {
       this.sql(
         'INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by, run_id) VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?)',
       ).run(op.urn, op.aspect, op.entityType, value, sm, now, actor, runId);
-      this.relationships.index(op.entityType, op.urn, op.aspect, next);
+      this.relationships.index(op.entityType, op.urn, op.aspect, next, true);
       this.events.aspectChanged({ ...change, before: null, after: next, previousSystemMetadata: null });
       return { ...base, outcome: 'created', value: next };
     }

@@ -456,7 +456,34 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE event_log ADD COLUMN derives_events INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX event_log_platform ON event_log (log_offset) WHERE topic = 'PlatformEvent_v1' OR derives_events = 1;
   `,
+  // 22: what the search index costs a write (issue 31). search_fields becomes a WITHOUT ROWID table clustered on
+  // (urn, field, value, aspect): the table is what the (urn, field, value) index was (facets, names, sorts and deletes
+  // seek it the same way), so each value is one b-tree entry fewer, and the rowid table goes. Rows already indexed are
+  // copied in that order (one identical value twice in one aspect is kept once: no reader counts it twice); a build
+  // under way keeps its cursor in settings and carries on into the new table.
+  `
+  CREATE TABLE search_fields_clustered (
+    urn TEXT NOT NULL,
+    field TEXT NOT NULL,
+    value TEXT NOT NULL,
+    aspect TEXT NOT NULL,
+    folded TEXT NOT NULL,
+    num REAL,
+    is_name INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (urn, field, value, aspect)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO search_fields_clustered (urn, field, value, aspect, folded, num, is_name)
+    SELECT urn, field, value, aspect, folded, num, is_name FROM search_fields ORDER BY urn, field, value, aspect;
+  DROP TABLE search_fields;
+  ALTER TABLE search_fields_clustered RENAME TO search_fields;
+  CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
+  CREATE INDEX search_fields_by_number ON search_fields (field, num) WHERE num IS NOT NULL;
+  CREATE INDEX search_fields_names ON search_fields (folded) WHERE field IN ('_entityName', '_entityKeyName');
+  `,
 ];
+
+/** The migration that clusters search_fields on (urn, field, value, aspect). */
+export const CLUSTERED_SEARCH_FIELDS_MIGRATION = 22;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 16;

@@ -46,11 +46,22 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     this.relatedTx = db.transaction((q) => this.readRelated(q));
   }
 
-  /** Replaces what the aspect indexed with what `value` indexes; call inside the transaction that writes `value`. */
-  index(entityType: string, urn: string, aspect: string, value: Json): void {
+  /**
+   * Replaces what the aspect indexed with what `value` indexes; call inside the transaction that writes `value`.
+   * `created`: the aspect had no latest value, so it indexes nothing yet (every path that removes a latest value
+   * forgets what it indexed): nothing to delete first, four DELETE statements fewer per aspect.
+   */
+  index(entityType: string, urn: string, aspect: string, value: Json, created = false): void {
     if (!this.indexer.aspects.has(aspect)) return;
-    this.forgetAspect(urn, aspect);
-    this.insert(urn, aspect, this.indexer.index(entityType, urn, aspect, value));
+    const entries = this.indexer.index(entityType, urn, aspect, value);
+    if (created) {
+      this.insert(urn, aspect, entries);
+      return;
+    }
+    // The search rows are replaced by difference (most of an aspect's values stay the same from one version to the next).
+    this.forgetEdges(urn, aspect);
+    this.insert(urn, aspect, entries, false);
+    this.searchIndex.replace(urn, aspect, entries.search ?? []);
   }
 
   private insert(urn: string, aspect: string, entries: AspectIndexEntries, search = true): void {
@@ -68,9 +79,14 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
   /** Drops what one aspect of the entity indexed. */
   forgetAspect(urn: string, aspect: string): void {
     if (!this.indexer.aspects.has(aspect)) return;
+    this.forgetEdges(urn, aspect);
+    this.searchIndex.forgetAspect(urn, aspect);
+  }
+
+  /** Drops the edges and the soft-deletion mark one aspect of the entity indexed. */
+  private forgetEdges(urn: string, aspect: string): void {
     this.sql('DELETE FROM relationships WHERE owner_urn = ? AND aspect = ?').run(urn, aspect);
     this.sql('DELETE FROM soft_deletions WHERE urn = ? AND aspect = ?').run(urn, aspect);
-    this.searchIndex.forgetAspect(urn, aspect);
   }
 
   /** A hard delete removes the entity from the graph: its own edges, every edge into it, and its soft-deletion mark. */

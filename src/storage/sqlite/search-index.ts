@@ -11,13 +11,13 @@ const ROWS_PER_INSERT = 32;
 
 const insertTexts = new Map<string, string>();
 
-/** `INSERT INTO <into> VALUES (?, ...), ...` for `rows` rows of `width` values. */
-function insertText(into: string, width: number, rows: number): string {
-  const key = `${into}/${rows}`;
+/** `<insert> VALUES (?, ...), ...` for `rows` rows of `width` values. */
+function insertText(insert: string, width: number, rows: number): string {
+  const key = `${insert}/${rows}`;
   let text = insertTexts.get(key);
   if (text === undefined) {
     const row = `(${Array.from({ length: width }, () => '?').join(', ')})`;
-    text = `INSERT INTO ${into} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+    text = `${insert} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
     insertTexts.set(key, text);
   }
   return text;
@@ -36,20 +36,68 @@ export class SqliteSearchIndex {
     private readonly indexer: AspectIndexer,
   ) {}
 
-  /** Adds what one aspect value contributes; the caller has forgotten the aspect's previous entries. */
+  /**
+   * Adds what one aspect value contributes; the caller has forgotten the aspect's previous entries. search_fields is
+   * keyed by (urn, field, value, aspect) (migration 22): a value the aspect gives one field twice is one row.
+   */
   write(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     if (entries.length === 0) return;
     const fields = entries.map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
-    this.insertRows('search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
+    this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
     const texts = searchTextRows(entries).map((t) => [urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words]);
-    this.insertRows('search_text (urn, aspect, field, boost, by_default, words)', 6, texts);
+    this.insertRows('INSERT INTO search_text (urn, aspect, field, boost, by_default, words)', 6, texts);
+  }
+
+  /**
+   * Replaces what the aspect indexed with `entries`, writing only what differs: a value row is deleted or inserted
+   * only when the value came or went, a text row only when its words, boost or default flag changed. An update that
+   * changes one column of a schema rewrites one value and one text row, not all of them; the rows of a value written
+   * again unchanged are read, never written.
+   */
+  replace(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
+    const oldFields = this.sql('SELECT field, value, folded, num, is_name FROM search_fields WHERE urn = ? AND aspect = ?').all(
+      urn,
+      aspect,
+    ) as Array<{
+      field: string;
+      value: string;
+      folded: string;
+      num: number | null;
+      is_name: number;
+    }>;
+    const fieldKey = (field: string, value: string, folded: string, num: number | null, isName: number) =>
+      JSON.stringify([field, value, folded, num, isName]);
+    const wanted = new Map(entries.map((e) => [fieldKey(e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0), e]));
+    for (const r of oldFields) {
+      if (wanted.delete(fieldKey(r.field, r.value, r.folded, r.num, r.is_name))) continue;
+      this.sql('DELETE FROM search_fields WHERE urn = ? AND field = ? AND value = ? AND aspect = ?').run(urn, r.field, r.value, aspect);
+    }
+    // A value whose folded form, number or name flag changed was deleted above: the insert never meets its key.
+    const fields = [...wanted.values()].map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
+    this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
+
+    const oldTexts = this.sql('SELECT id, field, boost, by_default, words FROM search_text WHERE urn = ? AND aspect = ?').all(urn, aspect) as Array<{
+      id: number;
+      field: string;
+      boost: number;
+      by_default: number;
+      words: string;
+    }>;
+    const textKey = (field: string, boost: number, byDefault: number, words: string) => JSON.stringify([field, boost, byDefault, words]);
+    const texts = new Map(searchTextRows(entries).map((t) => [textKey(t.field, t.boost, t.byDefault ? 1 : 0, t.words), t]));
+    for (const r of oldTexts) {
+      if (texts.delete(textKey(r.field, r.boost, r.by_default, r.words))) continue;
+      this.sql('DELETE FROM search_text WHERE id = ?').run(r.id);
+    }
+    const rows = [...texts.values()].map((t) => [urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words]);
+    this.insertRows('INSERT INTO search_text (urn, aspect, field, boost, by_default, words)', 6, rows);
   }
 
   /** Rows as multi-row INSERTs of up to ROWS_PER_INSERT rows: one statement call where a row each cost one. */
-  private insertRows(into: string, width: number, rows: ReadonlyArray<readonly unknown[]>): void {
+  private insertRows(insert: string, width: number, rows: ReadonlyArray<readonly unknown[]>): void {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      this.sql(insertText(into, width, chunk.length)).run(...chunk.flat());
+      this.sql(insertText(insert, width, chunk.length)).run(...chunk.flat());
     }
   }
 
@@ -100,8 +148,7 @@ export class SqliteSearchIndex {
           metadata: string;
         }>;
         for (const r of rows) {
-          this.forgetAspect(r.urn, r.aspect);
-          this.write(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? []);
+          this.replace(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? []);
         }
         const next = nextCursor(cursor, size, rows);
         if (next === undefined) {

@@ -1,0 +1,166 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
+import { openStore } from '../../src/storage/open-store.ts';
+import { CLUSTERED_SEARCH_FIELDS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
+import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
+import { backends, createSqliteDatabase, onConnection, type TestDatabase } from '../support/databases.ts';
+import { useStore } from '../support/lifecycle.ts';
+import { writeOldDatabase } from '../support/old-database.ts';
+import { schema } from '../support/timeline.ts';
+
+// What the search index costs a write (issue 31): an update rewrites only the index rows whose values changed, and
+// the answers are those of an index written from scratch; on SQLite, a database from before the clustered
+// search_fields table keeps what it had indexed.
+
+const DS = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.places,PROD)';
+const ACTOR = 'urn:li:corpuser:test';
+
+/** A schemaMetadata value with these string columns. */
+const columns = (...paths: string[]) => schema(...paths.map((p): [string, string] => [p, 'string']));
+
+const write = (store: Store, aspect: string, value: Record<string, unknown>) =>
+  store.aspects.write({
+    ops: [{ kind: 'aspect', entityType: 'dataset', urn: DS, aspect, value, systemMetadata: null }],
+    actor: ACTOR,
+    now: Date.now(),
+  });
+
+const query = (text: string | undefined, filter: SearchFilter = []): SearchQuery => ({
+  entityTypes: ['dataset'],
+  ...(text !== undefined ? { query: text, parsed: parseSearchQuery(text) } : {}),
+  filter,
+  includeSoftDeleted: false,
+  sort: [],
+});
+
+const count = (store: Store, text: string | undefined, filter: SearchFilter = []) => store.search.count(query(text, filter));
+
+for (const backend of await backends()) {
+  describe(`search index writes: ${backend.name}`, { skip: backend.skip }, () => {
+    let store: Store;
+    let db: TestDatabase;
+    useStore(backend, (s, d) => {
+      store = s;
+      db = d;
+    });
+
+    it('an update leaves the index as a first write of the new value would: gone values unfound, new ones found, kept ones still found', async () => {
+      await write(store, 'datasetProperties', { name: 'places', description: 'cities of the north' });
+      await write(store, 'schemaMetadata', columns('latitude', 'longitude', 'zip_code'));
+      await write(store, 'globalTags', { tags: [{ tag: 'urn:li:tag:geo' }] });
+      assert.equal(await count(store, '/q fieldPaths: zip'), 1);
+
+      await write(store, 'schemaMetadata', columns('latitude', 'longitude', 'country'));
+      await write(store, 'datasetProperties', { name: 'places', description: 'towns of the south' });
+      assert.equal(await count(store, '/q fieldPaths: zip'), 0);
+      assert.equal(await count(store, '/q fieldPaths: country'), 1);
+      assert.equal(await count(store, '/q fieldPaths: latitude'), 1);
+      assert.equal(await count(store, undefined, [[{ field: 'fieldPaths', values: ['zip_code'] }]]), 0);
+      assert.equal(await count(store, undefined, [[{ field: 'fieldPaths', values: ['country'] }]]), 1);
+      assert.equal(await count(store, 'north'), 0);
+      assert.equal(await count(store, 'south'), 1);
+      assert.equal(await count(store, 'places'), 1);
+      const values = (await store.search.indexedValues([DS])).get(DS) ?? [];
+      assert.deepEqual(
+        values.filter((v) => v.field === 'fieldPaths').map((v) => v.value),
+        ['country', 'latitude', 'longitude'],
+      );
+      assert.deepEqual(
+        values.filter((v) => v.field === 'description').map((v) => v.value),
+        ['towns of the south'],
+      );
+    });
+
+    it('a value an aspect gives one field twice is one value: found, counted once', async () => {
+      await write(store, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:pii' }] });
+      const result = await store.search.search({ ...query(undefined), paging: { start: 0, count: 10 }, withTotal: true, facets: ['tags'] });
+      assert.equal(result.total, 1);
+      assert.deepEqual(Object.fromEntries(result.facets!.get('tags') ?? []), { 'urn:li:tag:pii': 1 });
+      // And away again when the next value drops it.
+      await write(store, 'globalTags', { tags: [{ tag: 'urn:li:tag:geo' }] });
+      assert.equal(await count(store, undefined, [[{ field: 'tags', values: ['urn:li:tag:pii'] }]]), 0);
+      assert.equal(await count(store, undefined, [[{ field: 'tags', values: ['urn:li:tag:geo'] }]]), 1);
+    });
+
+    if (backend.name === 'sqlite') {
+      it('rewrites only the rows whose values changed (SQLite: an unchanged text row keeps its id)', async () => {
+        const textIds = () =>
+          onConnection(db, {
+            sqlite: (conn) =>
+              new Map(
+                (
+                  conn.prepare('SELECT field, id FROM search_text WHERE urn = ? AND aspect = ?').all(DS, 'datasetProperties') as Array<{
+                    field: string;
+                    id: number;
+                  }>
+                ).map((r) => [r.field, r.id]),
+              ),
+            postgres: async () => new Map<string, number>(),
+          });
+        const before = await textIds();
+        await write(store, 'datasetProperties', { name: 'places', description: 'harbours of the west' });
+        const after = await textIds();
+        assert.equal(after.get('name'), before.get('name'));
+        assert.notEqual(after.get('description'), before.get('description'));
+        assert.equal(await count(store, 'harbours'), 1);
+        assert.equal(await count(store, 'towns'), 0);
+      });
+    }
+  });
+}
+
+describe('search index on SQLite: a database from before the clustered search_fields', () => {
+  it('keeps the values it had indexed (a duplicate kept once) and a build under way', async () => {
+    const db = await createSqliteDatabase();
+    try {
+      await writeOldDatabase(db, CLUSTERED_SEARCH_FIELDS_MIGRATION, {
+        sqlite: (conn) => {
+          conn.prepare("INSERT INTO entities (urn, entity_type, created_on, created_by) VALUES (?, 'dataset', 0, 'test')").run(DS);
+          conn
+            .prepare(
+              "INSERT INTO aspects (urn, aspect, version, entity_type, metadata, created_on, created_by) VALUES (?, 'globalTags', 0, 'dataset', ?, 0, 'test')",
+            )
+            .run(DS, JSON.stringify({ tags: [{ tag: 'urn:li:tag:pii' }] }));
+          const value = conn.prepare(
+            "INSERT INTO search_fields (urn, aspect, field, value, folded, num, is_name) VALUES (?, 'globalTags', ?, ?, ?, NULL, 0)",
+          );
+          value.run(DS, 'tags', 'urn:li:tag:pii', 'urn:li:tag:pii');
+          value.run(DS, 'tags', 'urn:li:tag:pii', 'urn:li:tag:pii');
+          value.run(DS, 'hasTags', 'true', 'true');
+          conn
+            .prepare(
+              "INSERT INTO search_text (urn, aspect, field, boost, by_default, words) VALUES (?, 'globalTags', 'tags', 1, 1, 'urn li tag pii')",
+            )
+            .run(DS);
+          conn
+            .prepare("INSERT INTO settings (key, value) VALUES ('search_index_build', ?)")
+            .run(JSON.stringify({ urn: DS, aspect: 'globalTags', done: 1, total: 1 }));
+        },
+        postgres: async () => undefined,
+      });
+      const store = await openStore(db.config);
+      try {
+        assert.deepEqual(await store.search.searchIndexBuild(), { complete: false, done: 1, total: 1 });
+        const result = await store.search.search({
+          ...query(undefined, [[{ field: 'tags', values: ['urn:li:tag:pii'] }]]),
+          paging: { start: 0, count: 10 },
+          withTotal: true,
+          facets: ['tags', 'hasTags'],
+        });
+        assert.equal(result.total, 1);
+        assert.deepEqual(Object.fromEntries(result.facets!.get('tags') ?? []), { 'urn:li:tag:pii': 1 });
+        assert.equal(await count(store, 'pii'), 1);
+        assert.deepEqual(await store.search.continueSearchIndexBuild(1000), { complete: true, done: 1, total: 1 });
+        assert.deepEqual(
+          ((await store.search.indexedValues([DS])).get(DS) ?? []).map((v) => `${v.field}=${v.value}`),
+          ['hasTags=true', 'tags=urn:li:tag:pii'],
+        );
+      } finally {
+        await store.database.close();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+});
