@@ -2,6 +2,7 @@ import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
 import type { EntitySearch } from './search/entity-search.ts';
+import { dropAssignments } from './structured-property-assignments.ts';
 import { deleteReferences, type DeleteReferencesResult } from './references.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
@@ -223,8 +224,14 @@ export class Catalog {
   }
 
   /** Hard deletes the entity, or one aspect of it (a timeseries aspect optionally inside a time window). */
-  delete(request: DeleteRequest): Promise<DeleteResult> {
-    return hardDelete(this.ports, request);
+  async delete(request: DeleteRequest): Promise<DeleteResult> {
+    const result = await hardDelete(this.ports, request);
+    if (request.aspectName === undefined && parseUrn(request.urn).entityType === 'structuredProperty') {
+      await dropAssignments(this.search, this.ports.aspects, parseUrn(request.urn).raw, async (proposals) => {
+        await this.ingest(proposals, SYSTEM_ACTOR);
+      });
+    }
+    return result;
   }
 
   /**

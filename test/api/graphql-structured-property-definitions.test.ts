@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { actorWithRole } from '../support/actors.ts';
+import { restliAspect } from '../support/curation.ts';
+import { backends } from '../support/databases.ts';
+import { useServer } from '../support/lifecycle.ts';
+import { createDataset, gqlData, gqlError } from '../support/graphql.ts';
+import type { TestServer } from '../support/server.ts';
+
+let counter = 0;
+
+const CREATE = 'mutation c($input: CreateStructuredPropertyInput!) { createStructuredProperty(input: $input) { urn } }';
+const UPDATE =
+  'mutation u($input: UpdateStructuredPropertyInput!) { updateStructuredProperty(input: $input) { urn definition { displayName qualifiedName } } }';
+const DELETE = 'mutation d($input: DeleteStructuredPropertyInput!) { deleteStructuredProperty(input: $input) }';
+const UPSERT = `mutation a($input: UpsertStructuredPropertiesInput!) { upsertStructuredProperties(input: $input) { properties { structuredProperty { urn } } } }`;
+const SEARCH = `query s($field: String!) {
+  searchAcrossEntities(input: { types: [DATASET], query: "*", start: 0, count: 10, orFilters: [{ and: [{ field: $field, condition: EXISTS }] }] }) {
+    total searchResults { entity { urn } }
+  }
+}`;
+
+for (const backend of await backends()) {
+  describe(`GraphQL structured property definitions: ${backend.name}`, { skip: backend.skip }, () => {
+    let server: TestServer;
+    useServer(backend, (s) => {
+      server = s;
+    });
+
+    const create = async (extra: Record<string, unknown> = {}): Promise<string> =>
+      (
+        await gqlData(server, CREATE, {
+          input: {
+            qualifiedName: `io.test.defs${++counter}`,
+            valueType: 'urn:li:dataType:datahub.string',
+            entityTypes: ['urn:li:entityType:datahub.dataset'],
+            ...extra,
+          },
+        })
+      ).createStructuredProperty.urn as string;
+
+    it('updates a definition append only: new allowed values, entity types, cardinality raised', async () => {
+      const urn = await create({ displayName: 'Tier', allowedValues: [{ stringValue: 'gold' }] });
+      const answered = await gqlData(server, UPDATE, {
+        input: {
+          urn,
+          displayName: 'Service tier',
+          newAllowedValues: [{ stringValue: 'silver', description: 'second' }],
+          setCardinalityAsMultiple: true,
+          newEntityTypes: ['urn:li:entityType:datahub.chart'],
+        },
+      });
+      const stored = await restliAspect(server, urn, 'propertyDefinition');
+      assert.deepEqual(answered.updateStructuredProperty, { urn, definition: { displayName: 'Service tier', qualifiedName: urn.split(':')[3] } });
+      assert.deepEqual(
+        [stored?.displayName, stored?.cardinality, stored?.entityTypes, stored?.allowedValues],
+        [
+          'Service tier',
+          'MULTIPLE',
+          ['urn:li:entityType:datahub.dataset', 'urn:li:entityType:datahub.chart'],
+          [{ value: { string: 'gold' } }, { value: { string: 'silver' }, description: 'second' }],
+        ],
+      );
+
+      const reader = await actorWithRole(server, `defs-reader-${++counter}`, 'Reader');
+      await gqlError(
+        server,
+        UPDATE,
+        { input: { urn, displayName: 'Refused' } },
+        { code: 403, type: 'UNAUTHORIZED', message: 'Unable to update structured property. Please contact your admin.' },
+        { auth: reader },
+      );
+      assert.equal((await restliAspect(server, urn, 'propertyDefinition'))?.displayName, 'Service tier');
+      await gqlError(
+        server,
+        UPDATE,
+        { input: { urn: 'urn:li:structuredProperty:io.test.absent', displayName: 'x' } },
+        { code: 400, type: 'BAD_REQUEST', message: 'Attempting to update a structured property with no definition aspect.' },
+      );
+      await gqlError(
+        server,
+        UPDATE,
+        { input: { urn, newAllowedValues: [{ description: 'no value' }] } },
+        { code: 400, type: 'BAD_REQUEST', message: 'input.newAllowedValues[0] must have a stringValue or a numberValue' },
+      );
+    });
+
+    it("filters search on a property's values and, once it is deleted, drops every value of it", async () => {
+      const dataset = `urn:li:dataset:(urn:li:dataPlatform:hive,defs.t${++counter},PROD)`;
+      await createDataset(server, dataset);
+      const [kept, deleted] = [await create(), await create()];
+      await gqlData(server, UPSERT, {
+        input: {
+          assetUrn: dataset,
+          structuredPropertyInputParams: [
+            { structuredPropertyUrn: kept, values: [{ stringValue: 'a' }] },
+            { structuredPropertyUrn: deleted, values: [{ stringValue: 'b' }] },
+          ],
+        },
+      });
+      const found = async (property: string) =>
+        (await gqlData(server, SEARCH, { field: `structuredProperties.${property.split(':')[3]}` })).searchAcrossEntities;
+      assert.deepEqual(await found(deleted), { total: 1, searchResults: [{ entity: { urn: dataset } }] });
+
+      const reader = await actorWithRole(server, `defs-deleter-${++counter}`, 'Reader');
+      await gqlError(
+        server,
+        DELETE,
+        { input: { urn: deleted } },
+        { code: 403, type: 'UNAUTHORIZED', message: 'Unable to delete structured property. Please contact your admin.' },
+        { auth: reader },
+      );
+      assert.ok(await restliAspect(server, deleted, 'propertyDefinition'));
+
+      assert.deepEqual(await gqlData(server, DELETE, { input: { urn: deleted } }), { deleteStructuredProperty: true });
+      assert.equal(await restliAspect(server, deleted, 'propertyDefinition'), undefined);
+      const assigned = (await restliAspect(server, dataset, 'structuredProperties'))?.properties as Array<{ propertyUrn: string }>;
+      assert.deepEqual(
+        assigned.map((a) => a.propertyUrn),
+        [kept],
+      );
+      assert.deepEqual(await found(deleted), { total: 0, searchResults: [] });
+      assert.deepEqual(await found(kept), { total: 1, searchResults: [{ entity: { urn: dataset } }] });
+      await gqlError(
+        server,
+        DELETE,
+        { input: { urn: dataset } },
+        { code: 400, type: 'BAD_REQUEST', message: `input.urn must be a structured property urn, got ${dataset}` },
+      );
+    });
+  });
+}
