@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { actorWithRole } from '../support/actors.ts';
-import { restliAspect } from '../support/curation.ts';
+import { openapiAspect, restliAspect } from '../support/curation.ts';
 import { backends } from '../support/databases.ts';
 import { useServer } from '../support/lifecycle.ts';
-import { createDataset, gqlData, gqlError } from '../support/graphql.ts';
+import { createDataset, gqlData, gqlError, ingest, mcp } from '../support/graphql.ts';
 import type { TestServer } from '../support/server.ts';
 
 let counter = 0;
@@ -38,6 +38,18 @@ for (const backend of await backends()) {
           },
         })
       ).createStructuredProperty.urn as string;
+
+    /** Gives the dataset a value of each property ('a' and 'b'). */
+    const assign = (dataset: string, first: string, second: string) =>
+      gqlData(server, UPSERT, {
+        input: {
+          assetUrn: dataset,
+          structuredPropertyInputParams: [
+            { structuredPropertyUrn: first, values: [{ stringValue: 'a' }] },
+            { structuredPropertyUrn: second, values: [{ stringValue: 'b' }] },
+          ],
+        },
+      });
 
     it('updates a definition append only: new allowed values, entity types, cardinality raised', async () => {
       const urn = await create({ displayName: 'Tier', allowedValues: [{ stringValue: 'gold' }] });
@@ -89,15 +101,7 @@ for (const backend of await backends()) {
       const dataset = `urn:li:dataset:(urn:li:dataPlatform:hive,defs.t${++counter},PROD)`;
       await createDataset(server, dataset);
       const [kept, deleted] = [await create(), await create()];
-      await gqlData(server, UPSERT, {
-        input: {
-          assetUrn: dataset,
-          structuredPropertyInputParams: [
-            { structuredPropertyUrn: kept, values: [{ stringValue: 'a' }] },
-            { structuredPropertyUrn: deleted, values: [{ stringValue: 'b' }] },
-          ],
-        },
-      });
+      await assign(dataset, kept, deleted);
       const found = async (property: string) =>
         (await gqlData(server, SEARCH, { field: `structuredProperties.${property.split(':')[3]}` })).searchAcrossEntities;
       assert.deepEqual(await found(deleted), { total: 1, searchResults: [{ entity: { urn: dataset } }] });
@@ -127,6 +131,34 @@ for (const backend of await backends()) {
         { input: { urn: dataset } },
         { code: 400, type: 'BAD_REQUEST', message: `input.urn must be a structured property urn, got ${dataset}` },
       );
+    });
+
+    it("hides a soft-deleted property's values on every read and refuses a search filter on them", async () => {
+      const dataset = `urn:li:dataset:(urn:li:dataPlatform:hive,defs.t${++counter},PROD)`;
+      await createDataset(server, dataset);
+      const [kept, hidden] = [await create(), await create()];
+      await assign(dataset, kept, hidden);
+      await ingest(server, mcp(hidden, 'status', { removed: true }, 'structuredProperty'));
+      const propertiesOf = (value: Record<string, unknown> | undefined) =>
+        (value?.properties as Array<{ propertyUrn: string }>).map((a) => a.propertyUrn);
+      assert.deepEqual(propertiesOf(await restliAspect(server, dataset, 'structuredProperties')), [kept]);
+      assert.deepEqual(propertiesOf((await openapiAspect(server, dataset, 'structuredProperties'))?.value), [kept]);
+      const single = await server.request('GET', `/aspects/${encodeURIComponent(dataset)}?aspect=structuredProperties&version=0`);
+      assert.deepEqual(propertiesOf(single.json.aspect?.['com.linkedin.structured.StructuredProperties']), [kept]);
+      await gqlError(
+        server,
+        SEARCH,
+        { field: `structuredProperties.${hidden.split(':')[3]}` },
+        { code: 400, type: 'BAD_REQUEST', message: `Cannot filter on deleted Structured Property [${hidden}]` },
+      );
+      // Restored, the values are there again.
+      await ingest(server, mcp(hidden, 'status', { removed: false }, 'structuredProperty'));
+      assert.deepEqual(propertiesOf(await restliAspect(server, dataset, 'structuredProperties')), [kept, hidden]);
+      // A hard delete drops only its own values, even beside a soft-deleted property's.
+      await ingest(server, mcp(hidden, 'status', { removed: true }, 'structuredProperty'));
+      await gqlData(server, DELETE, { input: { urn: kept } });
+      await ingest(server, mcp(hidden, 'status', { removed: false }, 'structuredProperty'));
+      assert.deepEqual(propertiesOf(await restliAspect(server, dataset, 'structuredProperties')), [hidden]);
     });
   });
 }
