@@ -15,7 +15,7 @@ import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
 import type { AspectLatest, AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 import { processRuns, type ProcessRuns } from './search/process-runs.ts';
-import { checkStructuredProperties } from './structured-property-values.ts';
+import { checkStructuredProperties, propertyUrnsIn } from './structured-property-values.ts';
 
 /** The run id clients send when a proposal belongs to no ingestion run. */
 export const DEFAULT_RUN_ID = 'no-run-id-provided';
@@ -117,8 +117,10 @@ export class Catalog {
       }
     });
     checkDaysTouched(ops);
-    await checkStructuredProperties(this.ports.aspects, ops);
-    return this.ports.aspects.write({ ops, actor, now });
+    const patched = new Set<string>();
+    for (const p of proposals) if (p.changeType === 'PATCH' && p.aspectName === 'structuredProperties') propertyUrnsIn(p.value, patched);
+    const checked = await checkStructuredProperties(this.ports.aspects, ops, patched);
+    return this.ports.aspects.write({ ops: checked, actor, now });
   }
 
   private toWriteOps(p: Proposal, now: number, keyed: Set<string>, path?: string): WriteOp[] {
