@@ -143,6 +143,14 @@ for (const backend of await backends()) {
         (value?.properties as Array<{ propertyUrn: string }>).map((a) => a.propertyUrn);
       assert.deepEqual(propertiesOf(await restliAspect(server, dataset, 'structuredProperties')), [kept]);
       assert.deepEqual(propertiesOf((await openapiAspect(server, dataset, 'structuredProperties'))?.value), [kept]);
+      const read = await gqlData(
+        server,
+        'query d($urn: String!) { dataset(urn: $urn) { structuredProperties { properties { structuredProperty { urn } } } } }',
+        {
+          urn: dataset,
+        },
+      );
+      assert.deepEqual(read.dataset.structuredProperties.properties, [{ structuredProperty: { urn: kept } }]);
       const single = await server.request('GET', `/aspects/${encodeURIComponent(dataset)}?aspect=structuredProperties&version=0`);
       assert.deepEqual(propertiesOf(single.json.aspect?.['com.linkedin.structured.StructuredProperties']), [kept]);
       await gqlError(
