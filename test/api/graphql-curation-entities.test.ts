@@ -222,6 +222,8 @@ for (const backend of await backends()) {
       assert.deepEqual(await restliAspect(server, alice, 'nativeGroupMembership'), { nativeGroups: [other] });
       const read = await gqlData(server, 'query g($urn: String!) { corpGroup(urn: $urn) { urn } }', { urn: other });
       assert.deepEqual(read.corpGroup, { urn: other });
+      // A group that is not there: no error, as in DataHub.
+      assert.deepEqual(await gqlData(server, REMOVE_GROUP, { urn: 'urn:li:corpGroup:never-made' }), { removeGroup: true });
       await gqlError(
         server,
         REMOVE_GROUP,

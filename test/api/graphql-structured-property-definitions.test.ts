@@ -125,6 +125,10 @@ for (const backend of await backends()) {
       );
       assert.deepEqual(await found(deleted), { total: 0, searchResults: [] });
       assert.deepEqual(await found(kept), { total: 1, searchResults: [{ entity: { urn: dataset } }] });
+      // A property that is not there: nothing to delete, and no error (DataHub's deleteEntity answers the same).
+      assert.deepEqual(await gqlData(server, DELETE, { input: { urn: 'urn:li:structuredProperty:io.test.never' } }), {
+        deleteStructuredProperty: true,
+      });
       await gqlError(
         server,
         DELETE,
