@@ -172,5 +172,35 @@ for (const backend of await backends()) {
       await ingest(server, mcp(hidden, 'status', { removed: false }, 'structuredProperty'));
       assert.deepEqual(propertiesOf(await restliAspect(server, dataset, 'structuredProperties')), [hidden]);
     });
+
+    it('stores display settings on create and merges them on update, refusing a hidden property shown anywhere', async () => {
+      const SETTINGS = `mutation u($input: UpdateStructuredPropertyInput!) {
+        updateStructuredProperty(input: $input) { settings { isHidden showInSearchFilters showInAssetSummary hideInAssetSummaryWhenEmpty showAsAssetBadge showInColumnsTable } }
+      }`;
+      const urn = await create({ settings: { showInSearchFilters: true, showInAssetSummary: true, hideInAssetSummaryWhenEmpty: true } });
+      const created = await restliAspect(server, urn, 'structuredPropertySettings');
+      assert.deepEqual(
+        [created?.showInSearchFilters, created?.hideInAssetSummaryWhenEmpty, created?.isHidden, (created?.lastModified as { actor: string }).actor],
+        [true, true, false, 'urn:li:corpuser:datahub'],
+      );
+      const updated = await gqlData(server, SETTINGS, { input: { urn, settings: { showInAssetSummary: false, showAsAssetBadge: true } } });
+      assert.deepEqual(updated.updateStructuredProperty.settings, {
+        isHidden: false,
+        showInSearchFilters: true,
+        showInAssetSummary: false,
+        hideInAssetSummaryWhenEmpty: false,
+        showAsAssetBadge: true,
+        showInColumnsTable: false,
+      });
+      const before = await restliAspect(server, urn, 'structuredPropertySettings');
+      await gqlError(
+        server,
+        SETTINGS,
+        { input: { urn, displayName: 'Refused', settings: { isHidden: true } } },
+        { code: 400, type: 'BAD_REQUEST', message: 'Cannot have property isHidden = true while other display location settings are also true.' },
+      );
+      assert.deepEqual(await restliAspect(server, urn, 'structuredPropertySettings'), before);
+      assert.equal((await restliAspect(server, urn, 'propertyDefinition'))?.displayName, undefined);
+    });
   });
 }

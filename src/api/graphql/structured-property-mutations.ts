@@ -67,7 +67,7 @@ const typeDefs = /* GraphQL */ `
     cardinality: PropertyCardinality
     entityTypes: [String!]!
     allowedPlatforms: [String!]
-    "Accepted; Almanac does not store display settings yet."
+    "Where the property is shown (structuredPropertySettings); a hidden property shown anywhere is refused."
     settings: StructuredPropertySettingsInput
   }
 
@@ -88,7 +88,7 @@ const typeDefs = /* GraphQL */ `
     setCardinalityAsMultiple: Boolean
     newEntityTypes: [String!]
     newAllowedPlatforms: [String!]
-    "Accepted; Almanac does not store display settings yet."
+    "Where the property is shown (structuredPropertySettings); a hidden property shown anywhere is refused."
     settings: StructuredPropertySettingsInput
   }
 

@@ -6,8 +6,10 @@ import { refuseInvalidAssignments } from '../structured-property-values.ts';
 import { parseUrn } from '../urn.ts';
 import type { Json, Parts } from '../../storage/store.ts';
 import { auditStampOf, type AspectEdits } from './aspect-edits.ts';
+import { settingsWith, type StructuredPropertySettingsInput } from './structured-property-settings.ts';
 
 const ASPECT = 'structuredProperties';
+const SETTINGS = 'structuredPropertySettings';
 const UI_SOURCE: Json = { properties: { appSource: 'ui' } };
 
 /** DataHub's PropertyValueInput. */
@@ -21,7 +23,7 @@ export interface StructuredPropertyParams {
   readonly values: ReadonlyArray<PropertyValueInput | null>;
 }
 
-/** DataHub's CreateStructuredPropertyInput (settings aside). */
+/** DataHub's CreateStructuredPropertyInput. */
 export interface CreateStructuredPropertyInput {
   readonly id?: string | null;
   readonly qualifiedName?: string | null;
@@ -34,9 +36,10 @@ export interface CreateStructuredPropertyInput {
   readonly cardinality?: string | null;
   readonly entityTypes: readonly string[];
   readonly allowedPlatforms?: readonly string[] | null;
+  readonly settings?: StructuredPropertySettingsInput | null;
 }
 
-/** DataHub's UpdateStructuredPropertyInput (settings aside): every list is appended to, never replaced. */
+/** DataHub's UpdateStructuredPropertyInput: every list is appended to, never replaced. */
 export interface UpdateStructuredPropertyInput {
   readonly urn: string;
   readonly displayName?: string | null;
@@ -47,6 +50,7 @@ export interface UpdateStructuredPropertyInput {
   readonly setCardinalityAsMultiple?: boolean | null;
   readonly newEntityTypes?: readonly string[] | null;
   readonly newAllowedPlatforms?: readonly string[] | null;
+  readonly settings?: StructuredPropertySettingsInput | null;
 }
 
 /** StructuredPropertyUtils.mapPropertyValueInput: a string, else a number. */
@@ -106,7 +110,8 @@ export class StructuredPropertyEdits {
       created: stamp,
       lastModified: stamp,
     };
-    return this.writeDefinition(urn, definition, actor);
+    const settings = input.settings != null ? settingsWith(undefined, input.settings, stamp) : undefined;
+    return this.write(urn, actor, { propertyDefinition: definition, structuredPropertySettings: settings });
   }
 
   /**
@@ -129,7 +134,10 @@ export class StructuredPropertyEdits {
       input.setCardinalityAsMultiple === true ||
       input.newEntityTypes != null ||
       input.newAllowedPlatforms != null;
-    if (!changed) return urn;
+    const stamp = auditStampOf(actor, this.edits.now());
+    const settings =
+      input.settings != null ? settingsWith((await this.ports.aspects.getAspect(urn, SETTINGS))?.value, input.settings, stamp) : undefined;
+    if (!changed) return this.write(urn, actor, { structuredPropertySettings: settings });
     const newTypes = input.typeQualifier?.newAllowedTypes;
     const qualifier = (current.typeQualifier as Json | undefined) ?? {};
     const definition: Json = {
@@ -146,9 +154,9 @@ export class StructuredPropertyEdits {
       ...(input.newAllowedPlatforms != null
         ? { allowedPlatforms: [...new Set([...objectsOrStrings(current.allowedPlatforms), ...input.newAllowedPlatforms])] }
         : {}),
-      lastModified: auditStampOf(actor, this.edits.now()),
+      lastModified: stamp,
     };
-    return this.writeDefinition(urn, definition, actor);
+    return this.write(urn, actor, { propertyDefinition: definition, structuredPropertySettings: settings });
   }
 
   /**
@@ -202,10 +210,12 @@ export class StructuredPropertyEdits {
     }));
   }
 
-  /** Stores a definition through ingest (so every definition check applies); answers its urn. */
-  private async writeDefinition(urn: string, definition: Json, actor: string): Promise<string> {
-    const proposal = { entityType: 'structuredProperty', urn, changeType: 'UPSERT', aspectName: 'propertyDefinition', value: definition };
-    await this.catalog.ingest([{ ...proposal, systemMetadata: UI_SOURCE }], actor);
+  /** Stores a definition and its settings (those given) in one ingest, so every definition check applies; answers the urn. */
+  private async write(urn: string, actor: string, aspects: Readonly<Partial<Record<'propertyDefinition' | typeof SETTINGS, Json>>>): Promise<string> {
+    const proposals = Object.entries(aspects).flatMap(([aspectName, value]) =>
+      value === undefined ? [] : [{ entityType: 'structuredProperty', urn, changeType: 'UPSERT', aspectName, value, systemMetadata: UI_SOURCE }],
+    );
+    if (proposals.length > 0) await this.catalog.ingest(proposals, actor);
     return urn;
   }
 
