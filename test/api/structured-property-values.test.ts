@@ -126,6 +126,18 @@ for (const backend of await backends()) {
       const many = await set([{ string: 'gold' }, { string: 'silver' }]);
       assert.equal(many.status, 400, many.text);
       assert.match(many.json.message, /has cardinality 1, but multiple values were assigned/);
+      const openapi = await server.request('PATCH', '/openapi/v3/entity/dataset?async=false', {
+        body: [
+          {
+            urn: DATASET,
+            structuredProperties: {
+              value: { patch: [{ op: 'add', path: `/properties/${choice}`, value: { propertyUrn: choice, values: [{ string: 'bronze' }] } }] },
+            },
+          },
+        ],
+      });
+      assert.equal(openapi.status, 400, openapi.text);
+      assert.match(openapi.text, /value: \{string=bronze\} should be one of/);
       assert.deepEqual(await restliAspect(server, DATASET, 'structuredProperties'), before);
     });
   });
