@@ -1,18 +1,22 @@
 // The change log's cost and speed (issue 32): versioned ingest over HTTP with the log on against the same run with it
 // off (the ceiling: everything but the log), one consumer draining the log over HTTP, and the time from a write's
-// request to a waiting long poll's answer.
+// request to a waiting long poll's answer. The server runs in a process of its own (bench/events-server.ts), a new one
+// on a new database for each run; off and on alternate for `--rounds` rounds (the order flipped each round, so drift
+// in the machine falls on both), and the table gives each one's median.
 //
-// Also timeseries events written straight to the store (no HTTP), with the log off, on, and on with every entry
-// encoded to Avro JSON at the write (how the log stored entries before it stored them compact), in the same run.
+// Also, straight to the store (no HTTP), with the log off and on: timeseries events, and the search benchmark's catalog
+// (datasets of 10 to 50 fields, owners and tags: the Entity Change Events of a new schema are one per field).
 //
-//   npm run bench events -- [--writes 20000] [--batch 100] [--concurrency 2] [--samples 200] [--store-events 20000]
-//     [--backend sqlite|postgres]
+//   npm run bench events -- [--writes 20000] [--batch 100] [--concurrency 2] [--rounds 3] [--samples 200]
+//     [--store-events 20000] [--store-entities 5000] [--backend sqlite|postgres]
 import { changeEventRules } from '../src/catalog/events/change-event-rules.ts';
 import { openStore } from '../src/storage/open-store.ts';
 import type { ChangeEventRules, WriteOp } from '../src/storage/store.ts';
 import type { TestDatabase } from '../test/support/databases.ts';
-import type { TestServer } from '../test/support/server.ts';
-import { startTestServer } from '../test/support/server.ts';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { childEnv, ROOT } from '../test/support/process.ts';
+import { load } from './search-corpus.ts';
 import { benchBackends, fmt, intFlag, percentile, printTable, timed } from './support.ts';
 
 const TOPIC = 'MetadataChangeLog_Versioned_v1';
@@ -26,7 +30,35 @@ const mcp = (urn: string, description: string) => ({
   systemMetadata: { lastObserved: 1700000000000, runId: 'bench-events' },
 });
 
-const post = async (server: TestServer, path: string, body: string) => {
+/** A server process of its own: its address, an admin token, and how to stop it. */
+interface BenchServer {
+  readonly url: string;
+  readonly adminToken: string;
+  close(): Promise<void>;
+}
+
+async function serverProcess(db: TestDatabase, log: 'on' | 'off'): Promise<BenchServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/events-server.ts', log], {
+    cwd: ROOT,
+    env: childEnv({ ...db.env, ALMANAC_RETENTION_SCHEDULE: 'off', ALMANAC_WEBHOOK_DELIVERY: 'false' }),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for await (const line of createInterface({ input: child.stdout! })) {
+    const { url, token } = JSON.parse(line) as { url: string; token: string };
+    return {
+      url,
+      adminToken: token,
+      close: async () => {
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  }
+  throw new Error('the benchmark server exited before it was ready');
+}
+
+const post = async (server: BenchServer, path: string, body: string) => {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' },
@@ -35,7 +67,7 @@ const post = async (server: TestServer, path: string, body: string) => {
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
 };
 
-const poll = async (server: TestServer, query: string) => {
+const poll = async (server: BenchServer, query: string) => {
   const res = await fetch(`${server.url}/openapi/v1/events/poll?topic=${TOPIC}&${query}`, {
     headers: { Authorization: `Bearer ${server.adminToken}` },
   });
@@ -44,7 +76,7 @@ const poll = async (server: TestServer, query: string) => {
 };
 
 /** `writes` new versions of datasetProperties (each a change, so each logged), in batches, over `concurrency` connections. */
-async function ingest(server: TestServer, writes: number, batch: number, concurrency: number, round: string): Promise<number> {
+async function ingest(server: BenchServer, writes: number, batch: number, concurrency: number, round: string): Promise<number> {
   const bodies: string[] = [];
   for (let i = 0; i < writes; i += batch) {
     const proposals = Array.from({ length: Math.min(batch, writes - i) }, (_, j) =>
@@ -86,11 +118,77 @@ async function storeIngest(db: TestDatabase, events: number, batch: number): Pro
   }
 }
 
+const median = (xs: readonly number[]): number => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+};
+
+/** Every entry from the start of the log, 5,000 a poll: entries and entries per second. */
+async function drainRow(name: string, server: BenchServer): Promise<string[]> {
+  let offsetId = (await poll(server, 'lookbackWindowDays=1&pollTimeoutSeconds=0&limit=1')).offsetId;
+  let drained = 0;
+  const drain = await timed(async () => {
+    for (;;) {
+      const page = await poll(server, `offsetId=${encodeURIComponent(offsetId)}&limit=5000&pollTimeoutSeconds=0`);
+      if (page.count === 0) break;
+      drained += page.count;
+      offsetId = page.offsetId;
+    }
+  });
+  return [name, fmt(drained), fmt(drained / drain.seconds)];
+}
+
+/** A long poll waits at the end of the log; one write; the time to the poll's answer, beside the write's own answer. */
+async function latencyRow(name: string, server: BenchServer, samples: number): Promise<string[]> {
+  let offsetId = (await poll(server, 'pollTimeoutSeconds=0&limit=1')).offsetId;
+  for (let page = await poll(server, `offsetId=${encodeURIComponent(offsetId)}&limit=5000&pollTimeoutSeconds=0`); page.count > 0;) {
+    offsetId = page.offsetId;
+    page = await poll(server, `offsetId=${encodeURIComponent(offsetId)}&limit=5000&pollTimeoutSeconds=0`);
+  }
+  const waits: number[] = [];
+  const acks: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const waiting = poll(server, `offsetId=${encodeURIComponent(offsetId)}&pollTimeoutSeconds=10&limit=1000`);
+    await new Promise((r) => setTimeout(r, 5));
+    const sent = performance.now();
+    const written = post(
+      server,
+      '/aspects?action=ingestProposal',
+      JSON.stringify({ proposal: mcp('urn:li:dataset:(urn:li:dataPlatform:hive,bench.events.latency,PROD)', `l${i}`), async: 'false' }),
+    ).then(() => acks.push(performance.now() - sent));
+    const page = await waiting;
+    waits.push(performance.now() - sent);
+    await written;
+    offsetId = page.offsetId;
+  }
+  waits.sort((a, b) => a - b);
+  acks.sort((a, b) => a - b);
+  return [
+    name,
+    fmt(samples),
+    fmt(percentile(waits, 50), 1),
+    fmt(percentile(waits, 99), 1),
+    fmt(percentile(acks, 50), 1),
+    fmt(percentile(acks, 99), 1),
+  ];
+}
+
+/** `entities` of the search benchmark's catalog (datasets of 10 to 50 fields with owners and tags, charts, dashboards, users) written to the store; entities per second. */
+async function catalogIngest(db: TestDatabase, entities: number): Promise<number> {
+  const store = await openStore(db.config);
+  try {
+    return entities / (await timed(() => load(store, 0, entities))).seconds;
+  } finally {
+    await store.database.close();
+  }
+}
+
 export default async function eventsBench(args: string[]): Promise<void> {
   const writes = intFlag(args, 'writes', 20_000);
   const batch = intFlag(args, 'batch', 100);
   const concurrency = intFlag(args, 'concurrency', 2);
   const samples = intFlag(args, 'samples', 200);
+  const rounds = intFlag(args, 'rounds', 3);
   const ingestRows: string[][] = [];
   const drainRows: string[][] = [];
   const latencyRows: string[][] = [];
@@ -98,82 +196,55 @@ export default async function eventsBench(args: string[]): Promise<void> {
   const logging = rules.changeLog;
   const storeEvents = intFlag(args, 'store-events', 20_000);
   const storeRows: string[][] = [];
+  const storeEntities = intFlag(args, 'store-entities', 5_000);
   const modes: Array<[string, ChangeEventRules['changeLog']]> = [
     ['off', () => []],
     ['on', logging],
-    ['on, Avro JSON at the write (before)', (c) => logging(c).map((e) => ({ ...e, value: rules.entryValue(e.value) }))],
   ];
   for (const backend of await benchBackends(args)) {
     for (const [mode, changeLog] of modes) {
       rules.changeLog = changeLog;
       const db = await backend.create();
+      const catalog = await backend.create();
       try {
-        storeRows.push([db.name, mode, fmt(storeEvents), fmt(await storeIngest(db, storeEvents, batch))]);
+        storeRows.push([db.name, mode, fmt(await storeIngest(db, storeEvents, batch)), fmt(await catalogIngest(catalog, storeEntities))]);
       } finally {
         await db.drop();
+        await catalog.drop();
       }
     }
   }
   for (const backend of await benchBackends(args)) {
-    for (const on of [false, true]) {
-      // Off: the rules log nothing, so the same writes run with everything else the same (the ceiling).
-      rules.changeLog = on ? logging : () => [];
-      const db = await backend.create();
-      const server = await startTestServer(db, { ALMANAC_RETENTION_SCHEDULE: 'off', ALMANAC_WEBHOOK_DELIVERY: 'false' });
-      try {
-        await ingest(server, 1000, batch, 1, 'warm');
-        const rate = await ingest(server, writes, batch, concurrency, 'run');
-        ingestRows.push([db.name, on ? 'on' : 'off', fmt(writes), fmt(rate)]);
-        if (!on) continue;
-        // Drain: every entry from the start of the log, 5,000 a poll.
-        let offsetId = (await poll(server, 'lookbackWindowDays=1&pollTimeoutSeconds=0&limit=1')).offsetId;
-        let drained = 0;
-        const drain = await timed(async () => {
-          for (;;) {
-            const page = await poll(server, `offsetId=${encodeURIComponent(offsetId)}&limit=5000&pollTimeoutSeconds=0`);
-            if (page.count === 0) break;
-            drained += page.count;
-            offsetId = page.offsetId;
+    const rates: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
+        const db = await backend.create();
+        const server = await serverProcess(db, mode);
+        try {
+          await ingest(server, 1000, batch, 1, 'warm');
+          rates[mode].push(await ingest(server, writes, batch, concurrency, 'run'));
+          if (mode === 'on' && round === rounds - 1) {
+            drainRows.push(await drainRow(db.name, server));
+            latencyRows.push(await latencyRow(db.name, server, samples));
           }
-        });
-        drainRows.push([db.name, fmt(drained), fmt(drained / drain.seconds)]);
-        // Latency: a long poll waits at the end; one write; the poll's answer.
-        const waits: number[] = [];
-        const acks: number[] = [];
-        for (let i = 0; i < samples; i++) {
-          const waiting = poll(server, `offsetId=${encodeURIComponent(offsetId)}&pollTimeoutSeconds=10&limit=1000`);
-          await new Promise((r) => setTimeout(r, 5));
-          const sent = performance.now();
-          const written = post(
-            server,
-            '/aspects?action=ingestProposal',
-            JSON.stringify({ proposal: mcp('urn:li:dataset:(urn:li:dataPlatform:hive,bench.events.latency,PROD)', `l${i}`), async: 'false' }),
-          ).then(() => acks.push(performance.now() - sent));
-          const page = await waiting;
-          waits.push(performance.now() - sent);
-          await written;
-          offsetId = page.offsetId;
+        } finally {
+          await server.close();
+          await db.drop();
         }
-        waits.sort((a, b) => a - b);
-        acks.sort((a, b) => a - b);
-        latencyRows.push([
-          db.name,
-          fmt(samples),
-          fmt(percentile(waits, 50), 1),
-          fmt(percentile(waits, 99), 1),
-          fmt(percentile(acks, 50), 1),
-          fmt(percentile(acks, 99), 1),
-        ]);
-      } finally {
-        await server.close();
-        await db.drop();
       }
     }
+    const off = median(rates.off);
+    const on = median(rates.on);
+    ingestRows.push([backend.name, 'off', fmt(writes), fmt(off), rates.off.map((r) => fmt(r)).join(' / '), '']);
+    ingestRows.push([backend.name, 'on', fmt(writes), fmt(on), rates.on.map((r) => fmt(r)).join(' / '), `${fmt((1 - on / off) * 100, 1)}%`]);
   }
   rules.changeLog = logging;
-  printTable(['backend', 'log', 'timeseries events', 'events/s (store)'], storeRows);
+  printTable(
+    ['backend', 'log', `timeseries events/s (store, ${fmt(storeEvents)})`, `entities/s (store, ${fmt(storeEntities)} of bench/search-corpus.ts)`],
+    storeRows,
+  );
   console.log('');
-  printTable(['backend', 'log', 'versioned writes', 'writes/s (HTTP)'], ingestRows);
+  printTable(['backend', 'log', 'versioned writes', `writes/s (HTTP, median of ${rounds})`, 'each round', 'slower with the log'], ingestRows);
   console.log('');
   printTable(['backend', 'entries drained', 'events/s (HTTP, limit 5,000)'], drainRows);
   console.log('');

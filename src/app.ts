@@ -17,6 +17,8 @@ import { ADMIN_URN } from './auth/principal.ts';
 import { loadTokenSecrets } from './auth/secrets.ts';
 import { TokenService } from './auth/token-service.ts';
 import { UserAdmin } from './auth/user-admin.ts';
+import { ServiceAccounts } from './auth/service-accounts.ts';
+import { Names } from './catalog/curation/names.ts';
 import crypto from 'node:crypto';
 import { Catalog } from './catalog/catalog.ts';
 import { EntitySearch } from './catalog/search/entity-search.ts';
@@ -77,6 +79,8 @@ export interface Services {
   readonly glossary: Glossary;
   /** Data products and the assets they list. */
   readonly dataProducts: DataProducts;
+  /** updateName: renaming glossary entries, domains, groups and data products. */
+  readonly names: Names;
   /** Native groups and their members. */
   readonly groups: Groups;
   /** updateLineage's edits of lineage aspects. */
@@ -97,6 +101,8 @@ export interface Services {
   readonly accessTokens: AccessTokens;
   readonly login: LoginService;
   readonly users: UserAdmin;
+  /** Non-human users that hold access tokens (DataHub's service accounts). */
+  readonly serviceAccounts: ServiceAccounts;
   readonly policies: PolicyService;
   /** DataHub's audit event search. */
   readonly auditTrail: AuditTrail;
@@ -188,6 +194,7 @@ export async function openServices(
       glossary: new Glossary(ports, catalog, search, edits),
       dataProducts: new DataProducts(ports, catalog, edits),
       groups: new Groups(ports, catalog, edits),
+      names: new Names(ports, search, edits),
       lineageEdits: new LineageEdits(ports, edits),
       incidents: new Incidents(ports, catalog, edits),
       structuredProperties: new StructuredPropertyEdits(ports, catalog, edits),
@@ -202,6 +209,7 @@ export async function openServices(
       accessTokens: new AccessTokens(ports, tokens, authorizer, config.tokens),
       login: new LoginService(ports, tokens),
       users: new UserAdmin(ports, catalog, search, tokens, authorizer),
+      serviceAccounts: new ServiceAccounts(ports, catalog, search, edits, authorizer),
       policies: new PolicyService(catalog, search, authorizer, ports),
       auditTrail: new AuditTrail(ports, authorizer),
       eventPoll: new EventPoll(ports),

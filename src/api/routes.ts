@@ -13,6 +13,7 @@ import { timelineRoutes } from './openapi/timeline-routes.ts';
 import { traceRoutes } from './openapi/trace-routes.ts';
 import { auditRoutes } from './openapi/audit-routes.ts';
 import { rawDocumentRoutes } from './openapi/raw-document-routes.ts';
+import { systemInfoRoutes } from './openapi/system-info-routes.ts';
 import { eventRoutes } from './openapi/event-routes.ts';
 import { operatorRoutes } from './almanac/operator-routes.ts';
 import { aspectsRoutes } from './restli/aspects-routes.ts';
@@ -36,6 +37,7 @@ export const GMS_ROUTES: readonly RoutePlugin[] = [
   openapiRoutes,
   openapiV2Routes,
   rawDocumentRoutes,
+  systemInfoRoutes,
   entityReadRoutes,
   loginRoutes,
   identityRoutes,

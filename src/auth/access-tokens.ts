@@ -5,8 +5,11 @@ import type { TokenDuration } from './durations.ts';
 import type { Principal } from './principal.ts';
 import type { TokenService } from './token-service.ts';
 import { recordAudit } from './audit-events.ts';
+import { isServiceAccount } from './service-accounts.ts';
 
 export interface CreateTokenInput {
+  /** DataHub's AccessTokenType: a user's own (PERSONAL, the default) or a service account's. */
+  readonly type?: 'PERSONAL' | 'SERVICE_ACCOUNT';
   readonly actorUrn: string;
   readonly duration: TokenDuration;
   readonly name: string;
@@ -56,9 +59,7 @@ export class AccessTokens {
   }
 
   async create(principal: Principal, input: CreateTokenInput): Promise<{ token: string; record: AccessTokenRecord }> {
-    const forSelf = input.actorUrn === principal.actorUrn;
-    const allowed = (await this.canManage(principal)) || (forSelf && (await this.authorizer.allows(principal, 'generatePersonalAccessToken')));
-    if (!allowed) throw forbidden(UNAUTHORIZED_MESSAGE);
+    if (!(await this.mayCreate(principal, input))) throw forbidden(UNAUTHORIZED_MESSAGE);
     if (input.name.trim() === '') throw badRequest("Field 'name' must not be empty");
     if (input.name.length > this.limits.maxNameLength) throw badRequest(`Field 'name' must be at most ${this.limits.maxNameLength} characters`);
     if ((input.description?.length ?? 0) > this.limits.maxDescriptionLength) {
@@ -79,6 +80,21 @@ export class AccessTokens {
     const minted = await this.tokens.mint({ ...input, ownerUrn: principal.actorUrn, now });
     await recordAudit(this.ports.audit, 'CreateAccessTokenEvent', principal.actorUrn, { entityUrn: tokenUrn(minted.record.id) }, now);
     return minted;
+  }
+
+  /**
+   * DataHub's CreateAccessTokenResolver: a service account's token needs MANAGE_SERVICE_ACCOUNTS and the actor to be
+   * one (checked after the privilege, so a caller without it learns nothing about the user).
+   */
+  private async mayCreate(principal: Principal, input: CreateTokenInput): Promise<boolean> {
+    if (input.type === 'SERVICE_ACCOUNT') {
+      if (!(await this.authorizer.allows(principal, 'manageServiceAccounts'))) return false;
+      const found = (await this.ports.aspects.getEntities([input.actorUrn], ['subTypes'])).get(input.actorUrn);
+      if (found === undefined || !isServiceAccount(found)) throw badRequest(`The specified URN is not a service account: ${input.actorUrn}`);
+      return true;
+    }
+    const forSelf = input.actorUrn === principal.actorUrn;
+    return (await this.canManage(principal)) || (forSelf && (await this.authorizer.allows(principal, 'generatePersonalAccessToken')));
   }
 
   /** DataHub's getAccessTokenMetadata: what a raw token is (its stored record), for those who may manage tokens. */

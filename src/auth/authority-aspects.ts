@@ -15,6 +15,8 @@ const AUTHORITY_ASPECTS: ReadonlyMap<string, Operation> = new Map<string, Operat
   ['corpuser/corpuserstatus', 'writeIdentityAccess'],
   ['corpuser/status', 'writeIdentityAccess'],
   ['corpuser/corpusercredentials', 'writeIdentityAccess'],
+  // The SERVICE_ACCOUNT sub type lets whoever manages service accounts mint the user's tokens and delete it.
+  ['corpuser/subtypes', 'writeServiceAccountMark'],
   // A group's role passes to every member; its info lists members and admins in DataHub's model.
   ['corpgroup/rolemembership', 'writeIdentityAccess'],
   ['corpgroup/corpgroupinfo', 'writeIdentityAccess'],

@@ -158,6 +158,12 @@ export const OPERATIONS = {
     on: 'platform',
     message: (s) => `${s.actor} is not authorized to get raw search documents`,
   },
+  /** DataHub's system information (SystemInfoController): MANAGE_SYSTEM_OPERATIONS only. */
+  readSystemInfo: {
+    anyOf: ['MANAGE_SYSTEM_OPERATIONS'],
+    on: 'platform',
+    message: (s) => `${s.actor} is not authorized for system operations.`,
+  },
   getTaskStatus: {
     anyOf: ['GET_ES_TASK_STATUS_PRIVILEGE', 'MANAGE_SYSTEM_OPERATIONS'],
     on: 'platform',
@@ -173,6 +179,7 @@ export const OPERATIONS = {
   },
   /** Writing the other aspects that carry authority (auth/authority-aspects.ts): each needs DataHub's privilege for it. */
   writeAccessTokenRecord: { anyOf: ['MANAGE_ACCESS_TOKENS'], on: 'platform', message: MODIFY_ENTITY },
+  writeServiceAccountMark: { anyOf: ['MANAGE_SERVICE_ACCOUNTS'], on: 'platform', message: MODIFY_ENTITY },
   writeSecret: { anyOf: ['MANAGE_SECRETS'], on: 'platform', message: MODIFY_ENTITY },
   writeIngestionSource: { anyOf: ['MANAGE_INGESTION'], on: 'platform', message: MODIFY_ENTITY },
   writeGlobalSettings: { anyOf: ['MANAGE_GLOBAL_SETTINGS'], on: 'platform', message: MODIFY_ENTITY },
@@ -180,6 +187,8 @@ export const OPERATIONS = {
   writeSystemState: { anyOf: ['MANAGE_SYSTEM_OPERATIONS'], on: 'platform', message: MODIFY_ENTITY },
   manageUsers: { anyOf: ['MANAGE_USERS_AND_GROUPS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   manageAccessTokens: { anyOf: ['MANAGE_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
+  /** DataHub's canManageServiceAccounts: every service account action and their tokens (each refusal names its action). */
+  manageServiceAccounts: { anyOf: ['MANAGE_SERVICE_ACCOUNTS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   generatePersonalAccessToken: { anyOf: ['GENERATE_PERSONAL_ACCESS_TOKENS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
 } as const satisfies Record<string, OperationRule>;
 

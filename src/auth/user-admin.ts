@@ -8,6 +8,7 @@ import { ADMIN_URN, type Principal } from './principal.ts';
 import type { Parts, ReadParts } from '../storage/store.ts';
 import type { TokenService } from './token-service.ts';
 import { recordAudit } from './audit-events.ts';
+import { SERVICE_ACCOUNT_SUB_TYPE } from './service-accounts.ts';
 
 export const USER_STATUSES = ['ACTIVE', 'SUSPENDED'] as const;
 export type UserStatus = (typeof USER_STATUSES)[number];
@@ -55,7 +56,7 @@ export class UserAdmin {
     return urn;
   }
 
-  /** Users in urn order, soft-deleted ones left out; `query` matches as searchAcrossEntities' full text does. */
+  /** Users in urn order, soft-deleted ones and service accounts left out; `query` matches as searchAcrossEntities' full text does. */
   async list(input: { start?: number | null; count?: number | null; query?: string | null }): Promise<UserPage> {
     const start = input.start ?? 0;
     const count = input.count ?? DEFAULT_USER_PAGE;
@@ -63,7 +64,9 @@ export class UserAdmin {
     if (!Number.isInteger(count) || count < 0 || count > MAX_USER_PAGE)
       throw badRequest(`Field 'count' must be an integer from 0 to ${MAX_USER_PAGE}`);
     const query = input.query?.trim() || undefined;
-    const page = await this.search.page({ entityTypes: ['corpuser'], query, filter: [], includeSoftDeleted: false, sort: [] }, start, count, {
+    // DataHub's ListUsersResolver leaves service accounts out: they have a list of their own.
+    const people = [[{ field: 'typeNames', values: [SERVICE_ACCOUNT_SUB_TYPE], negated: true }]];
+    const page = await this.search.page({ entityTypes: ['corpuser'], query, filter: people, includeSoftDeleted: false, sort: [] }, start, count, {
       total: true,
     });
     return { start, count: page.hits.length, total: await page.total(), urns: page.hits.map((h) => h.urn) };

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { EMITTED_CATEGORIES } from '../catalog/events/entity-changes.ts';
 import type { WebhookDeliveryWire, WebhookSubscriptionWire } from '../api/wire/webhooks.ts';
 import { usageError } from './exit-codes.ts';
 import { clientOf, withServerOptions } from './global-options.ts';
@@ -107,7 +108,7 @@ export function webhookCommands(): Command {
     withServerOptions(new Command('create'))
       .description('Subscribe a URL to change events; prints the signing secret once')
       .requiredOption('--url <url>', 'an http or https URL')
-      .option('--categories <list>', 'only these categories, comma-separated: DEPRECATION, RUN')
+      .option('--categories <list>', `only these categories, comma-separated: ${EMITTED_CATEGORIES.join(', ')}`)
       .option('--entity-types <list>', 'only events on these entity types, comma-separated: dataset, dataProcessInstance, ...')
       .option('--secret-stdin', 'read the signing secret (16 to 256 characters) from standard input instead of generating one')
       .addHelpText('after', '\nExample:\n  $ almanac webhooks create --url https://hooks.example.com/almanac --categories DEPRECATION')

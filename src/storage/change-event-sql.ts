@@ -5,6 +5,7 @@
 import type { StoredAspect } from './ports/aspects.ts';
 import type {
   AspectChange,
+  ChangeEventRules,
   ClaimedDelivery,
   LogEntry,
   WebhookDeliveryRecord,
@@ -64,7 +65,6 @@ export const deletion = (a: StoredAspect, actor = DELETION_ACTOR, at = Date.now(
 
 export interface LogRow {
   log_offset: number | string;
-  topic: string;
   entity_type: string;
   entity_urn: string;
   created_at: number | string;
@@ -72,19 +72,48 @@ export interface LogRow {
   webhook_category: string | null;
 }
 
-/** An entry as read: `value` turns the compact text the write stored into the value served (ChangeEventRules.entryValue). */
-export const toLogEntry = (r: LogRow, value: (stored: string) => string): LogEntry => ({
-  offset: Number(r.log_offset),
-  topic: r.topic,
-  entityType: r.entity_type,
-  entityUrn: r.entity_urn,
-  createdAt: Number(r.created_at),
-  value: value(r.value),
-  webhookCategory: r.webhook_category,
-});
-
-export const READ_LOG_SQL = `SELECT log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category FROM event_log
+const LOG_COLUMNS = 'log_offset, entity_type, entity_urn, created_at, value, webhook_category';
+export const READ_LOG_SQL = `SELECT ${LOG_COLUMNS} FROM event_log
  WHERE topic = :topic AND log_offset >= :fromOffset ORDER BY log_offset LIMIT :limit`;
+/** PlatformEvent_v1's entries: its own, and the change logs it derives Entity Change Events from (index event_log_platform). */
+export const READ_PLATFORM_LOG_SQL = `SELECT ${LOG_COLUMNS} FROM event_log
+ WHERE (topic = 'PlatformEvent_v1' OR derives_events = 1) AND log_offset >= :fromOffset ORDER BY log_offset LIMIT :limit`;
+export const readLogSql = (topic: string): string => (topic === 'PlatformEvent_v1' ? READ_PLATFORM_LOG_SQL : READ_LOG_SQL);
+
+/**
+ * The events a page of entries is served as on `topic` (ChangeEventRules.entryEvents), the first `from.index` of the
+ * entry at `from.offset` left out, at most `limit`.
+ */
+export function eventsOf(
+  rows: readonly LogRow[],
+  topic: string,
+  from: { offset: number; index: number },
+  limit: number,
+  rules: Pick<ChangeEventRules, 'entryEvents'>,
+): LogEntry[] {
+  const events: LogEntry[] = [];
+  for (const r of rows) {
+    const offset = Number(r.log_offset);
+    const served = rules.entryEvents(r.value, topic, { entityType: r.entity_type, entityUrn: r.entity_urn });
+    for (let i = offset === from.offset ? from.index : 0; i < served.length; i++) {
+      if (events.length === limit) return events;
+      const { entityType, entityUrn, value } = served[i]!;
+      events.push({
+        offset,
+        index: i,
+        of: served.length,
+        topic,
+        entityType,
+        entityUrn,
+        value,
+        createdAt: Number(r.created_at),
+        webhookCategory: r.webhook_category,
+      });
+    }
+  }
+  return events;
+}
+
 export const OLDEST_LOG_OFFSET_SQL = 'SELECT MIN(log_offset) AS o FROM event_log';
 /** In offset order from the oldest end, so the walk stops at the first entry of the window (entries are made in time order, give or take). */
 export const LOG_OFFSET_SINCE_SQL = 'SELECT log_offset AS o FROM event_log WHERE created_at >= :time ORDER BY log_offset LIMIT 1';

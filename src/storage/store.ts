@@ -37,6 +37,7 @@ export type * from './ports/truncation.ts';
 export type * from './ports/user-access.ts';
 /** The write refused for missing required entities: the one error of the port the domain acts on. */
 export { MissingEntities } from './store-error.ts';
+export { WEBHOOK_TOPIC } from './ports/change-events.ts';
 
 /**
  * The ports, one part per capability. A service names the ports it uses in its constructor; only the composition root

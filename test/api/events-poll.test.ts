@@ -12,6 +12,7 @@ const VERSIONED = 'MetadataChangeLog_Versioned_v1';
 const TIMESERIES = 'MetadataChangeLog_Timeseries_v1';
 const PLATFORM = 'PlatformEvent_v1';
 const TAG_KEYS = { tags: ['attribution\u241fsource', 'tag'] };
+const UPDATE_DESCRIPTION = 'mutation($input: DescriptionUpdateInput!) { updateDescription(input: $input) }';
 const UPDATE_DEPRECATION = 'mutation($input: UpdateDeprecationInput!) { updateDeprecation(input: $input) }';
 
 /** Avro's JSON bytes: one character per byte. */
@@ -37,6 +38,7 @@ function changeEvent(value: string) {
   const v = JSON.parse(value);
   assert.equal(v.name, 'entityChangeEvent');
   return JSON.parse(bytesText(v.payload.value)) as {
+    entityType: string;
     entityUrn: string;
     category: string;
     operation: string;
@@ -176,6 +178,77 @@ for (const backend of await backends()) {
       );
     });
 
+    it("logs a field's description, edited or ingested, as DOCUMENTATION events of the schemaField, as DataHub's doc propagation reads them", async () => {
+      const urn = datasetUrn('field-docs');
+      const field = (fieldPath: string, extra: Record<string, unknown> = {}) => ({
+        fieldPath,
+        type: { type: { 'com.linkedin.schema.StringType': {} } },
+        nativeDataType: 'varchar',
+        ...extra,
+      });
+      const schema = (fields: unknown[]) =>
+        mcp(urn, 'schemaMetadata', {
+          schemaName: 'docs',
+          platform: 'urn:li:dataPlatform:hive',
+          version: 0,
+          hash: '',
+          platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+          fields,
+        });
+      const fieldUrn = (path: string) => `urn:li:schemaField:(${urn},${path})`;
+      const fieldEvents = (got: Awaited<ReturnType<typeof logged>>) =>
+        got.platform
+          .filter((e) => e.entityType === 'schemaField')
+          .map((e) => ({ entityUrn: e.entityUrn, category: e.category, operation: e.operation, modifier: e.modifier, parameters: e.parameters }));
+
+      /** A field's DOCUMENTATION event: ingested ones have no modifier, edited ones the field path. */
+      const doc = (path: string, operation: string, description: string, modifier?: string) => ({
+        entityUrn: fieldUrn(path),
+        category: 'DOCUMENTATION',
+        operation,
+        modifier,
+        parameters: { fieldPath: path, parentUrn: urn, description },
+      });
+
+      // Ingested with the schema: DataHub's SchemaMetadataChangeEventGenerator.
+      const created = await logged(() => ingest(schema([field('id', { description: 'The key' }), field('email')])));
+      assert.deepEqual(fieldEvents(created), [doc('id', 'ADD', 'The key')]);
+      // Its TECHNICAL_SCHEMA events stay the dataset's, naming the field.
+      assert.deepEqual(
+        created.platform.filter((e) => e.category === 'TECHNICAL_SCHEMA').map((e) => [e.entityType, e.entityUrn, e.operation, e.modifier]),
+        [
+          ['dataset', urn, 'ADD', fieldUrn('email')],
+          ['dataset', urn, 'ADD', fieldUrn('id')],
+        ],
+      );
+      // Edited (editableSchemaMetadata; DataHub's EditableSchemaMetadataChangeEventGenerator, the field path as modifier).
+      const edit = (description: string) =>
+        logged(() =>
+          gqlData(server, UPDATE_DESCRIPTION, { input: { resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource: 'email', description } }),
+        );
+      const email = (operation: string, description: string) => doc('email', operation, description, 'email');
+      assert.deepEqual(fieldEvents(await edit('Where to write')), [email('ADD', 'Where to write')]);
+      assert.deepEqual(fieldEvents(await edit('Where to write, verified')), [email('MODIFY', 'Where to write, verified')]);
+      // Ingested again with the key's description changed and a tag on email: one event each, both of the fields.
+      const changed = await logged(() =>
+        ingest(schema([field('id', { description: 'The primary key' }), field('email', { globalTags: { tags: [{ tag: 'urn:li:tag:pii' }] } })])),
+      );
+      assert.deepEqual(fieldEvents(changed), [
+        {
+          entityUrn: fieldUrn('email'),
+          category: 'TAG',
+          operation: 'ADD',
+          modifier: 'urn:li:tag:pii',
+          parameters: { fieldPath: 'email', parentUrn: urn, tagUrn: 'urn:li:tag:pii', context: '{}' },
+        },
+        doc('id', 'MODIFY', 'The primary key'),
+      ]);
+      assert.deepEqual(
+        changed.platform.filter((e) => e.entityType !== 'schemaField'),
+        [],
+      );
+    });
+
     it('logs timeseries events on their own topic, every write of one', async () => {
       const urn = datasetUrn('profile');
       await ingest(mcp(urn, 'status', { removed: false }));
@@ -252,6 +325,40 @@ for (const backend of await backends()) {
       }
       assert.deepEqual([...new Set(seen)], urns);
       assert.equal(seen.length, 6);
+    });
+
+    it("pages PlatformEvent_v1 through the events of one change, a new schema's one per field, each once", async () => {
+      const urn = datasetUrn('schema');
+      const fields = ['id', 'name', 'email', 'created_at', 'country'].map((fieldPath) => ({
+        fieldPath,
+        nativeDataType: 'string',
+        type: { type: { 'com.linkedin.schema.StringType': {} } },
+      }));
+      const schema = {
+        schemaName: 'users',
+        platform: 'urn:li:dataPlatform:hive',
+        version: 0,
+        hash: '',
+        platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+        fields,
+      };
+      const { platform: all } = await logged(() => ingest(mcp(urn, 'schemaMetadata', schema)));
+      const added = all.filter((e) => e.category === 'TECHNICAL_SCHEMA' && e.operation === 'ADD').map((e) => e.parameters?.fieldPath);
+      assert.deepEqual(added, fields.map((f) => f.fieldPath).sort());
+      // Two at a time: the offset id names the event within the entry, so nothing is skipped or served twice.
+      let offsetId = await tail(PLATFORM);
+      await ingest(
+        mcp(urn, 'schemaMetadata', { ...schema, fields: [...fields, ...['a', 'b', 'c'].map((fieldPath) => ({ ...fields[0]!, fieldPath }))] }),
+      );
+      const paged: unknown[] = [];
+      for (let i = 0; i < 10; i++) {
+        const res = await poll({ topic: PLATFORM, offsetId, limit: 2, pollTimeoutSeconds: 0 });
+        assert.equal(res.status, 200, res.text);
+        if (res.json.count === 0) break;
+        offsetId = res.json.offsetId;
+        paged.push(...res.json.events.map((e: { value: string }) => changeEvent(e.value).parameters?.fieldPath));
+      }
+      assert.deepEqual(paged, ['a', 'b', 'c']);
     });
 
     it('answers a waiting poll as soon as a write commits', async () => {

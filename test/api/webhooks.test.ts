@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { actorWithRole } from '../support/actors.ts';
+import { createEntities } from '../support/curation.ts';
 import { backends, type TestDatabase } from '../support/databases.ts';
 import { mcp } from '../support/fixtures.ts';
-import { gql, gqlData } from '../support/graphql.ts';
+import { createDataset as createDatasetWithFields, gql, gqlData } from '../support/graphql.ts';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { createDataset, datasetUrn, DAY, hourly, ingestEvents, startTruncation, T0 } from '../support/truncation.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const SECRET = 'a webhook secret of some length';
 const CREATE = `mutation($input: CreateWebhookSubscriptionInput!) {
@@ -40,11 +41,12 @@ for (const backend of await backends()) {
       await db?.drop();
     });
     beforeEach(async () => {
-      // One subscription per test, to a receiver of its own.
+      // One subscription per test, to a receiver of its own, to the categories these tests are about (an unfiltered
+      // one would also get each dataset's LIFECYCLE and the like).
       if (subscription) await gqlData(server, 'mutation($id: String!) { deleteWebhookSubscription(id: $id) }', { id: subscription });
       await receiver?.close();
       receiver = await startWebhookReceiver();
-      const data = await gqlData(server, CREATE, { input: { url: receiver.url, secret: SECRET } });
+      const data = await gqlData(server, CREATE, { input: { url: receiver.url, secret: SECRET, categories: ['DEPRECATION', 'RUN'] } });
       subscription = data.createWebhookSubscription.subscription.id;
     });
 
@@ -166,6 +168,87 @@ for (const backend of await backends()) {
       );
     });
 
+    it("sends curation edits as DataHub's Entity Change Events, honouring each subscription's categories and entity types", async () => {
+      const [gold, term, domain, alice] = ['urn:li:tag:gold', 'urn:li:glossaryTerm:Revenue', 'urn:li:domain:hooks', 'urn:li:corpuser:hook-alice'];
+      const urn = datasetUrn('hooks.curated');
+      await createEntities(server, gold, term, domain, alice);
+      await createDatasetWithFields(server, urn, ['email']);
+      // Owners by the name DataHub's docs give them (OWNER), kept as the one its events carry (OWNERSHIP).
+      const onDataset = await startWebhookReceiver();
+      const onFields = await startWebhookReceiver();
+      const made = await gqlData(server, CREATE, {
+        input: { url: onDataset.url, categories: ['TAG', 'OWNER', 'DOMAIN', 'DOCUMENTATION', 'GLOSSARY_TERM'], entityTypes: ['dataset'] },
+      });
+      assert.deepEqual(made.createWebhookSubscription.subscription.categories, ['TAG', 'OWNERSHIP', 'DOMAIN', 'DOCUMENTATION', 'GLOSSARY_TERM']);
+      const fields = await gqlData(server, CREATE, { input: { url: onFields.url, entityTypes: ['schemaField'] } });
+      try {
+        const field = { resourceUrn: urn, subResourceType: 'DATASET_FIELD', subResource: 'email' };
+        const owner = { ownerUrn: alice, ownerEntityType: 'CORP_USER', type: 'TECHNICAL_OWNER' };
+        for (const [mutation, variables] of [
+          ['mutation($input: AddTagsInput!) { addTags(input: $input) }', { input: { resourceUrn: urn, tagUrns: [gold] } }],
+          ['mutation($input: TagAssociationInput!) { removeTag(input: $input) }', { input: { resourceUrn: urn, tagUrn: gold } }],
+          ['mutation($input: AddOwnersInput!) { addOwners(input: $input) }', { input: { resourceUrn: urn, owners: [owner] } }],
+          ['mutation($input: RemoveOwnerInput!) { removeOwner(input: $input) }', { input: { resourceUrn: urn, ownerUrn: alice } }],
+          ['mutation($e: String!, $d: String!) { setDomain(entityUrn: $e, domainUrn: $d) }', { e: urn, d: domain }],
+          ['mutation($input: DescriptionUpdateInput!) { updateDescription(input: $input) }', { input: { resourceUrn: urn, description: 'Curated' } }],
+          ['mutation($input: AddTermsInput!) { addTerms(input: $input) }', { input: { termUrns: [term], ...field } }],
+          ['mutation($input: DescriptionUpdateInput!) { updateDescription(input: $input) }', { input: { description: 'Where to write', ...field } }],
+        ] as const)
+          await gqlData(server, mutation, variables);
+        const datasetEvents = await onDataset.waitFor(6);
+        const fieldEvents = await onFields.waitFor(2);
+        await new Promise((r) => setTimeout(r, 500));
+        // Deliveries run concurrently, so in any order.
+        const summary = (received: readonly ReceivedDelivery[]) =>
+          received
+            .map((d) => [d.json.entityType, d.json.category, d.json.operation, d.json.modifier])
+            .sort((a, b) => String(a).localeCompare(String(b)));
+        const sorted = (events: unknown[][]) => [...events].sort((a, b) => String(a).localeCompare(String(b)));
+        assert.deepEqual(
+          summary(onDataset.received),
+          sorted([
+            ['dataset', 'TAG', 'ADD', gold],
+            ['dataset', 'TAG', 'REMOVE', gold],
+            ['dataset', 'OWNERSHIP', 'ADD', alice],
+            ['dataset', 'OWNERSHIP', 'REMOVE', alice],
+            ['dataset', 'DOMAIN', 'ADD', domain],
+            ['dataset', 'DOCUMENTATION', 'ADD', undefined],
+          ]),
+        );
+        assert.deepEqual(
+          summary(onFields.received),
+          sorted([
+            ['schemaField', 'GLOSSARY_TERM', 'ADD', term],
+            ['schemaField', 'DOCUMENTATION', 'ADD', 'email'],
+          ]),
+        );
+        const byCategory = (events: typeof datasetEvents, category: string, operation = 'ADD') =>
+          events.find((d) => d.json.category === category && d.json.operation === operation)!.json;
+        const { auditStamp, ...tagAdded } = byCategory(datasetEvents, 'TAG');
+        assert.deepEqual(tagAdded, {
+          entityType: 'dataset',
+          entityUrn: urn,
+          category: 'TAG',
+          operation: 'ADD',
+          modifier: gold,
+          parameters: { tagUrn: gold, context: '{}', sourceDetails: '{}' },
+          version: 0,
+        });
+        assert.equal(auditStamp.actor, 'urn:li:corpuser:datahub');
+        const fieldUrn = `urn:li:schemaField:(${urn},email)`;
+        assert.equal(byCategory(fieldEvents, 'DOCUMENTATION').entityUrn, fieldUrn);
+        assert.deepEqual(byCategory(fieldEvents, 'DOCUMENTATION').parameters, { fieldPath: 'email', parentUrn: urn, description: 'Where to write' });
+        assert.deepEqual(byCategory(fieldEvents, 'GLOSSARY_TERM').parameters, { fieldPath: 'email', parentUrn: urn, termUrn: term, context: '{}' });
+        // The DEPRECATION and RUN subscription heard none of it.
+        assert.equal(receiver.received.length, 0);
+      } finally {
+        for (const id of [made, fields].map((m) => m.createWebhookSubscription.subscription.id))
+          await gqlData(server, 'mutation($id: String!) { deleteWebhookSubscription(id: $id) }', { id });
+        await onDataset.close();
+        await onFields.close();
+      }
+    });
+
     it('does not send to a refused address a subscription made before the rule refused it', async () => {
       // As a row written by an older version would be: the URL was valid when it was made.
       const id = 'legacy-nat64';
@@ -230,7 +313,7 @@ for (const backend of await backends()) {
         [{ url: 'http://[64:ff9b::6464:64c8]/' }, /^url: 64:ff9b::6464:64c8 is the NAT64 form of 100\.100\.100\.200, a cloud metadata address/],
         [{ url: 'http://user:pw@example.com/hook' }, /^url: must not carry credentials/],
         [{ url: receiver.url, secret: 'short' }, /^secret: a string of 16 to 256 characters/],
-        [{ url: receiver.url, categories: ['TAG'] }, /^categories: unknown value TAG/],
+        [{ url: receiver.url, categories: ['TAG', 'TAGS'] }, /^categories: unknown value TAGS \(one of TAG, GLOSSARY_TERM, OWNERSHIP, /],
         [{ url: receiver.url, entityTypes: ['notAType'] }, /^entityTypes: unknown value notAType/],
       ] as const) {
         const res = await gql(server, CREATE, { input });

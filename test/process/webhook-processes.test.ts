@@ -43,7 +43,7 @@ for (const backend of await backends()) {
       receiver = await startWebhookReceiver();
       // Set up, then closed: the subscription, three datasets and a token for the process that will be killed.
       const setup = await startTestServer(db, { ALMANAC_WEBHOOK_DELIVERY: 'false', ALMANAC_RETENTION_SCHEDULE: 'off' });
-      await gqlData(setup, CREATE, { input: { url: receiver.url } });
+      await gqlData(setup, CREATE, { input: { url: receiver.url, categories: ['DEPRECATION'] } });
       const urns = await datasets(setup, 'killed', 3);
       const token = setup.adminToken;
       await setup.close();
@@ -79,7 +79,7 @@ describe('two processes sharing PostgreSQL deliver each event once', { skip: awa
     receiver = await startWebhookReceiver();
     first = await startTestServer(db, { ALMANAC_RETENTION_SCHEDULE: 'off' });
     second = await startServerProcess({ ...db.env, ALMANAC_RETENTION_SCHEDULE: 'off' });
-    await gqlData(first, CREATE, { input: { url: receiver.url } });
+    await gqlData(first, CREATE, { input: { url: receiver.url, categories: ['DEPRECATION'] } });
     const urns = await datasets(first, 'shared', 60);
     // Half the changes through each process, so both have events to deliver at once.
     await Promise.all([deprecateVia(first.url, first.adminToken, urns.slice(0, 30)), deprecateVia(second.address, first.adminToken, urns.slice(30))]);

@@ -7,15 +7,17 @@ const mcl = new AvroJsonEncoder(schemas.MetadataChangeLog as unknown as Construc
 
 describe("Avro's JSON encoding by DataHub's MetadataChangeLog schema", () => {
   it('wraps union values in their type names, fills defaults, and keeps the schema order', () => {
-    const encoded = mcl.encode({
-      entityType: 'dataset',
-      entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)',
-      changeType: 'UPSERT',
-      aspectName: 'status',
-      aspect: { value: '{"removed":false}', contentType: 'application/json' },
-      systemMetadata: { runId: 'r1', properties: { k: 'v' } },
-      created: { time: 5, actor: 'urn:li:corpuser:a' },
-    }) as Record<string, unknown>;
+    const encoded = JSON.parse(
+      mcl.encode({
+        entityType: 'dataset',
+        entityUrn: 'urn:li:dataset:(urn:li:dataPlatform:hive,t,PROD)',
+        changeType: 'UPSERT',
+        aspectName: 'status',
+        aspect: { value: '{"removed":false}', contentType: 'application/json' },
+        systemMetadata: { runId: 'r1', properties: { k: 'v' } },
+        created: { time: 5, actor: 'urn:li:corpuser:a' },
+      }),
+    ) as Record<string, unknown>;
     assert.deepEqual(Object.keys(encoded), [
       'auditHeader',
       'entityType',
@@ -43,7 +45,9 @@ describe("Avro's JSON encoding by DataHub's MetadataChangeLog schema", () => {
   });
 
   it('writes bytes one character per byte, as Avro does', () => {
-    const encoded = mcl.encode({ entityType: 'dataset', changeType: 'UPSERT', aspect: { value: '{"n":"é"}', contentType: 'application/json' } }) as {
+    const encoded = JSON.parse(
+      mcl.encode({ entityType: 'dataset', changeType: 'UPSERT', aspect: { value: '{"n":"é"}', contentType: 'application/json' } }),
+    ) as {
       aspect: Record<string, { value: string }>;
     };
     const bytes = encoded.aspect['com.linkedin.pegasus2avro.mxe.GenericAspect']!.value;

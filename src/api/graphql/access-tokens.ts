@@ -9,6 +9,8 @@ import type { GraphqlModule } from './schema.ts';
 const typeDefs = /* GraphQL */ `
   enum AccessTokenType {
     PERSONAL
+    "A service account's token (MANAGE_SERVICE_ACCOUNTS)."
+    SERVICE_ACCOUNT
   }
 
   enum AccessTokenDuration {
@@ -73,7 +75,7 @@ const typeDefs = /* GraphQL */ `
   }
 
   extend type Mutation {
-    "Creates a personal access token; for another user it needs MANAGE_ACCESS_TOKENS."
+    "Creates a personal access token (for another user it needs MANAGE_ACCESS_TOKENS), or a service account's (MANAGE_SERVICE_ACCOUNTS)."
     createAccessToken(input: CreateAccessTokenInput!): AccessToken
     "Revokes a token by its id; it stops working on the next request, in every process."
     revokeAccessToken(tokenId: String!): Boolean!
@@ -131,8 +133,13 @@ export const accessTokensModule: GraphqlModule = {
       owner: (t: AccessTokenRecord, _a, ctx) => entityRef(ctx, t.ownerUrn),
     },
     Mutation: {
-      createAccessToken: async (_s, { input }: { input: { actorUrn: string; duration: string; name: string; description?: string | null } }, ctx) => {
+      createAccessToken: async (
+        _s,
+        { input }: { input: { type: 'PERSONAL' | 'SERVICE_ACCOUNT'; actorUrn: string; duration: string; name: string; description?: string | null } },
+        ctx,
+      ) => {
         const { token, record } = await ctx.app.accessTokens.create(ctx.principal, {
+          type: input.type,
           actorUrn: input.actorUrn,
           duration: parseTokenDuration(input.duration),
           name: input.name,

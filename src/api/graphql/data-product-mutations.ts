@@ -31,6 +31,11 @@ const typeDefs = /* GraphQL */ `
     resourceUrns: [String!]!
   }
 
+  input BatchSetDataProductsInput {
+    dataProductUrns: [String!]!
+    resourceUrns: [String!]!
+  }
+
   extend type Mutation {
     "Creates a data product in a domain (EDIT_ENTITY or MANAGE_DATA_PRODUCTS on the domain); the creator owns it."
     createDataProduct(input: CreateDataProductInput!): DataProduct
@@ -39,15 +44,24 @@ const typeDefs = /* GraphQL */ `
     deleteDataProduct(urn: String!): Boolean
     "Adds assets to a data product, or with no product removes them from every product listing them."
     batchSetDataProduct(input: BatchSetDataProductInput!): Boolean
+    "Adds assets to each product, leaving their other products (EDIT_ENTITY_DATA_PRODUCTS on each asset)."
+    batchAddToDataProducts(input: BatchSetDataProductsInput!): Boolean
+    "Removes assets from each product, leaving their other products (EDIT_ENTITY_DATA_PRODUCTS on each asset)."
+    batchRemoveFromDataProducts(input: BatchSetDataProductsInput!): Boolean
   }
 `;
 
 /** DataHub's isAuthorizedToManageDataProductsOnAnyDomain, and what else may stand in for it. */
-async function onAnyDomain(ctx: GraphqlContext, productUrn: string, ...others: Grant[]): Promise<Check> {
+export async function onAnyDomain(ctx: GraphqlContext, productUrn: string, ...others: Grant[]): Promise<Check> {
   // A product in no domain has no manager: EDIT_ENTITY on the product itself is asked instead.
   const [first = productUrn, ...rest] = await ctx.app.dataProducts.domainsOf(productUrn);
   return ['manageDataProducts', first, ...rest.map((d): Grant => ['manageDataProducts', d]), ...others];
 }
+
+type ProductsInput = { dataProductUrns: string[]; resourceUrns: string[] };
+
+/** DataHub's asset-side check (DataProductResolverUtils.verifyResources): EDIT_ENTITY_DATA_PRODUCTS on every asset. */
+const assetSide = (resourceUrns: readonly string[]): Check[] => resourceUrns.map((u): Check => ['editDataProducts', u]);
 
 export const dataProductMutationsModule: GraphqlModule = {
   typeDefs,
@@ -75,13 +89,18 @@ export const dataProductMutationsModule: GraphqlModule = {
             ctx.app.dataProducts.addAssets(product, input.resourceUrns, ctx.principal.actorUrn),
           );
         }
-        return curate(
-          ctx,
-          input.resourceUrns.map((u): Check => ['editDataProducts', u]),
-          { n: input.resourceUrns.length, field: 'input.resourceUrns' },
-          () => ctx.app.dataProducts.removeAssets(input.resourceUrns, ctx.principal.actorUrn),
+        return curate(ctx, assetSide(input.resourceUrns), { n: input.resourceUrns.length, field: 'input.resourceUrns' }, () =>
+          ctx.app.dataProducts.removeAssets(input.resourceUrns, ctx.principal.actorUrn),
         );
       },
+      batchAddToDataProducts: (_s, { input }: { input: ProductsInput }, ctx) =>
+        curate(ctx, assetSide(input.resourceUrns), { n: input.dataProductUrns.length, field: 'input.dataProductUrns' }, () =>
+          ctx.app.dataProducts.addToProducts('batchAddToDataProducts', input.dataProductUrns, input.resourceUrns, ctx.principal.actorUrn),
+        ),
+      batchRemoveFromDataProducts: (_s, { input }: { input: ProductsInput }, ctx) =>
+        curate(ctx, assetSide(input.resourceUrns), { n: input.dataProductUrns.length, field: 'input.dataProductUrns' }, () =>
+          ctx.app.dataProducts.removeFromProducts(input.dataProductUrns, input.resourceUrns, ctx.principal.actorUrn),
+        ),
     },
   },
 };

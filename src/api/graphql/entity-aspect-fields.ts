@@ -162,7 +162,7 @@ interface RelationshipsInput {
 }
 
 /** DataHub's `relationships` field: one hop of the named edge types, in or out. */
-const relationshipsField: Resolver = async (e: EntitySource, { input }: { input: RelationshipsInput }, ctx) => {
+export const relationshipsField: Resolver = async (e: EntitySource, { input }: { input: RelationshipsInput }, ctx) => {
   const start = input.start ?? 0;
   const count = input.count ?? 100;
   if (start < 0 || count < 0) throw badRequest('relationships: start and count must not be negative');

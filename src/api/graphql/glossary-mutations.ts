@@ -29,7 +29,7 @@ const typeDefs = /* GraphQL */ `
 `;
 
 /** DataHub's canManageChildrenEntities: MANAGE_GLOSSARIES, or the children privileges on the parent node. */
-const manageChildren = (parent: string | null | undefined): Check =>
+export const manageChildren = (parent: string | null | undefined): Check =>
   parent != null ? ['manageGlossaryChildren', parent, ['manageGlossaries']] : ['manageGlossaries'];
 
 const create =

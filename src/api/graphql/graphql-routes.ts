@@ -5,6 +5,8 @@ import type { AppContext } from '../context.ts';
 import { fromFrameworkError, GRAPHQL_CODE, sendGraphqlHttpError } from '../errors.ts';
 import { noteFailure } from '../request-log.ts';
 import { accessTokensModule } from './access-tokens.ts';
+import { serviceAccountsModule } from './service-accounts.ts';
+import { nameMutationsModule } from './name-mutations.ts';
 import { aspectValuesModule } from './aspect-values.ts';
 import { assertionModule } from './assertion.ts';
 import { assertionRunEventsModule } from './assertion-run-events.ts';
@@ -103,12 +105,14 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   incidentMutationsModule,
   logicalParentMutationsModule,
   viewMutationsModule,
+  nameMutationsModule,
   searchModule,
   searchAcrossModule,
   autocompleteModule,
   lineageSearchModule,
   entityLineageModule,
   accessTokensModule,
+  serviceAccountsModule,
   rolesModule,
   retentionModule,
   webhooksModule,

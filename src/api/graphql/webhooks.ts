@@ -7,7 +7,7 @@ const typeDefs = /* GraphQL */ `
   type WebhookSubscription {
     id: String!
     url: String!
-    "Only events of these categories (DEPRECATION, RUN); null for all."
+    "Only events of these Entity Change Event categories (TAG, GLOSSARY_TERM, OWNERSHIP, DOMAIN, DOCUMENTATION, DEPRECATION, TECHNICAL_SCHEMA, STRUCTURED_PROPERTY, LIFECYCLE, RUN; OWNER is taken as OWNERSHIP); null for all."
     categories: [String!]
     "Only events on these entity types; null for all."
     entityTypes: [String!]

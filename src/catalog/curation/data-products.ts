@@ -97,27 +97,55 @@ export class DataProducts {
 
   /** batchSetDataProduct with a product: adds the assets it does not list yet, in one write of its properties. */
   async addAssets(productUrn: string, resourceUrns: readonly string[], actor: string): Promise<void> {
-    checkBatchSize('batchSetDataProduct', 'resourceUrns', resourceUrns.length);
-    const product = parseUrn(productUrn).raw;
-    const resources = resourceUrns.map((u) => parseUrn(u).raw);
-    const found = await this.ports.aspects.existing([product, ...resources]);
-    if (!found.has(product)) throw badRequest(productMissing(product));
+    await this.addToProducts('batchSetDataProduct', [productUrn], resourceUrns, actor);
+  }
+
+  /**
+   * batchAddToDataProducts (and batchSetDataProduct's one product): each product lists the assets it does not list
+   * yet, their other products left as they are; all products in one transaction.
+   */
+  async addToProducts(operation: string, productUrns: readonly string[], resourceUrns: readonly string[], actor: string): Promise<void> {
+    const stamp = auditStampOf(actor, this.edits.now());
+    await this.editProducts(operation, productUrns, resourceUrns, actor, (assets, resources) => {
+      const listed = new Set(assets.map((a) => a.destinationUrn));
+      const added = resources.filter((r) => !listed.has(r)).map((r) => ({ destinationUrn: r, created: stamp, lastModified: stamp }));
+      return [...assets, ...added];
+    });
+  }
+
+  /** batchRemoveFromDataProducts: each product stops listing the assets; their other products are left as they are. */
+  async removeFromProducts(productUrns: readonly string[], resourceUrns: readonly string[], actor: string): Promise<void> {
+    await this.editProducts('batchRemoveFromDataProducts', productUrns, resourceUrns, actor, (assets, resources) => {
+      const gone = new Set(resources);
+      return assets.filter((a) => !gone.has(a.destinationUrn as string));
+    });
+  }
+
+  /** Checks that the products and the assets exist (DataHub's messages), then rewrites each product's asset list. */
+  private async editProducts(
+    operation: string,
+    productUrns: readonly string[],
+    resourceUrns: readonly string[],
+    actor: string,
+    change: (assets: Json[], resources: string[]) => Json[],
+  ): Promise<void> {
+    checkBatchSize(operation, 'resourceUrns', resourceUrns.length);
+    checkBatchSize(operation, 'dataProductUrns', productUrns.length);
+    const products = [...new Set(productUrns.map((u) => parseUrn(u).raw))];
+    const resources = [...new Set(resourceUrns.map((u) => parseUrn(u).raw))];
+    const found = await this.ports.aspects.existing([...products, ...resources]);
     for (const r of resources) if (!found.has(r)) throw badRequest(resourceMissing(r));
-    const now = this.edits.now();
-    const stamp = auditStampOf(actor, now);
-    const edit: AspectEdit = {
+    for (const p of products) if (!found.has(p)) throw badRequest(productMissing(p));
+    const edits = products.map((product): AspectEdit => ({
       urn: product,
       entityType: PRODUCT,
       aspect: PROPERTIES,
       update: (current) => {
         if (current === undefined) throw badRequest('Failed to batch set data product as data product does not exist');
-        const assets = assetsOf(current);
-        const listed = new Set(assets.map((a) => a.destinationUrn));
-        const added = [...new Set(resources)].filter((r) => !listed.has(r)).map((r) => ({ destinationUrn: r, created: stamp, lastModified: stamp }));
-        return { ...current, assets: [...assets, ...added] };
+        return { ...current, assets: change(assetsOf(current), resources) };
       },
-    };
-    await this.edits.apply([edit], actor, now, productMissing);
+    }));
+    await this.edits.apply(edits, actor, this.edits.now(), productMissing);
   }
 
   /** batchSetDataProduct without one: each asset leaves every product listing it (found through DataProductContains). */

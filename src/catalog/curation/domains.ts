@@ -11,7 +11,7 @@ import { addOwners, checkOwner, ownerUrnsToCheck, type OwnerInput } from './owne
 
 const DOMAIN = 'domain';
 const PROPERTIES = 'domainProperties';
-const DOMAINS: Hierarchy & { readonly name: string } = { entityType: DOMAIN, aspect: PROPERTIES, parent: 'parentDomain', name: 'name' };
+export const DOMAINS: Hierarchy & { readonly name: string } = { entityType: DOMAIN, aspect: PROPERTIES, parent: 'parentDomain', name: 'name' };
 
 export interface CreateDomainInput {
   readonly id?: string | null;

@@ -3,7 +3,8 @@
  * ExternalEventsService.convertGenericRecordToJson): a record's fields in schema order with absent ones at their
  * default, a non-null union branch wrapped in an object named for its type (`{"string": "urn:..."}`), bytes as a string
  * of one character per byte. The schemas are DataHub's (generated/event-schemas.json, `npm run events:generate`).
- * A schema is compiled once into one function per node, so encoding walks no names: every write logs its changes.
+ * A schema is compiled once into one function per node that writes the encoding's JSON text directly (no value is
+ * built only to be stringified), so encoding walks no names: every entry a poll serves is encoded when it is read.
  */
 type Schema = string | Schema[] | SchemaObject;
 interface SchemaObject {
@@ -16,7 +17,8 @@ interface SchemaObject {
   readonly symbols?: readonly string[];
 }
 
-type Encode = (value: unknown) => unknown;
+/** Writes a value's encoding as JSON text. */
+type Encode = (value: unknown) => string;
 
 /** A value the schema does not take; `path` is filled in as the error leaves each record and array. */
 class AvroValueError extends Error {
@@ -42,6 +44,10 @@ interface Node {
   name: string;
 }
 
+/** A text's UTF-8 bytes, one character each, as Avro's JsonEncoder writes bytes (ASCII is its own encoding). */
+const oneCharPerByte = (text: string): string =>
+  Buffer.byteLength(text, 'utf8') === text.length ? text : Buffer.from(text, 'utf8').toString('latin1');
+
 const show = (v: unknown): string => String(JSON.stringify(v)).slice(0, 80);
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -65,8 +71,8 @@ export class AvroJsonEncoder {
     this.root = this.compile(schema, undefined);
   }
 
-  /** The value's encoding as a JSON value (JSON.stringify gives the text DataHub serves). */
-  encode(value: unknown): unknown {
+  /** The value's encoding as the JSON text DataHub serves. */
+  encode(value: unknown): string {
     try {
       return this.root.encode(value);
     } catch (e) {
@@ -85,13 +91,15 @@ export class AvroJsonEncoder {
         name: 'array',
         fits: Array.isArray,
         encode: (v) =>
-          (v as unknown[]).map((item, i) => {
-            try {
-              return items.encode(item);
-            } catch (e) {
-              throw AvroValueError.within(e, `[${i}]`);
-            }
-          }),
+          `[${(v as unknown[])
+            .map((item, i) => {
+              try {
+                return items.encode(item);
+              } catch (e) {
+                throw AvroValueError.within(e, `[${i}]`);
+              }
+            })
+            .join(',')}]`,
       };
     }
     if (type === 'map') {
@@ -100,15 +108,15 @@ export class AvroJsonEncoder {
         name: 'map',
         fits: isObject,
         encode: (v) =>
-          Object.fromEntries(
-            Object.entries(v as object).map(([k, item]) => {
+          `{${Object.entries(v as object)
+            .map(([k, item]) => {
               try {
-                return [k, values.encode(item)];
+                return `${JSON.stringify(k)}:${values.encode(item)}`;
               } catch (e) {
                 throw AvroValueError.within(e, `.${k}`);
               }
-            }),
-          ),
+            })
+            .join(',')}}`,
       };
     }
     return this.compile(type, namespace);
@@ -120,10 +128,10 @@ export class AvroJsonEncoder {
     if (fits) {
       const encode: Encode =
         name === 'bytes'
-          ? (v) => Buffer.from(String(v), 'utf8').toString('latin1') // one character per byte, as Avro's JsonEncoder
+          ? (v) => JSON.stringify(oneCharPerByte(String(v)))
           : (v) => {
               if (!fits(v)) throw new AvroValueError(`expected ${name}, got ${show(v)}`);
-              return name === 'null' ? null : v;
+              return name === 'null' ? 'null' : JSON.stringify(v);
             };
       return { name, fits, encode };
     }
@@ -148,30 +156,34 @@ export class AvroJsonEncoder {
         fits,
         encode: (v) => {
           if (!fits(v)) throw new AvroValueError(`expected one of ${[...symbols].join(', ')}, got ${show(v)}`);
-          return v;
+          return JSON.stringify(v);
         },
       };
     } else {
-      const fields: Array<{ name: string; node: Node; fallback: unknown }> = [];
+      // Each field's key is written once, with the separator before it: `{"a":`, then `,"b":`.
+      const fields: Array<{ name: string; key: string; node: Node; fallback: unknown }> = [];
       node = {
         name: full,
         fits: isObject,
         encode: (v) => {
           const obj = (v ?? {}) as Record<string, unknown>;
-          const out: Record<string, unknown> = {};
+          let out = '';
           for (const f of fields) {
             try {
-              out[f.name] = f.node.encode(obj[f.name] ?? f.fallback);
+              out += f.key + f.node.encode(obj[f.name] ?? f.fallback);
             } catch (e) {
               throw AvroValueError.within(e, `.${f.name}`);
             }
           }
-          return out;
+          return fields.length === 0 ? '{}' : `${out}}`;
         },
       };
       // Registered before its fields compile, so a field may name the record it is in.
       this.named.set(full, node);
-      for (const f of s.fields!) fields.push({ name: f.name, node: this.compile(f.type, ns), fallback: f.default });
+      for (const f of s.fields!) {
+        const key = `${fields.length === 0 ? '{' : ','}${JSON.stringify(f.name)}:`;
+        fields.push({ name: f.name, key, node: this.compile(f.type, ns), fallback: f.default });
+      }
     }
     this.named.set(full, node);
     return node;
@@ -181,17 +193,19 @@ export class AvroJsonEncoder {
     const nodes = branches.map((b) => this.compile(b, namespace));
     const nullable = nodes.some((n) => n.name === 'null');
     const others = nodes.filter((n) => n.name !== 'null');
+    // Each branch with the text that opens its wrapper: `{"string":`.
+    const wrapped = others.map((n) => ({ node: n, open: `{${JSON.stringify(n.name)}:` }));
     return {
       name: 'union',
       fits: (v) => (v === null || v === undefined ? nullable : others.some((n) => n.fits(v))),
       encode: (v) => {
         if (v === null || v === undefined) {
-          if (nullable) return null;
+          if (nullable) return 'null';
           throw new AvroValueError('a value is required');
         }
-        const branch = others.find((n) => n.fits(v));
+        const branch = wrapped.find((b) => b.node.fits(v));
         if (!branch) throw new AvroValueError(`no branch of its union takes ${show(v)}`);
-        return { [branch.name]: branch.encode(v) };
+        return `${branch.open}${branch.node.encode(v)}}`;
       },
     };
   }

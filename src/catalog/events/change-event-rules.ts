@@ -1,5 +1,5 @@
 import type { ChangeEventRules, TaskRecord } from '../../storage/store.ts';
-import { changeLogEntries, eventLogValue, platformEntry } from './change-log.ts';
+import { changeLogEntries, entryEvents, platformEntry, webhookEntries } from './change-log.ts';
 import { toEntityChangeEvent } from './entity-change-event.ts';
 
 /** Task kinds whose end is an event, and the name each takes in its run's urn. */
@@ -15,7 +15,8 @@ const RUN_KINDS: ReadonlyMap<string, string> = new Map([
  */
 export const changeEventRules: ChangeEventRules = {
   changeLog: changeLogEntries,
-  entryValue: eventLogValue,
+  webhookEvents: webhookEntries,
+  entryEvents,
   taskEnded(task: TaskRecord) {
     const name = RUN_KINDS.get(task.kind);
     if (name === undefined) return [];

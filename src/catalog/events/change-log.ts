@@ -1,8 +1,8 @@
 import schemas from './generated/event-schemas.json' with { type: 'json' };
-import type { AspectChange, NewLogEntry } from '../../storage/store.ts';
+import { WEBHOOK_TOPIC, type AspectChange, type NewLogEntry, type ServedEvent } from '../../storage/store.ts';
 import { ASPECTS } from '../registry/aspects.ts';
-import { entityChangeEvents, type EntityChangeEventV1 } from './entity-changes.ts';
-import { EMITTED_CATEGORIES, toEntityChangeEvent, type ChangeRecord } from './entity-change-event.ts';
+import { derivesEntityChangeEvents, EMITTED_CATEGORIES, entityChangeEvents, type EntityChangeEventV1 } from './entity-changes.ts';
+import { toEntityChangeEvent, type ChangeRecord } from './entity-change-event.ts';
 import { AvroJsonEncoder } from './avro-json.ts';
 
 /** DataHub's topics, by the names its events API takes (ExternalEventsService). */
@@ -39,27 +39,26 @@ export function metadataChangeLog(c: AspectChange): Record<string, unknown> {
 function encodeChangeLog(c: AspectChange): string {
   const mcl = metadataChangeLog(c);
   try {
-    return JSON.stringify(MCL.encode(mcl));
+    return MCL.encode(mcl);
   } catch {
-    return JSON.stringify(MCL.encode({ ...mcl, systemMetadata: null, previousSystemMetadata: null }));
+    return MCL.encode({ ...mcl, systemMetadata: null, previousSystemMetadata: null });
   }
 }
 
 /** The Avro JSON text of the PlatformEvent_v1 wrapping an Entity Change Event given as its JSON text. */
 const encodePlatformEvent = (time: number, eceText: string): string =>
-  JSON.stringify(
-    PLATFORM_EVENT.encode({
-      header: { timestampMillis: time },
-      name: 'entityChangeEvent',
-      payload: { value: eceText, contentType: 'application/json' },
-    }),
-  );
+  PLATFORM_EVENT.encode({
+    header: { timestampMillis: time },
+    name: 'entityChangeEvent',
+    payload: { value: eceText, contentType: 'application/json' },
+  });
 
 /**
  * What an entry stores is compact, made cheaply at the write (one JSON.stringify, no Avro): `{"mcl":<change>}` for a
- * change log, `{"ece":<event>}` for an Entity Change Event, `{"change":<ChangeRecord>}` for a webhook event carried
- * over from the outbox by the migration. The Avro JSON value DataHub's events API serves is made from it when read
- * (`eventLogValue`), the webhook body when delivered (`entityChangeEventText`).
+ * change log, `{"ece":<event>}` for an Entity Change Event (a task's RUN, an event webhooks deliver, and, before
+ * events were derived when read, every event), `{"change":<ChangeRecord>}` for a webhook event carried over from the
+ * outbox by the migration. What DataHub's events API serves is made from it when read (`entryEvents`), the webhook
+ * body when delivered (`entityChangeEventText`).
  */
 const MCL_PREFIX = '{"mcl":';
 const ECE_PREFIX = '{"ece":';
@@ -72,12 +71,25 @@ function storedEventText(stored: string): string | undefined {
   return undefined;
 }
 
-/** The value the events API serves for a stored entry: Avro's JSON encoding of its record. */
-export function eventLogValue(stored: string): string {
-  if (stored.startsWith(MCL_PREFIX)) return encodeChangeLog((JSON.parse(stored) as { mcl: AspectChange }).mcl);
+/** An Entity Change Event as PlatformEvent_v1 serves it, from its JSON text. */
+function platformEvent(text: string): ServedEvent {
+  const ece = JSON.parse(text) as EntityChangeEventV1;
+  return { entityType: ece.entityType, entityUrn: ece.entityUrn, value: encodePlatformEvent(ece.auditStamp.time, text) };
+}
+
+/**
+ * What a stored entry is served as on `topic`: a change log is its MetadataChangeLog on its own topic, and on
+ * PlatformEvent_v1 the Entity Change Events DataHub's hook derives from it (EntityChangeEventGeneratorHook), made
+ * now from the change it stored; an event is itself (a value stored as served, by an earlier form of the log, as is).
+ */
+export function entryEvents(stored: string, topic: string, entry: Omit<ServedEvent, 'value'>): ServedEvent[] {
+  if (stored.startsWith(MCL_PREFIX)) {
+    const change = (JSON.parse(stored) as { mcl: AspectChange }).mcl;
+    if (topic === 'PlatformEvent_v1') return entityChangeEvents(change).map((ece) => platformEvent(JSON.stringify(ece)));
+    return [{ entityType: change.entityType, entityUrn: change.urn, value: encodeChangeLog(change) }];
+  }
   const text = storedEventText(stored);
-  if (text === undefined) return stored;
-  return encodePlatformEvent((JSON.parse(text) as EntityChangeEventV1).auditStamp.time, text);
+  return [text === undefined ? { ...entry, value: stored } : platformEvent(text)];
 }
 
 /** Which topic DataHub routes an aspect's change log to (EntityServiceImpl: timeseries aspects to their own). */
@@ -85,17 +97,17 @@ const changeLogTopic = (aspect: string): Topic =>
   ASPECTS.get(aspect)?.kind === 'timeseries' ? 'MetadataChangeLog_Timeseries_v1' : 'MetadataChangeLog_Versioned_v1';
 
 /**
- * An Entity Change Event's entry on PlatformEvent_v1, as DataHub's EntityChangeEventGeneratorHook.buildPlatformEvent
- * wraps it (when read). Webhooks deliver the entries of the categories they take (EMITTED_CATEGORIES), with the event
- * as body.
+ * An Entity Change Event's entry: on PlatformEvent_v1 (a task's RUN), or on WEBHOOK_TOPIC for webhooks to deliver.
+ * Webhooks deliver the entries of the categories they take (EMITTED_CATEGORIES), with the event as body.
  */
-export const platformEntry = (ece: EntityChangeEventV1): NewLogEntry => ({
-  topic: 'PlatformEvent_v1',
+export const platformEntry = (ece: EntityChangeEventV1, topic: string = 'PlatformEvent_v1'): NewLogEntry => ({
+  topic,
   entityType: ece.entityType,
   entityUrn: ece.entityUrn,
   createdAt: ece.auditStamp.time,
   value: `${ECE_PREFIX}${JSON.stringify(ece)}}`,
-  webhookCategory: (EMITTED_CATEGORIES as readonly string[]).includes(ece.category) ? ece.category : null,
+  webhookCategory: EMITTED_CATEGORIES.includes(ece.category) ? ece.category : null,
+  derivesEvents: false,
 });
 
 /** The Entity Change Event of a PlatformEvent_v1 entry, as the JSON text it was made from (a webhook's body). */
@@ -107,18 +119,24 @@ export function entityChangeEventText(stored: string): string {
 }
 
 /**
- * What the log records of one aspect change, in order: its MetadataChangeLog on the versioned or timeseries topic,
- * then the Entity Change Events DataHub's hook derives from it, on PlatformEvent_v1. Each value is stored compact
- * (the change itself, one JSON.stringify); Avro's JSON encoding is made when the entry is read (eventLogValue).
+ * What the log records of one aspect change: its MetadataChangeLog on the versioned or timeseries topic, stored
+ * compact (the change itself, one JSON.stringify). The Entity Change Events DataHub's hook derives from it are derived
+ * when PlatformEvent_v1 is read (`entryEvents`), so they cost the write nothing: `derivesEvents` marks the entries of
+ * the aspects they come from.
  */
 export function changeLogEntries(c: AspectChange): NewLogEntry[] {
-  const log: NewLogEntry = {
-    topic: changeLogTopic(c.aspect),
-    entityType: c.entityType,
-    entityUrn: c.urn,
-    createdAt: c.at,
-    value: `${MCL_PREFIX}${JSON.stringify(c)}}`,
-    webhookCategory: null,
-  };
-  return [log, ...entityChangeEvents(c).map(platformEntry)];
+  return [
+    {
+      topic: changeLogTopic(c.aspect),
+      entityType: c.entityType,
+      entityUrn: c.urn,
+      createdAt: c.at,
+      value: `${MCL_PREFIX}${JSON.stringify(c)}}`,
+      webhookCategory: null,
+      derivesEvents: derivesEntityChangeEvents(c.entityType, c.aspect),
+    },
+  ];
 }
+
+/** The change's Entity Change Events as entries webhooks deliver (the adapter asks only when a subscription exists). */
+export const webhookEntries = (c: AspectChange): NewLogEntry[] => entityChangeEvents(c).map((ece) => platformEntry(ece, WEBHOOK_TOPIC));

@@ -82,6 +82,3 @@ export function toEntityChangeEvent(e: ChangeRecord): EntityChangeEventV1 {
     version: 0,
   };
 }
-
-/** The categories webhooks deliver, for subscription filters. */
-export const EMITTED_CATEGORIES = ['DEPRECATION', 'RUN'] as const;

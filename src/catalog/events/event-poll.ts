@@ -34,10 +34,23 @@ function integer(name: string, raw: string | undefined, min: number): number | u
   return n;
 }
 
-/** DataHub's offset id: base64 of a JSON map from `<topic>-<partition>` to the next offset to read (one partition here). */
-export const encodeOffsetId = (topic: Topic, next: number): string => Buffer.from(JSON.stringify({ [`${topic}-0`]: next })).toString('base64');
+/** Where a consumer resumes: the entry at `offset`, from its `index`th event (an entry may be served as several). */
+export interface Position {
+  readonly offset: number;
+  readonly index: number;
+}
 
-export function decodeOffsetId(topic: Topic, raw: string): number {
+/**
+ * DataHub's offset id: base64 of a JSON map from `<topic>-<partition>` to the next offset to read (one partition
+ * here). Almanac adds `<topic>-0/event` when the next event is not an entry's first (PlatformEvent_v1 serves a change
+ * log's Entity Change Events at its offset), so an id without it means the entry's first event.
+ */
+export const encodeOffsetId = (topic: Topic, next: Position): string =>
+  Buffer.from(JSON.stringify({ [`${topic}-0`]: next.offset, ...(next.index > 0 ? { [`${topic}-0/event`]: next.index } : {}) })).toString('base64');
+
+const isOffset = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+export function decodeOffsetId(topic: Topic, raw: string): Position {
   const bad = (why: string) => badRequest(`Parameter 'offsetId' is not an offset of ${topic} (${why}): ${JSON.stringify(raw.slice(0, 100))}`);
   let parsed: unknown;
   try {
@@ -47,9 +60,11 @@ export function decodeOffsetId(topic: Topic, raw: string): number {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw bad('not base64 of a JSON object');
   const value = (parsed as Record<string, unknown>)[`${topic}-0`];
+  const index = (parsed as Record<string, unknown>)[`${topic}-0/event`] ?? 0;
   if (value === undefined) throw bad(`no ${topic}-0 in it`);
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw bad('its offset is not a non-negative integer');
-  return value;
+  if (!isOffset(value)) throw bad('its offset is not a non-negative integer');
+  if (!isOffset(index)) throw bad('its event index is not a non-negative integer');
+  return { offset: value, index };
 }
 
 /**
@@ -72,6 +87,7 @@ export class EventPoll {
     );
     const lookbackDays = integer('lookbackWindowDays', query.lookbackWindowDays, 0);
     const asked = query.offsetId === undefined || query.offsetId === '' ? undefined : decodeOffsetId(topic, query.offsetId);
+    let index = asked?.index ?? 0;
     await authorize(topic);
 
     const log = this.ports.changeEvents;
@@ -79,13 +95,15 @@ export class EventPoll {
     let from: number;
     let warning: string | undefined;
     if (asked !== undefined) {
-      from = asked;
-      if (bounds.oldest !== null && asked < bounds.oldest) {
+      from = asked.offset;
+      if (bounds.oldest !== null && asked.offset < bounds.oldest) {
         from = bounds.oldest;
-        warning = `Offset ${asked} is older than the change log keeps (ALMANAC_EVENT_RETENTION_DAYS): resumed from the oldest kept entry, offset ${from}`;
-      } else if (bounds.oldest === null && asked < bounds.next) {
+        index = 0;
+        warning = `Offset ${asked.offset} is older than the change log keeps (ALMANAC_EVENT_RETENTION_DAYS): resumed from the oldest kept entry, offset ${from}`;
+      } else if (bounds.oldest === null && asked.offset < bounds.next) {
         from = bounds.next;
-        warning = `Offset ${asked} is older than the change log keeps (ALMANAC_EVENT_RETENTION_DAYS): the log is empty, resumed from offset ${from}`;
+        index = 0;
+        warning = `Offset ${asked.offset} is older than the change log keeps (ALMANAC_EVENT_RETENTION_DAYS): the log is empty, resumed from offset ${from}`;
       }
     } else if (lookbackDays !== undefined && lookbackDays > 0) {
       // As DataHub: the first entry in the window, else the earliest kept, else the end.
@@ -97,11 +115,18 @@ export class EventPoll {
     const deadline = Date.now() + timeoutSeconds * 1000;
     for (;;) {
       const generation = await log.eventLogGeneration();
-      const entries = await log.readEventLog(topic, from, limit);
+      const entries = await log.readEventLog(topic, from, limit, index);
       const remaining = deadline - Date.now();
       if (entries.length > 0 || remaining <= 0) {
+        const last = entries[entries.length - 1];
+        const next =
+          last === undefined
+            ? { offset: from, index }
+            : last.index + 1 < last.of
+              ? { offset: last.offset, index: last.index + 1 }
+              : { offset: last.offset + 1, index: 0 };
         return {
-          offsetId: encodeOffsetId(topic, entries.length > 0 ? entries[entries.length - 1]!.offset + 1 : from),
+          offsetId: encodeOffsetId(topic, next),
           count: entries.length,
           events: entries.map((e) => ({ contentType: 'application/json' as const, value: e.value })),
           ...(warning !== undefined ? { warning } : {}),

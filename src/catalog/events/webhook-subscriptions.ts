@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { badRequest } from '../errors.ts';
-import { EMITTED_CATEGORIES } from './entity-change-event.ts';
+import { EMITTED_CATEGORIES, OWNER_ALIAS } from './entity-changes.ts';
 import { findEntitySpec } from '../registry/index.ts';
 import type { Parts, WebhookDeliveryRecord, WebhookDeliveryState, WebhookSubscriptionRecord } from '../../storage/store.ts';
 
@@ -39,6 +39,17 @@ function filterList(field: string, raw: unknown, allowed: (v: string) => boolean
   return [...new Set(raw as string[])];
 }
 
+/** The categories filter: DataHub's Entity Change Event categories, `OWNER` (its docs' name) kept as OWNERSHIP. */
+function categoryFilter(raw: unknown): string[] | null {
+  const named = filterList(
+    'categories',
+    raw,
+    (c) => EMITTED_CATEGORIES.includes(c) || c === OWNER_ALIAS.name,
+    `one of ${EMITTED_CATEGORIES.join(', ')}`,
+  );
+  return named && [...new Set(named.map((c) => (c === OWNER_ALIAS.name ? OWNER_ALIAS.category : c)))];
+}
+
 /** Webhook subscriptions and their delivery log; the caller checks the privilege (MANAGE_WEBHOOKS_PRIVILEGE). */
 export class WebhookSubscriptions {
   constructor(
@@ -57,12 +68,7 @@ export class WebhookSubscriptions {
     else if (typeof input.secret !== 'string' || input.secret.length < MIN_SECRET || input.secret.length > MAX_SECRET)
       throw badRequest(`secret: a string of ${MIN_SECRET} to ${MAX_SECRET} characters, or left out for a generated one`);
     else secret = input.secret;
-    const categories = filterList(
-      'categories',
-      input.categories,
-      (c) => (EMITTED_CATEGORIES as readonly string[]).includes(c),
-      `one of ${EMITTED_CATEGORIES.join(', ')}`,
-    );
+    const categories = categoryFilter(input.categories);
     const entityTypes = filterList('entityTypes', input.entityTypes, (t) => findEntitySpec(t) !== undefined, 'an entity type of the registry');
     if ((await this.ports.changeEvents.listWebhookSubscriptions()).length >= MAX_SUBSCRIPTIONS)
       throw badRequest(`At most ${MAX_SUBSCRIPTIONS} webhook subscriptions; delete one first`);

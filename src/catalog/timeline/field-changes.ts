@@ -1,4 +1,5 @@
 import { schemaFieldUrn } from '../urn.ts';
+import { alignFields } from './schema-changes.ts';
 import { glossaryTermChanges, tagChanges } from './association-changes.ts';
 import type { ChangeDiffer, ChangeEvent } from './change-event.ts';
 import { objectList, optionalString } from './change-event.ts';
@@ -44,8 +45,10 @@ const associations =
       (e) => ({ ...e, parameters: { [urnParameter]: e.parameters?.[urnParameter], context: e.parameters?.context } }),
     );
 
-export const fieldTagChanges = fieldDiffer(associations(tagChanges, 'globalTags', 'tagUrn'));
-export const fieldGlossaryTermChanges = fieldDiffer(associations(glossaryTermChanges, 'glossaryTerms', 'termUrn'));
+const perFieldTags = associations(tagChanges, 'globalTags', 'tagUrn');
+const perFieldTerms = associations(glossaryTermChanges, 'glossaryTerms', 'termUrn');
+export const fieldTagChanges = fieldDiffer(perFieldTags);
+export const fieldGlossaryTermChanges = fieldDiffer(perFieldTerms);
 
 export const fieldDocumentationChanges = fieldDiffer((before, after, fieldUrn, fieldPath) => {
   const was = optionalString(before?.description);
@@ -77,3 +80,38 @@ export const fieldDocumentationChanges = fieldDiffer((before, after, fieldUrn, f
     return event('MODIFY', 'PATCH', `Documentation for the field '${fieldPath}' of '${fieldUrn}' has been updated from '${was}' to '${is}'.`, is);
   return [];
 });
+
+/**
+ * A field's description as ingested (schemaMetadata; DataHub's SchemaMetadataChangeEventGenerator.getDescriptionChange):
+ * the same operations and parameters as an edited one, without a modifier, in that generator's words.
+ */
+const ingestedDescription: PerField = (before, after, fieldUrn, fieldPath) => {
+  const was = optionalString(before?.description);
+  const is = optionalString(after?.description);
+  const event = (operation: ChangeEvent['operation'], semVerChange: ChangeEvent['semVerChange'], description: string, current: string) => [
+    { entityUrn: fieldUrn, category: 'DOCUMENTATION' as const, operation, semVerChange, description, parameters: { description: current } },
+  ];
+  if (was === undefined && is !== undefined) return event('ADD', 'MINOR', `The description '${is}' for the field '${fieldPath}' has been added.`, is);
+  if (was !== undefined && is === undefined)
+    return event('REMOVE', 'MINOR', `The description '${was}' for the field '${fieldPath}' has been removed.`, was);
+  if (was !== undefined && is !== undefined && was !== is)
+    return event('MODIFY', 'PATCH', `The description for the field '${fieldPath}' has been changed from '${was}' to '${is}'.`, is);
+  return [];
+};
+
+/**
+ * DOCUMENTATION, TAG and GLOSSARY_TERM changes of the fields as ingested, inside schemaMetadata (DataHub's
+ * SchemaMetadataChangeEventGenerator.getFieldPropertyChangeEvents, which its Entity Change Events carry and the
+ * timeline does not): for each field in the order the schema's fields align (a renamed field compared with what it
+ * was renamed from), its description's, tags' and terms' events, about the field.
+ */
+export const schemaFieldPropertyChanges: ChangeDiffer = (before, after, datasetUrn) =>
+  alignFields(before, after).flatMap((step) => {
+    const was = 'base' in step ? step.base.value : undefined;
+    const is = 'target' in step ? step.target.value : undefined;
+    const fieldPath = 'target' in step ? step.target.path : step.base.path;
+    const fieldUrn = schemaFieldUrn(datasetUrn, fieldPath);
+    return [ingestedDescription, perFieldTags, perFieldTerms]
+      .flatMap((perField) => perField(was, is, fieldUrn, fieldPath))
+      .map((e) => withField(e, fieldPath, datasetUrn));
+  });

@@ -14,6 +14,8 @@ const FIELD_PATH_V2 = '[version=2.0]';
 
 interface Field {
   readonly path: string;
+  /** The SchemaField as stored. */
+  readonly value: Record<string, unknown>;
   readonly nativeType: string | undefined;
   readonly description: string | undefined;
   readonly nullable: boolean;
@@ -35,6 +37,7 @@ function fieldsOf(schema: Record<string, unknown> | undefined): Field[] {
     .filter((f) => typeof f.fieldPath === 'string')
     .map((f) => ({
       path: f.fieldPath as string,
+      value: f,
       nativeType: optionalString(f.nativeDataType),
       description: optionalString(f.description),
       nullable: f.nullable === true,
@@ -135,10 +138,20 @@ function primaryKeyEvents(datasetUrn: string, before: Record<string, unknown> | 
   ];
 }
 
-export const schemaChanges: ChangeDiffer = (before, after, datasetUrn) => {
+/**
+ * How DataHub's SchemaMetadataChangeEventGenerator aligns two versions' fields: both lists in path order, walked
+ * together; a path in both is the same field, one only before was removed (or renamed, when an added field matches
+ * it), one only after was added (or renamed to). Each step in the walk's order.
+ */
+export type FieldStep =
+  | { readonly kind: 'same' | 'renamed'; readonly base: Field; readonly target: Field }
+  | { readonly kind: 'removed'; readonly base: Field }
+  | { readonly kind: 'added'; readonly target: Field };
+
+export function alignFields(before: Record<string, unknown> | undefined, after: Record<string, unknown>): FieldStep[] {
   const base = fieldsOf(before);
   const target = fieldsOf(after);
-  const events: ChangeEvent[] = [];
+  const steps: FieldStep[] = [];
   const taken = new Set<string>();
   let b = 0;
   let t = 0;
@@ -148,26 +161,43 @@ export const schemaChanges: ChangeDiffer = (before, after, datasetUrn) => {
     if (taken.has(bf.key)) b++;
     else if (taken.has(tf.key)) t++;
     else if (bf.path === tf.path) {
-      if (bf.nativeType !== tf.nativeType) events.push(retyped(datasetUrn, bf, tf));
+      steps.push({ kind: 'same', base: bf, target: tf });
       b++;
       t++;
     } else if (bf.path < tf.path) {
       const to = findRename(bf, base.slice(b), target.slice(t), taken);
       if (to) {
-        events.push(renamed(datasetUrn, bf, to));
+        steps.push({ kind: 'renamed', base: bf, target: to });
         taken.add(to.key);
-      } else events.push(removed(datasetUrn, bf));
+      } else steps.push({ kind: 'removed', base: bf });
       b++;
     } else {
       const from = findRename(tf, target.slice(t), base.slice(b), taken);
       if (from) {
-        events.push(renamed(datasetUrn, from, tf));
+        steps.push({ kind: 'renamed', base: from, target: tf });
         taken.add(from.key);
-      } else events.push(added(datasetUrn, tf));
+      } else steps.push({ kind: 'added', target: tf });
       t++;
     }
   }
-  for (; b < base.length; b++) if (!taken.has(base[b]!.key)) events.push(removed(datasetUrn, base[b]!));
-  for (; t < target.length; t++) if (!taken.has(target[t]!.key)) events.push(added(datasetUrn, target[t]!));
+  for (; b < base.length; b++) if (!taken.has(base[b]!.key)) steps.push({ kind: 'removed', base: base[b]! });
+  for (; t < target.length; t++) if (!taken.has(target[t]!.key)) steps.push({ kind: 'added', target: target[t]! });
+  return steps;
+}
+
+/** TECHNICAL_SCHEMA: each field removed, added, renamed or retyped, then the primary key's changes. */
+export const schemaChanges: ChangeDiffer = (before, after, datasetUrn) => {
+  const events = alignFields(before, after).flatMap((step): ChangeEvent[] => {
+    switch (step.kind) {
+      case 'same':
+        return step.base.nativeType !== step.target.nativeType ? [retyped(datasetUrn, step.base, step.target)] : [];
+      case 'renamed':
+        return [renamed(datasetUrn, step.base, step.target)];
+      case 'removed':
+        return [removed(datasetUrn, step.base)];
+      case 'added':
+        return [added(datasetUrn, step.target)];
+    }
+  });
   return [...events, ...primaryKeyEvents(datasetUrn, before, after)];
 };

@@ -16,13 +16,37 @@ import type { TaskRecord } from './tasks.ts';
  * a rollback, a delete) or ends a task.
  */
 export interface ChangeEventRules {
-  /** What the change log records of an aspect change (its MetadataChangeLog and the Entity Change Events of it). */
+  /**
+   * What the change log records of an aspect change: its MetadataChangeLog, marked `derivesEvents` when the aspect is
+   * one DataHub derives Entity Change Events from. Those events are not stored: they are derived from the entry when
+   * PlatformEvent_v1 is read (`entryEvents`), so a schema of 50 fields is one entry, not 51.
+   */
   changeLog(change: AspectChange): NewLogEntry[];
+  /**
+   * The Entity Change Events of a change as entries webhooks deliver (topic WEBHOOK_TOPIC, never served by the events
+   * API): the adapter asks for them only when a webhook subscription exists, and fans each out to the subscriptions
+   * whose filters it matches.
+   */
+  webhookEvents(change: AspectChange): NewLogEntry[];
   /** The entries of a task that left `running`: its RUN event, if its kind has one. */
   taskEnded(task: TaskRecord): NewLogEntry[];
-  /** The value an entry is read as (Avro's JSON encoding of its record) from the compact text its write stored. */
-  entryValue(stored: string): string;
+  /**
+   * What a stored entry is served as on `topic`, in order (Avro's JSON encoding of each record, made from the compact
+   * text the write stored): its MetadataChangeLog on its own topic; on PlatformEvent_v1, its event, or the Entity
+   * Change Events derived from its change (none, one or many). `entry` is the entity the entry was stored under.
+   */
+  entryEvents(stored: string, topic: string, entry: Omit<ServedEvent, 'value'>): ServedEvent[];
 }
+
+/** One event as the events API serves it: the entity it is about and its value. */
+export interface ServedEvent {
+  readonly entityType: string;
+  readonly entityUrn: string;
+  readonly value: string;
+}
+
+/** Where the entries webhooks deliver are kept: a topic of the log the events API does not serve. */
+export const WEBHOOK_TOPIC = 'AlmanacWebhookEvent';
 
 export interface WebhookSubscriptionRecord {
   readonly id: string;
@@ -81,8 +105,11 @@ export interface DeliveryOutcome {
 /** What ChangeEventPort only reads: a composition root may answer these from another handle (a read replica). */
 export interface ChangeEventReads {
   listWebhookSubscriptions(): Promise<WebhookSubscriptionRecord[]>;
-  /** Entries of one topic from `fromOffset` on, oldest first, each value as DataHub's events API serves it. */
-  readEventLog(topic: string, fromOffset: number, limit: number): Promise<LogEntry[]>;
+  /**
+   * Up to `limit` events of one topic from `fromOffset` on (skipping the first `fromIndex` events of the entry at
+   * `fromOffset`), oldest first, each value as DataHub's events API serves it.
+   */
+  readEventLog(topic: string, fromOffset: number, limit: number, fromIndex?: number): Promise<LogEntry[]>;
   /** The oldest kept offset (null when the log is empty) and the offset the next entry will have at the least. */
   eventLogBounds(): Promise<{ readonly oldest: number | null; readonly next: number }>;
   /** The first offset of an entry created at or after `time`, if there is one. */
@@ -148,13 +175,24 @@ export interface NewLogEntry {
   readonly entityType: string;
   readonly entityUrn: string;
   readonly createdAt: number;
-  /** The record as the events API serves it (Avro's JSON encoding), made once at the write. */
+  /** The record in the compact form the write stores (ChangeEventRules.entryEvents makes what is served of it). */
   readonly value: string;
   /** The category webhook subscriptions filter this entry by, when webhooks deliver it; null when they do not. */
   readonly webhookCategory: string | null;
+  /** A change log whose Entity Change Events PlatformEvent_v1 serves, derived from it when read. */
+  readonly derivesEvents: boolean;
 }
 
-/** A stored entry: offsets grow in commit order and are never reused, with no gap a committed entry could fill later. */
-export interface LogEntry extends NewLogEntry {
+/**
+ * An event as read: the offset of the entry it is (or is derived from), and its place among that entry's events.
+ * Offsets grow in commit order and are never reused, with no gap a committed entry could fill later.
+ */
+export interface LogEntry extends ServedEvent {
   readonly offset: number;
+  readonly index: number;
+  /** How many events the entry at `offset` is served as on this topic. */
+  readonly of: number;
+  readonly topic: string;
+  readonly createdAt: number;
+  readonly webhookCategory: string | null;
 }

@@ -15,8 +15,8 @@ import {
   OLDEST_LOG_OFFSET_SQL,
   PRUNE_LOG_DELIVERIES_SQL,
   PRUNE_LOG_SQL,
-  READ_LOG_SQL,
-  toLogEntry,
+  eventsOf,
+  readLogSql,
   type LogRow,
   subscriptionParams,
   toDelivery,
@@ -48,10 +48,10 @@ import { EVENT_LOG_CHANNEL, LogSignal } from '../log-signal.ts';
  * the transaction commits.
  */
 const appendLog = (returning: string) => `WITH h AS (UPDATE event_log_head SET next = next + $1 RETURNING next - $1 AS first),
-  ins AS (INSERT INTO event_log (log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category)
-          SELECT h.first + e.n - 1, e.topic, e.entity_type, e.urn, e.at, e.value, e.category
-            FROM h, unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[])
-                    WITH ORDINALITY AS e(topic, entity_type, urn, at, value, category, n)
+  ins AS (INSERT INTO event_log (log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category, derives_events)
+          SELECT h.first + e.n - 1, e.topic, e.entity_type, e.urn, e.at, e.value, e.category, e.derives
+            FROM h, unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::smallint[])
+                    WITH ORDINALITY AS e(topic, entity_type, urn, at, value, category, derives, n)
           RETURNING ${returning})`;
 const NOTIFY = `SELECT pg_notify('${EVENT_LOG_CHANNEL}', '')`;
 /**
@@ -95,7 +95,7 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
 
   /** Inside the caller's transaction (inTransaction's): an aspect's latest value was created, changed, restored or deleted. */
   aspectChanged(c: pg.ClientBase, change: AspectChange): void {
-    this.log(c, this.rules.changeLog(change));
+    this.log(c, this.rules.changeLog(change), change);
   }
 
   /** Inside the caller's transaction: the task's state was written, and was `previous` before. */
@@ -103,12 +103,21 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
     if (previous === 'running' && task.state !== 'running') this.log(c, this.rules.taskEnded(task));
   }
 
-  /** Keeps the entries for the transaction's end (APPEND_LOG_SQL). */
-  private log(c: pg.ClientBase, entries: readonly NewLogEntry[]): void {
-    if (entries.length > 0) atCommit(c, this, entries, (client, all) => this.append(client, all));
+  /** Keeps the entries, and the change they log, for the transaction's end (APPEND_LOG_SQL). */
+  private log(c: pg.ClientBase, entries: readonly NewLogEntry[], change?: AspectChange): void {
+    if (entries.length > 0) atCommit(c, this, [{ entries, change }], (client, all) => this.append(client, all));
   }
 
-  private async append(client: pg.ClientBase, all: readonly NewLogEntry[]): Promise<void> {
+  /**
+   * The transaction's entries, and, when a webhook subscription exists, the Entity Change Events of its changes as
+   * entries webhooks deliver (made only then: PlatformEvent_v1 derives them from the change logs when read).
+   */
+  private async append(client: pg.ClientBase, logged: ReadonlyArray<{ entries: readonly NewLogEntry[]; change?: AspectChange }>): Promise<void> {
+    const all = logged.flatMap((l) => l.entries);
+    const deriving = logged.filter((l) => l.change !== undefined && l.entries.some((e) => e.derivesEvents));
+    if (deriving.length > 0 && (await client.query('SELECT 1 FROM webhook_subscriptions LIMIT 1')).rowCount) {
+      for (const l of deriving) all.push(...this.rules.webhookEvents(l.change!));
+    }
     await client.query(
       named(all.some((e) => e.webhookCategory !== null) ? APPEND_LOG_FAN_OUT_SQL : APPEND_LOG_SQL, [
         all.length,
@@ -118,12 +127,21 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
         all.map((e) => e.createdAt),
         all.map((e) => e.value),
         all.map((e) => e.webhookCategory),
+        all.map((e) => (e.derivesEvents ? 1 : 0)),
       ]),
     );
   }
 
-  async readEventLog(topic: string, fromOffset: number, limit: number): Promise<LogEntry[]> {
-    return (await runNamed<LogRow>(this.pool, READ_LOG_SQL, { topic, fromOffset, limit })).rows.map((r) => toLogEntry(r, this.rules.entryValue));
+  async readEventLog(topic: string, fromOffset: number, limit: number, fromIndex = 0): Promise<LogEntry[]> {
+    // Entries that derive no event leave a page short of `limit` events: read on until it is full or the log ends.
+    const out: LogEntry[] = [];
+    for (let from = fromOffset; ;) {
+      const params = topic === 'PlatformEvent_v1' ? { fromOffset: from, limit } : { topic, fromOffset: from, limit };
+      const rows = (await runNamed<LogRow>(this.pool, readLogSql(topic), params)).rows;
+      out.push(...eventsOf(rows, topic, { offset: fromOffset, index: fromIndex }, limit - out.length, this.rules));
+      if (rows.length < limit || out.length === limit) return out;
+      from = Number(rows[rows.length - 1]!.log_offset) + 1;
+    }
   }
 
   async eventLogBounds(): Promise<{ oldest: number | null; next: number }> {

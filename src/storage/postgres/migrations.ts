@@ -540,6 +540,13 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   DROP INDEX search_fields_names;
   CREATE INDEX search_fields_names ON search_fields (folded text_pattern_ops, urn) WHERE field IN ('_entityName', '_entityKeyName');
   `,
+  // 23: Entity Change Events are derived from the change logs when PlatformEvent_v1 is read, not stored (a new
+  // schema's events are one per field): an entry marks whether it derives them, and PlatformEvent_v1 reads its own
+  // entries and those. Entries written before keep their stored events and derive none.
+  `
+  ALTER TABLE event_log ADD COLUMN derives_events SMALLINT NOT NULL DEFAULT 0;
+  CREATE INDEX event_log_platform ON event_log (log_offset) WHERE topic = 'PlatformEvent_v1' OR derives_events = 1;
+  `,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

@@ -15,8 +15,8 @@ import {
   OLDEST_LOG_OFFSET_SQL,
   PRUNE_LOG_DELIVERIES_SQL,
   PRUNE_LOG_SQL,
-  READ_LOG_SQL,
-  toLogEntry,
+  eventsOf,
+  readLogSql,
   type LogRow,
   subscriptionParams,
   toDelivery,
@@ -67,9 +67,16 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     return this.sql(bySqliteNames(text));
   }
 
-  /** Inside the caller's write transaction: an aspect's latest value was created, changed, restored or deleted. */
+  /**
+   * Inside the caller's write transaction: an aspect's latest value was created, changed, restored or deleted. Its
+   * Entity Change Events are made now only for webhooks, and only when a subscription exists to take them.
+   */
   aspectChanged(change: AspectChange): void {
-    this.log(this.rules.changeLog(change));
+    const entries = this.rules.changeLog(change);
+    this.log(entries);
+    if (entries.some((e) => e.derivesEvents) && this.sql('SELECT 1 FROM webhook_subscriptions LIMIT 1').get() !== undefined) {
+      this.log(this.rules.webhookEvents(change));
+    }
   }
 
   /**
@@ -79,9 +86,11 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
    */
   private log(entries: readonly NewLogEntry[]): void {
     if (entries.length === 0) return;
-    const insert = this.sql('INSERT INTO event_log (topic, entity_type, entity_urn, created_at, value, webhook_category) VALUES (?, ?, ?, ?, ?, ?)');
+    const insert = this.sql(
+      'INSERT INTO event_log (topic, entity_type, entity_urn, created_at, value, webhook_category, derives_events) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
     for (const e of entries) {
-      const { lastInsertRowid } = insert.run(e.topic, e.entityType, e.entityUrn, e.createdAt, e.value, e.webhookCategory);
+      const { lastInsertRowid } = insert.run(e.topic, e.entityType, e.entityUrn, e.createdAt, e.value, e.webhookCategory, e.derivesEvents ? 1 : 0);
       if (e.webhookCategory !== null) this.fanOut(Number(lastInsertRowid), e);
     }
     if (!this.wakeQueued) {
@@ -93,8 +102,16 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     }
   }
 
-  readEventLog(topic: string, fromOffset: number, limit: number): LogEntry[] {
-    return (this.named(READ_LOG_SQL).all({ topic, fromOffset, limit }) as LogRow[]).map((r) => toLogEntry(r, this.rules.entryValue));
+  readEventLog(topic: string, fromOffset: number, limit: number, fromIndex = 0): LogEntry[] {
+    // Entries that derive no event leave a page short of `limit` events: read on until it is full or the log ends.
+    const read = this.named(readLogSql(topic));
+    const out: LogEntry[] = [];
+    for (let from = fromOffset; ;) {
+      const rows = read.all(topic === 'PlatformEvent_v1' ? { fromOffset: from, limit } : { topic, fromOffset: from, limit }) as LogRow[];
+      out.push(...eventsOf(rows, topic, { offset: fromOffset, index: fromIndex }, limit - out.length, this.rules));
+      if (rows.length < limit || out.length === limit) return out;
+      from = Number(rows[rows.length - 1]!.log_offset) + 1;
+    }
   }
 
   eventLogBounds(): { oldest: number | null; next: number } {
