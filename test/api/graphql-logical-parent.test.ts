@@ -9,6 +9,7 @@ import type { TestServer } from '../support/server.ts';
 
 const ADMIN = 'urn:li:corpuser:datahub';
 const SET = 'mutation s($input: SetLogicalParentInput!) { setLogicalParent(input: $input) }';
+const CREATE_POLICY = 'mutation createPolicy($input: PolicyUpdateInput!) { createPolicy(input: $input) }';
 const READ = 'query d($urn: String!) { dataset(urn: $urn) { logicalParent { urn type } } }';
 
 let counter = 0;
@@ -45,7 +46,7 @@ for (const backend of await backends()) {
         server,
         SET,
         { input: { resourceUrn: child, parentUrn: datasetUrn() } },
-        { code: 403, type: 'UNAUTHORIZED', message: `User urn:li:corpuser:${name} is unauthorized to modify entity: ${child}` },
+        { code: 403, type: 'UNAUTHORIZED', message: `Unauthorized to modify logicalParent on entity: ${child}` },
         { auth: reader },
       );
       assert.equal(await restliAspect(server, child, 'logicalParent'), undefined);
@@ -63,6 +64,47 @@ for (const backend of await backends()) {
         { code: 400, type: 'BAD_REQUEST', message: /not-an-urn/ },
       );
       assert.equal(await restliAspect(server, child, 'logicalParent'), undefined);
+    });
+
+    it('needs EDIT_ENTITY on the parent too, and for a schema field takes a grant on its dataset', async () => {
+      const [child, parent] = [datasetUrn(), datasetUrn()];
+      await createDataset(server, child, ['id']);
+      await createDataset(server, parent, ['id']);
+      /** A role-less user whose one policy grants EDIT_ENTITY on these entities. */
+      const editorOf = async (...urns: string[]) => {
+        const name = `logical-scoped-${++counter}`;
+        const auth = await actorWithRole(server, name, 'none');
+        await gqlData(server, CREATE_POLICY, {
+          input: {
+            type: 'METADATA',
+            name: `logical policy ${counter}`,
+            description: 'scoped',
+            state: 'ACTIVE',
+            resources: { filter: { criteria: [{ field: 'URN', values: urns, condition: 'EQUALS' }] } },
+            privileges: ['EDIT_ENTITY'],
+            actors: { users: [`urn:li:corpuser:${name}`], resourceOwners: false, allUsers: false, allGroups: false },
+          },
+        });
+        return auth;
+      };
+      const childOnly = await editorOf(child);
+      await gqlError(
+        server,
+        SET,
+        { input: { resourceUrn: child, parentUrn: parent } },
+        { code: 403, type: 'UNAUTHORIZED', message: `Unauthorized to modify logicalParent on entity: ${parent}` },
+        { auth: childOnly },
+      );
+      assert.equal(await restliAspect(server, child, 'logicalParent'), undefined);
+      // Unsetting needs the child side only.
+      assert.deepEqual(await gqlData(server, SET, { input: { resourceUrn: child } }, { auth: childOnly }), { setLogicalParent: true });
+
+      const both = await editorOf(child, parent);
+      const [childField, parentField] = [`urn:li:schemaField:(${child},id)`, `urn:li:schemaField:(${parent},id)`];
+      assert.deepEqual(await gqlData(server, SET, { input: { resourceUrn: childField, parentUrn: parentField } }, { auth: both }), {
+        setLogicalParent: true,
+      });
+      assert.equal(((await restliAspect(server, childField, 'logicalParent'))?.parent as Record<string, unknown>).destinationUrn, parentField);
     });
   });
 }

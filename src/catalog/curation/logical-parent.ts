@@ -7,6 +7,15 @@ import { auditStampOf } from './aspect-edits.ts';
 const ASPECT = 'logicalParent';
 
 /**
+ * The entities whose EDIT_ENTITY allows a logical-parent write on this side of the link (DataHub's
+ * resolveLogicalParentAuthorizationCandidates): a schema field's dataset, then the field; any other entity itself.
+ */
+export function logicalParentGrantees(urn: string): string[] {
+  const parsed = parseUrn(urn);
+  return parsed.entityType === 'schemaField' ? [parseUrn(parsed.parts[0]!).raw, parsed.raw] : [parsed.raw];
+}
+
+/**
  * DataHub's setLogicalParent (SetLogicalParentResolver, LogicalModelUtils.createLogicalParent): the entity's
  * logicalParent aspect names the parent in an edge stamped by the caller, or names none when no parent is given.
  * Written through ingest, as DataHub's resolver does: the entity need not exist yet, and the parent is not looked up
