@@ -95,6 +95,22 @@ export const OPERATIONS = {
     on: 'platform',
     message: 'Unable to create structured property. Please contact your admin.',
   },
+  /**
+   * setLogicalParent, on the child and on the parent (DataHub's LogicalParentAuthorizationValidator): EDIT_ENTITY on
+   * that entity, or for a schema field on its dataset.
+   */
+  editLogicalParent: { anyOf: ['EDIT_ENTITY'], on: 'resource', message: (s) => `Unauthorized to modify logicalParent on entity: ${s.urn}` },
+  /** updateStructuredProperty and deleteStructuredProperty: the same privilege, DataHub's own message for each. */
+  updateStructuredProperty: {
+    anyOf: ['MANAGE_STRUCTURED_PROPERTIES'],
+    on: 'platform',
+    message: 'Unable to update structured property. Please contact your admin.',
+  },
+  deleteStructuredProperty: {
+    anyOf: ['MANAGE_STRUCTURED_PROPERTIES'],
+    on: 'platform',
+    message: 'Unable to delete structured property. Please contact your admin.',
+  },
   /** DataHub's canManageGlobalViews: creating, changing and deleting global views. */
   manageGlobalViews: { anyOf: ['MANAGE_GLOBAL_VIEWS'], on: 'platform', message: UNAUTHORIZED_MESSAGE },
   editLinks: { anyOf: ['EDIT_ENTITY', 'EDIT_ENTITY_DOC_LINKS'], on: 'resource', message: UNAUTHORIZED_MESSAGE },

@@ -2,6 +2,8 @@ import { hardDelete, type DeleteRequest, type DeleteResult } from './deletion.ts
 import { applyPatch, parsePatch } from './patch/apply-patch.ts';
 import { CatalogError, badRequest } from './errors.ts';
 import type { EntitySearch } from './search/entity-search.ts';
+import { AspectEdits } from './curation/aspect-edits.ts';
+import { dropAssignments, hideSoftDeletedProperties } from './structured-property-assignments.ts';
 import { deleteReferences, type DeleteReferencesResult } from './references.ts';
 import type { Proposal } from './proposals.ts';
 import { aspectSpec, entitySpec, keyAspectValue, validateAspect } from './registry/index.ts';
@@ -13,10 +15,13 @@ import { compileTimeseriesFilter } from './timeseries-filter.ts';
 import { parseUrn, validateUrnForIngest } from './urn.ts';
 import type { AspectLatest, AspectWriteOutcome, Json, StoredAspect, Parts, TimeseriesEvent, WriteOp } from '../storage/store.ts';
 import { processRuns, type ProcessRuns } from './search/process-runs.ts';
-import { checkStructuredProperties } from './structured-property-values.ts';
+import { checkStructuredProperties, propertyUrnsIn } from './structured-property-values.ts';
 
 /** The run id clients send when a proposal belongs to no ingestion run. */
 export const DEFAULT_RUN_ID = 'no-run-id-provided';
+/** The aspect whose reads leave out soft-deleted structured properties' values. */
+const STRUCTURED_PROPERTIES = 'structuredProperties';
+
 export const SYSTEM_ACTOR = 'urn:li:corpuser:__datahub_system';
 
 /** An entity's urn, canonical type name and latest aspects. */
@@ -81,8 +86,13 @@ export class Catalog {
   ) {}
 
   /** Latest versions of the named aspects of many entities in one round trip; only urns that exist have an entry. */
-  getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
-    return this.ports.aspects.getEntities(urns, aspects);
+  async getEntities(urns: readonly string[], aspects: readonly string[]): Promise<Map<string, StoredAspect[]>> {
+    const found = await this.ports.aspects.getEntities(urns, aspects);
+    if (!aspects.includes(STRUCTURED_PROPERTIES)) return found;
+    const shown = await hideSoftDeletedProperties(this.ports.aspects, [...found.values()].flat());
+    const out = new Map<string, StoredAspect[]>([...found.keys()].map((urn) => [urn, []]));
+    for (const a of shown) out.get(a.urn)?.push(a);
+    return out;
   }
 
   /** DataHub's `runs` of a data job or flow (see search/process-runs.ts). */
@@ -107,8 +117,10 @@ export class Catalog {
       }
     });
     checkDaysTouched(ops);
-    await checkStructuredProperties(this.ports.aspects, ops);
-    return this.ports.aspects.write({ ops, actor, now });
+    const patched = new Set<string>();
+    for (const p of proposals) if (p.changeType === 'PATCH' && p.aspectName === 'structuredProperties') propertyUrnsIn(p.value, patched);
+    const checked = await checkStructuredProperties(this.ports.aspects, ops, patched);
+    return this.ports.aspects.write({ ops: checked, actor, now });
   }
 
   private toWriteOps(p: Proposal, now: number, keyed: Set<string>, path?: string): WriteOp[] {
@@ -187,7 +199,7 @@ export class Catalog {
     const parsed = parseUrn(urn);
     const spec = entitySpec(parsed.entityType);
     const wanted = aspects && [...new Set([spec.keyAspect, ...aspects])];
-    const stored = await this.ports.aspects.getLatestAspects(urn, wanted);
+    const stored = await this.latestAspects(urn, wanted);
     if (stored.some((a) => a.aspect === spec.keyAspect)) return { urn, entityType: spec.name, aspects: stored };
     const key: StoredAspect = {
       urn,
@@ -206,13 +218,19 @@ export class Catalog {
   async getEntity(urn: string, aspects?: readonly string[]): Promise<StoredAspect[] | undefined> {
     parseUrn(urn);
     if (!(await this.exists(urn))) return undefined;
-    return this.ports.aspects.getLatestAspects(urn, aspects);
+    return this.latestAspects(urn, aspects);
+  }
+
+  /** The entity's latest aspects as reads show them (without soft-deleted structured properties' values). */
+  private async latestAspects(urn: string, aspects?: readonly string[]): Promise<StoredAspect[]> {
+    return hideSoftDeletedProperties(this.ports.aspects, await this.ports.aspects.getLatestAspects(urn, aspects));
   }
 
   async getAspect(urn: string, aspect: string, version = 0): Promise<StoredAspect | undefined> {
     const parsed = parseUrn(urn);
     aspectSpec(parsed.entityType, aspect);
-    return this.ports.aspects.getAspect(urn, aspect, version);
+    const found = await this.ports.aspects.getAspect(urn, aspect, version);
+    return found && aspect === STRUCTURED_PROPERTIES ? (await hideSoftDeletedProperties(this.ports.aspects, [found]))[0] : found;
   }
 
   /** The newest `limit` versions of one aspect, newest first (version 0, then n, n-1, ...), with their system metadata. */
@@ -223,8 +241,12 @@ export class Catalog {
   }
 
   /** Hard deletes the entity, or one aspect of it (a timeseries aspect optionally inside a time window). */
-  delete(request: DeleteRequest): Promise<DeleteResult> {
-    return hardDelete(this.ports, request);
+  async delete(request: DeleteRequest): Promise<DeleteResult> {
+    const result = await hardDelete(this.ports, request);
+    if (request.aspectName === undefined && parseUrn(request.urn).entityType === 'structuredProperty') {
+      await dropAssignments(this.search, new AspectEdits(this.ports, this.clock), parseUrn(request.urn).raw, SYSTEM_ACTOR);
+    }
+    return result;
   }
 
   /**

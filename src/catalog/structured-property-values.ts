@@ -153,11 +153,49 @@ export async function refuseInvalidAssignments(aspects: Pick<AspectReads, 'getEn
   if (problems.length > 0) throw badRequest(structuredPropertiesRefusal(urn, problems));
 }
 
+/** The structured property urns a value names anywhere (a patch names them in its paths and values). */
+export function propertyUrnsIn(v: unknown, out: Set<string>): Set<string> {
+  if (typeof v === 'string') {
+    for (const m of v.matchAll(/urn:li:structuredProperty:[^/\s"]+/g)) out.add(m[0]);
+  } else if (Array.isArray(v)) for (const x of v) propertyUrnsIn(x, out);
+  else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) propertyUrnsIn(x, propertyUrnsIn(k, out));
+  return out;
+}
+
 /**
- * Refuses a batch whose property definitions break the stored ones, or whose structuredProperties values break their
- * definitions, before anything is written: one read of the definitions replaced, one of every definition named. A PATCH of structuredProperties is applied inside the write and not checked here.
+ * A structuredProperties write computed inside the write (a PATCH, a conditional UPSERT) checked on its result: the
+ * assignments it changed or added, against the definitions read beforehand (the unchanged ones were checked when
+ * written, and a property soft-deleted since then does not block a change to another one).
  */
-export async function checkStructuredProperties(aspects: Pick<AspectReads, 'getEntities'>, ops: readonly WriteOp[]): Promise<void> {
+function checkedInWrite(o: WriteOp & { kind: 'aspect' }, stored: ReadonlyMap<string, readonly Pick<StoredAspect, 'aspect' | 'value'>[]>): WriteOp {
+  const update = o.update!;
+  return {
+    ...o,
+    update: (current, latest) => {
+      const next = update(current, latest);
+      const before = new Map(objects(current?.properties).map((a) => [a.propertyUrn, JSON.stringify(a)]));
+      const changed = objects(next.properties).filter((a) => before.get(a.propertyUrn) !== JSON.stringify(a));
+      const duplicated = assignedProperties(next).filter((u, i, all) => all.indexOf(u) !== i);
+      const touched = objects(next.properties).filter((a) => changed.includes(a) || duplicated.includes(a.propertyUrn as string));
+      const problems = structuredPropertyProblems({ properties: touched }, stored);
+      if (problems.length > 0) throw badRequest(structuredPropertiesRefusal(o.urn, problems));
+      return next;
+    },
+  };
+}
+
+/**
+ * Checks a batch before anything is written: property definitions that would break the stored ones are refused, and
+ * so are structuredProperties values that break their definitions (one read of the definitions replaced, one of every
+ * definition named). A structuredProperties write computed inside the write (a PATCH) is given back with its update
+ * wrapped to check its result there. Answers the ops to write.
+ */
+export async function checkStructuredProperties(
+  aspects: Pick<AspectReads, 'getEntities'>,
+  ops: readonly WriteOp[],
+  /** The properties the batch's patches name (a patch op carries no value of its own). */
+  patched: ReadonlySet<string> = new Set(),
+): Promise<WriteOp[]> {
   const defined = ops.flatMap((o) => (o.kind === 'aspect' && o.aspect === 'propertyDefinition' && !o.update ? [o] : []));
   if (defined.length > 0) {
     const before = await aspects.getEntities([...new Set(defined.map((o) => o.urn))], ['propertyDefinition', 'status']);
@@ -168,13 +206,15 @@ export async function checkStructuredProperties(aspects: Pick<AspectReads, 'getE
       if (problems.length > 0) throw badRequest(structuredPropertiesRefusal(o.urn, problems, 'propertyDefinition'));
     }
   }
-  const assigned = ops.flatMap((o) => (o.kind === 'aspect' && o.aspect === 'structuredProperties' && !o.update ? [o] : []));
-  if (assigned.length === 0) return;
-  const properties = [...new Set(assigned.flatMap((o) => assignedProperties(o.value)))];
+  const assigned = ops.flatMap((o) => (o.kind === 'aspect' && o.aspect === 'structuredProperties' ? [o] : []));
+  if (assigned.length === 0) return [...ops];
+  const named = new Set<string>(patched);
+  for (const o of assigned) for (const u of o.update ? propertyUrnsIn(o.value, named) : assignedProperties(o.value)) named.add(u);
+  const properties = [...named];
   const stored = properties.length > 0 ? await aspects.getEntities(properties, ['propertyDefinition', 'status']) : new Map<string, StoredAspect[]>();
   // A definition written in the same batch counts, ahead of the stored one.
   for (const o of ops) {
-    if (o.kind !== 'aspect' || o.update || (o.aspect !== 'propertyDefinition' && o.aspect !== 'status') || !properties.includes(o.urn)) continue;
+    if (o.kind !== 'aspect' || o.update || (o.aspect !== 'propertyDefinition' && o.aspect !== 'status') || !named.has(o.urn)) continue;
     const others = (stored.get(o.urn) ?? []).filter((a) => a.aspect !== o.aspect);
     stored.set(o.urn, [
       ...others,
@@ -182,7 +222,9 @@ export async function checkStructuredProperties(aspects: Pick<AspectReads, 'getE
     ]);
   }
   for (const o of assigned) {
+    if (o.update) continue;
     const problems = structuredPropertyProblems(o.value, stored);
     if (problems.length > 0) throw badRequest(structuredPropertiesRefusal(o.urn, problems));
   }
+  return ops.map((o) => (o.kind === 'aspect' && o.aspect === 'structuredProperties' && o.update ? checkedInWrite(o, stored) : o));
 }

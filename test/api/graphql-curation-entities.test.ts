@@ -28,6 +28,7 @@ const SET_PRODUCT = 'mutation batchSetDataProduct($input: BatchSetDataProductInp
 const DELETE_PRODUCT = 'mutation deleteDataProduct($urn: String!) { deleteDataProduct(urn: $urn) }';
 const CREATE_GROUP = 'mutation createGroup($input: CreateGroupInput!) { createGroup(input: $input) }';
 const ADD_MEMBERS = 'mutation addGroupMembers($input: AddGroupMembersInput!) { addGroupMembers(input: $input) }';
+const REMOVE_GROUP = 'mutation removeGroup($urn: String!) { removeGroup(urn: $urn) }';
 const REMOVE_MEMBERS = 'mutation removeGroupMembers($input: RemoveGroupMembersInput!) { removeGroupMembers(input: $input) }';
 
 for (const backend of await backends()) {
@@ -201,6 +202,33 @@ for (const backend of await backends()) {
           ...BAD_REQUEST,
           message: 'Failed to add member to group. User does not exist.',
         },
+      );
+    });
+
+    it('removes a group with the memberships that name it, refusing a Reader and a urn that is not a group', async () => {
+      const alice = `urn:li:corpuser:${next('alice')}`;
+      await createEntities(server, alice);
+      const [group, other] = [
+        (await gqlData(server, CREATE_GROUP, { input: { id: next('gone'), name: 'Gone' } })).createGroup,
+        (await gqlData(server, CREATE_GROUP, { input: { id: next('kept'), name: 'Kept' } })).createGroup,
+      ];
+      for (const g of [group, other]) await gqlData(server, ADD_MEMBERS, { input: { groupUrn: g, userUrns: [alice] } });
+      const reader = await actorWithRole(server, next('groups-reader'), 'Reader');
+      await gqlError(server, REMOVE_GROUP, { urn: group }, UNAUTHORIZED, { auth: reader });
+      assert.equal((await restliAspect(server, group, 'corpGroupInfo'))?.displayName, 'Gone');
+
+      assert.deepEqual(await gqlData(server, REMOVE_GROUP, { urn: group }), { removeGroup: true });
+      assert.equal(await restliAspect(server, group, 'corpGroupInfo'), undefined);
+      assert.deepEqual(await restliAspect(server, alice, 'nativeGroupMembership'), { nativeGroups: [other] });
+      const read = await gqlData(server, 'query g($urn: String!) { corpGroup(urn: $urn) { urn } }', { urn: other });
+      assert.deepEqual(read.corpGroup, { urn: other });
+      // A group that is not there: no error, as in DataHub.
+      assert.deepEqual(await gqlData(server, REMOVE_GROUP, { urn: 'urn:li:corpGroup:never-made' }), { removeGroup: true });
+      await gqlError(
+        server,
+        REMOVE_GROUP,
+        { urn: alice },
+        { ...BAD_REQUEST, message: `urn must be a group urn (urn:li:corpGroup:<id>), got ${alice}` },
       );
     });
 

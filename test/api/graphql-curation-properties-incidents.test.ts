@@ -21,6 +21,7 @@ const UPSERT = `mutation u($input: UpsertStructuredPropertiesInput!) {
 const REMOVE =
   'mutation r($input: RemoveStructuredPropertiesInput!) { removeStructuredProperties(input: $input) { properties { structuredProperty { urn } } } }';
 const RAISE = 'mutation raise($input: RaiseIncidentInput!) { raiseIncident(input: $input) }';
+const UPDATE = 'mutation u($urn: String!, $input: UpdateIncidentInput!) { updateIncident(urn: $urn, input: $input) }';
 const STATUS = 'mutation s($urn: String!, $input: IncidentStatusInput!) { updateIncidentStatus(urn: $urn, input: $input) }';
 
 for (const backend of await backends()) {
@@ -139,6 +140,66 @@ for (const backend of await backends()) {
         { input: { type: 'CUSTOM', resourceUrn: urn } },
         { ...BAD_REQUEST, message: 'customType is required: Failed to create incident.' },
       );
+    });
+
+    it('updates an incident: details and resources replaced, priority and assignees dropped when absent', async () => {
+      const [first, second] = [datasetUrn(), datasetUrn()];
+      await createDataset(server, first);
+      await createDataset(server, second);
+      const incident = (
+        await gqlData(server, RAISE, {
+          input: { type: 'OPERATIONAL', title: 'Late', resourceUrn: first, priority: 'LOW', assigneeUrns: [ADMIN] },
+        })
+      ).raiseIncident as string;
+      const before = await restliAspect(server, incident, 'incidentInfo');
+      assert.deepEqual(
+        await gqlData(server, UPDATE, {
+          urn: incident,
+          input: { title: 'Very late', status: { state: 'RESOLVED', message: 'Done' }, resourceUrns: [second] },
+        }),
+        { updateIncident: true },
+      );
+      const after = (await restliAspect(server, incident, 'incidentInfo')) ?? {};
+      const status = after.status as Json;
+      assert.deepEqual(
+        [after.title, after.type, after.entities, after.priority, after.assignees, after.created, status.state, status.message],
+        ['Very late', 'OPERATIONAL', [second], undefined, undefined, before?.created, 'RESOLVED', 'Done'],
+      );
+      // Read back through GraphQL: the incident now hangs off the second dataset.
+      const listed = await gqlData(
+        server,
+        'query q($urn: String!) { dataset(urn: $urn) { incidents(state: RESOLVED, start: 0, count: 10) { total incidents { urn title } } } }',
+        { urn: second },
+      );
+      assert.deepEqual(listed.dataset.incidents, { total: 1, incidents: [{ urn: incident, title: 'Very late' }] });
+
+      const reader = await actorWithRole(server, `incident-updater-${++counter}`, 'Reader');
+      await gqlError(
+        server,
+        UPDATE,
+        { urn: incident, input: { title: 'Refused' } },
+        { code: 403, type: 'UNAUTHORIZED', message: 'Unauthorized to perform this action. Please contact your DataHub administrator.' },
+        { auth: reader },
+      );
+      await gqlError(
+        server,
+        UPDATE,
+        { urn: 'urn:li:incident:nothing', input: { title: 'x' } },
+        { code: 404, type: 'NOT_FOUND', message: 'Failed to update incident. Incident does not exist.' },
+      );
+      await gqlError(
+        server,
+        UPDATE,
+        { urn: incident, input: { resourceUrns: [] } },
+        { ...BAD_REQUEST, message: 'resourceUrns cannot be empty if provided' },
+      );
+      await gqlError(
+        server,
+        UPDATE,
+        { urn: incident, input: { title: 'Refused', resourceUrns: ['urn:li:dataset:(urn:li:dataPlatform:hive,absent,PROD)'] } },
+        { ...BAD_REQUEST, message: 'Failed to update incident: resource urn:li:dataset:(urn:li:dataPlatform:hive,absent,PROD) does not exist.' },
+      );
+      assert.equal((await restliAspect(server, incident, 'incidentInfo'))?.title, 'Very late');
     });
   });
 }

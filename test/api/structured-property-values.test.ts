@@ -4,6 +4,7 @@ import { restliAspect } from '../support/curation.ts';
 import { backends } from '../support/databases.ts';
 import { useServer } from '../support/lifecycle.ts';
 import { createDataset, ingest, mcp } from '../support/graphql.ts';
+import { patchMcp } from '../support/fixtures.ts';
 import type { TestServer } from '../support/server.ts';
 
 let counter = 0;
@@ -101,6 +102,42 @@ for (const backend of await backends()) {
       );
       const missing = 'urn:li:structuredProperty:io.acryl.test.nothing';
       await refused(missing, [{ string: 'x' }], `Unexpected null value found for ${missing} Structured Property Definition.`);
+      assert.deepEqual(await restliAspect(server, DATASET, 'structuredProperties'), before);
+    });
+
+    it('checks the values a PATCH sets, as DataHub checks the patched aspect, leaving the others alone', async () => {
+      const choice = await property('string', 'SINGLE', [{ string: 'gold' }, { string: 'silver' }]);
+      const set = (values: unknown[]) =>
+        server.request('POST', '/aspects?action=ingestProposal', {
+          body: {
+            proposal: patchMcp(DATASET, 'structuredProperties', [
+              { op: 'add', path: `/properties/${choice}`, value: { propertyUrn: choice, values } },
+            ]),
+          },
+        });
+      assert.equal((await set([{ string: 'gold' }])).status, 200);
+      const before = await restliAspect(server, DATASET, 'structuredProperties');
+      const res = await set([{ string: 'bronze' }]);
+      assert.equal(res.status, 400, res.text);
+      assert.equal(
+        res.json.message,
+        `ValidationExceptionCollection{EntityAspect:(${DATASET},structuredProperties) Exceptions: [Property: ${choice}, value: {string=bronze} should be one of [{string=gold}, {string=silver}]]}`,
+      );
+      const many = await set([{ string: 'gold' }, { string: 'silver' }]);
+      assert.equal(many.status, 400, many.text);
+      assert.match(many.json.message, /has cardinality 1, but multiple values were assigned/);
+      const openapi = await server.request('PATCH', '/openapi/v3/entity/dataset?async=false', {
+        body: [
+          {
+            urn: DATASET,
+            structuredProperties: {
+              value: { patch: [{ op: 'add', path: `/properties/${choice}`, value: { propertyUrn: choice, values: [{ string: 'bronze' }] } }] },
+            },
+          },
+        ],
+      });
+      assert.equal(openapi.status, 400, openapi.text);
+      assert.match(openapi.text, /value: \{string=bronze\} should be one of/);
       assert.deepEqual(await restliAspect(server, DATASET, 'structuredProperties'), before);
     });
   });

@@ -1,6 +1,6 @@
 import type { Json } from '../../storage/store.ts';
 import { auditStamp, str } from './entity-fields.ts';
-import { entityRef } from './entity-refs.ts';
+import { aspectOf, entityRef } from './entity-refs.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 
 /**
@@ -204,7 +204,10 @@ function propertyValue(v: unknown): { __typename: string; stringValue?: string; 
 
 export async function structuredProperties(ctx: GraphqlContext, value: Json | undefined, associatedUrn: string) {
   if (!value) return null;
-  const entries = objects(value.properties);
+  // A soft-deleted property's values are left out, as on every read (DataHub's StructuredPropertiesAssignmentMutator).
+  const all = objects(value.properties);
+  const statuses = await Promise.all(all.map((p) => (typeof p.propertyUrn === 'string' ? aspectOf(ctx, p.propertyUrn, 'status') : undefined)));
+  const entries = all.filter((_, i) => statuses[i]?.removed !== true);
   return {
     properties: await associations(
       ctx,

@@ -1,3 +1,4 @@
+import { SETTINGS_FLAGS } from '../../catalog/curation/structured-property-settings.ts';
 import type { Json } from '../../storage/store.ts';
 import { entityRef, keyPart, type EntitySource } from './entity-refs.ts';
 import {
@@ -288,6 +289,18 @@ const typeDefs = /* GraphQL */ `
     type: EntityType!
     exists: Boolean
     definition: StructuredPropertyDefinition!
+    "Where the property is shown; null when none were set."
+    settings: StructuredPropertySettings
+  }
+
+  "DataHub's StructuredPropertySettings: each flag false unless set."
+  type StructuredPropertySettings {
+    isHidden: Boolean!
+    showInSearchFilters: Boolean!
+    showInAssetSummary: Boolean!
+    hideInAssetSummaryWhenEmpty: Boolean!
+    showAsAssetBadge: Boolean!
+    showInColumnsTable: Boolean!
   }
 
   type OwnershipTypeInfo {
@@ -431,6 +444,7 @@ const resolvers: Resolvers = {
       const v = (definition ?? {}) as Json;
       return { qualifiedName: str(v.qualifiedName) ?? keyPart(e, 'id') ?? '', displayName: str(v.displayName), description: str(v.description) };
     },
+    settings: fromAspect('structuredPropertySettings', (v) => Object.fromEntries(SETTINGS_FLAGS.map((f) => [f, v[f] === true]))),
   },
   OwnershipTypeEntity: {
     ...COMMON,

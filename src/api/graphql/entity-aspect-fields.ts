@@ -99,6 +99,12 @@ const FIELDS: readonly AspectField[] = [
   { aspect: 'embed', field: 'embed', sdl: 'Embed', resolve: built('embed', embed) },
   { aspect: 'siblings', field: 'siblings', sdl: 'SiblingProperties', resolve: built('siblings', siblings) },
   { aspect: 'viewProperties', field: 'viewProperties', sdl: 'ViewProperties', resolve: built('viewProperties', viewProperties) },
+  {
+    aspect: 'logicalParent',
+    field: 'logicalParent',
+    sdl: 'Entity',
+    resolve: refFromAspect('logicalParent', (v) => (v.parent as Json | undefined)?.destinationUrn),
+  },
   { aspect: 'origin', field: 'origin', sdl: 'Origin', resolve: built('origin', origin) },
   { aspect: 'browsePaths', field: 'browsePaths', sdl: '[BrowsePath!]', resolve: browsePathsField },
   { aspect: 'browsePathsV2', field: 'browsePathV2', sdl: 'BrowsePathV2', resolve: browsePathV2Field },

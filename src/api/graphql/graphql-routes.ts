@@ -37,6 +37,7 @@ import { domainMutationsModule } from './domain-mutations.ts';
 import { glossaryMutationsModule } from './glossary-mutations.ts';
 import { groupMutationsModule } from './group-mutations.ts';
 import { incidentMutationsModule } from './incident-mutations.ts';
+import { logicalParentMutationsModule } from './logical-parent-mutations.ts';
 import { labelMutationsModule } from './label-mutations.ts';
 import { structuredPropertyMutationsModule } from './structured-property-mutations.ts';
 import { viewMutationsModule } from './view-mutations.ts';
@@ -102,6 +103,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   lineageMutationsModule,
   structuredPropertyMutationsModule,
   incidentMutationsModule,
+  logicalParentMutationsModule,
   viewMutationsModule,
   nameMutationsModule,
   searchModule,

@@ -27,6 +27,8 @@ const typeDefs = /* GraphQL */ `
     "Adds users to a native group (MANAGE_USERS_AND_GROUPS, or EDIT_GROUP_MEMBERS on the group)."
     addGroupMembers(input: AddGroupMembersInput!): Boolean
     removeGroupMembers(input: RemoveGroupMembersInput!): Boolean
+    "Deletes a group and every reference to it (MANAGE_USERS_AND_GROUPS)."
+    removeGroup(urn: String!): Boolean
   }
 `;
 
@@ -45,6 +47,7 @@ export const groupMutationsModule: GraphqlModule = {
         curate(ctx, [editMembers(input.groupUrn)], { n: input.userUrns.length, field: 'input.userUrns' }, () =>
           ctx.app.groups.addMembers(input.groupUrn, input.userUrns, ctx.principal.actorUrn),
         ),
+      removeGroup: (_s, { urn }: { urn: string }, ctx) => curate(ctx, [['manageUsers']], { n: 0, field: 'urn' }, () => ctx.app.groups.remove(urn)),
       removeGroupMembers: (_s, { input }: { input: MembersInput }, ctx) =>
         curate(ctx, [editMembers(input.groupUrn)], { n: input.userUrns.length, field: 'input.userUrns' }, () =>
           ctx.app.groups.removeMembers(input.groupUrn, input.userUrns, ctx.principal.actorUrn),

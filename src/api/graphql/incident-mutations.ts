@@ -1,4 +1,4 @@
-import { Incidents, type IncidentStatusInput, type RaiseIncidentInput } from '../../catalog/curation/incidents.ts';
+import { Incidents, type IncidentStatusInput, type RaiseIncidentInput, type UpdateIncidentInput } from '../../catalog/curation/incidents.ts';
 import { curate, guarded, type Check } from './curation.ts';
 import type { GraphqlModule } from './schema.ts';
 
@@ -36,11 +36,27 @@ const typeDefs = /* GraphQL */ `
     assigneeUrns: [String!]
   }
 
+  input UpdateIncidentInput {
+    title: String
+    description: String
+    "Accepted and ignored, as DataHub's resolver does."
+    startedAt: Long
+    status: IncidentStatusInput
+    "Replaced; absent removes the priority (DataHub's REMOVE_IF_NULL)."
+    priority: IncidentPriority
+    "If given, at least one; the incident's entities replaced."
+    resourceUrns: [String!]
+    "Replaced; absent removes the assignees (DataHub's REMOVE_IF_NULL)."
+    assigneeUrns: [String!]
+  }
+
   extend type Mutation {
     "Raises an incident on one or more entities (EDIT_ENTITY or EDIT_ENTITY_INCIDENTS on each); returns its urn."
     raiseIncident(input: RaiseIncidentInput!): String
     "Changes an incident's state, stage and message (the privilege on the first entity it is raised on)."
     updateIncidentStatus(urn: String!, input: IncidentStatusInput!): Boolean
+    "Changes an incident's details (EDIT_ENTITY_INCIDENTS on every entity it names and every new one)."
+    updateIncident(urn: String!, input: UpdateIncidentInput!): Boolean
   }
 `;
 
@@ -58,6 +74,13 @@ export const incidentMutationsModule: GraphqlModule = {
       updateIncidentStatus: async (_s, { urn, input }: { urn: string; input: IncidentStatusInput }, ctx) =>
         curate(ctx, [['editIncidents', await ctx.app.incidents.resourceOf(urn)]], { n: 1, field: 'input' }, () =>
           ctx.app.incidents.updateStatus(urn, input, ctx.principal.actorUrn),
+        ),
+      updateIncident: async (_s, { urn, input }: { urn: string; input: UpdateIncidentInput }, ctx) =>
+        curate(
+          ctx,
+          (await ctx.app.incidents.resourcesToUpdate(urn, input)).map((u): Check => ['editIncidents', u]),
+          { n: 1, field: 'input' },
+          () => ctx.app.incidents.update(urn, input, ctx.principal.actorUrn),
         ),
     },
   },

@@ -1,6 +1,10 @@
-import type { CreateStructuredPropertyInput, StructuredPropertyParams } from '../../catalog/curation/structured-properties.ts';
+import type {
+  CreateStructuredPropertyInput,
+  StructuredPropertyParams,
+  UpdateStructuredPropertyInput,
+} from '../../catalog/curation/structured-properties.ts';
 import { structuredProperties } from './associations.ts';
-import { guarded } from './curation.ts';
+import { curate, guarded } from './curation.ts';
 import { entityRef } from './entity-refs.ts';
 import type { GraphqlModule } from './schema.ts';
 
@@ -63,8 +67,33 @@ const typeDefs = /* GraphQL */ `
     cardinality: PropertyCardinality
     entityTypes: [String!]!
     allowedPlatforms: [String!]
-    "Accepted; Almanac does not store display settings yet."
+    "Where the property is shown (structuredPropertySettings); a hidden property shown anywhere is refused."
     settings: StructuredPropertySettingsInput
+  }
+
+  input UpdateTypeQualifierInput {
+    "Appended to the allowed entity types (urns such as urn:li:entityType:datahub.corpuser)."
+    newAllowedTypes: [String!]
+  }
+
+  input UpdateStructuredPropertyInput {
+    urn: String!
+    displayName: String
+    description: String
+    immutable: Boolean
+    typeQualifier: UpdateTypeQualifierInput
+    "Appended to the allowed values (never replaced, for backwards compatibility)."
+    newAllowedValues: [AllowedValueInput!]
+    "true raises the cardinality to MULTIPLE; it never goes back to SINGLE."
+    setCardinalityAsMultiple: Boolean
+    newEntityTypes: [String!]
+    newAllowedPlatforms: [String!]
+    "Where the property is shown (structuredPropertySettings); a hidden property shown anywhere is refused."
+    settings: StructuredPropertySettingsInput
+  }
+
+  input DeleteStructuredPropertyInput {
+    urn: String!
   }
 
   extend type Mutation {
@@ -73,6 +102,10 @@ const typeDefs = /* GraphQL */ `
     removeStructuredProperties(input: RemoveStructuredPropertiesInput!): StructuredProperties!
     "Defines a structured property (MANAGE_STRUCTURED_PROPERTIES)."
     createStructuredProperty(input: CreateStructuredPropertyInput!): StructuredPropertyEntity!
+    "Changes a structured property's definition, append only (MANAGE_STRUCTURED_PROPERTIES)."
+    updateStructuredProperty(input: UpdateStructuredPropertyInput!): StructuredPropertyEntity!
+    "Hard deletes a structured property and every value of it assigned (MANAGE_STRUCTURED_PROPERTIES)."
+    deleteStructuredProperty(input: DeleteStructuredPropertyInput!): Boolean!
   }
 `;
 
@@ -103,6 +136,15 @@ export const structuredPropertyMutationsModule: GraphqlModule = {
             ctx.app.structuredProperties.create(input, ctx.principal.actorUrn),
           ),
         ),
+      updateStructuredProperty: async (_s, { input }: { input: UpdateStructuredPropertyInput }, ctx) =>
+        entityRef(
+          ctx,
+          await guarded(ctx, [['updateStructuredProperty']], { n: 1, field: 'input' }, () =>
+            ctx.app.structuredProperties.update(input, ctx.principal.actorUrn),
+          ),
+        ),
+      deleteStructuredProperty: (_s, { input }: { input: { urn: string } }, ctx) =>
+        curate(ctx, [['deleteStructuredProperty']], { n: 0, field: 'input' }, () => ctx.app.structuredProperties.delete(input.urn)),
     },
   },
 };

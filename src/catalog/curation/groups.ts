@@ -46,6 +46,19 @@ export class Groups {
     return urn;
   }
 
+  /**
+   * removeGroup (DataHub's RemoveGroupResolver): the group deleted, then every reference to it in other entities'
+   * aspects (its members' group memberships, ownerships, policies' actors). DataHub clears the references after
+   * answering; here before, so a read right after the answer sees none. A group that is not there is no error, as in
+   * DataHub.
+   */
+  async remove(groupUrn: string): Promise<void> {
+    const urn = parseUrn(groupUrn).raw;
+    if (parseUrn(urn).entityType !== GROUP) throw badRequest(`urn must be a group urn (urn:li:corpGroup:<id>), got ${urn}`);
+    await this.catalog.delete({ urn });
+    await this.catalog.deleteReferences(urn, false);
+  }
+
   /** addGroupMembers: each user (who must exist) gets the group in its nativeGroupMembership, once. */
   async addMembers(groupUrn: string, userUrns: readonly string[], actor: string): Promise<void> {
     const { group, users } = await this.checked(groupUrn, userUrns, 'add', `Failed to add members to group ${groupUrn}. Group does not exist.`);

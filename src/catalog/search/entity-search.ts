@@ -2,6 +2,7 @@ import type { FacetCounts, ReadParts, SearchHit, SearchIndexBuild, SearchQuery, 
 import { badRequest } from '../errors.ts';
 import { BOOLEAN_SEARCH_FIELDS } from './search-entries.ts';
 import { checkFilter } from './search-filter.ts';
+import { refuseFiltersOnDeletedProperties } from '../structured-property-assignments.ts';
 import { parseSearchQuery } from './search-query.ts';
 
 export type { SearchHit } from '../../storage/store.ts';
@@ -30,12 +31,6 @@ export interface PageExtras {
   readonly facets?: readonly string[];
 }
 
-/** The request as the port takes it: the filter checked and the query parsed, so a bad one is a 400 before any read. */
-function checked(req: EntitySearchRequest): SearchQuery {
-  checkFilter(req.filter);
-  return { ...req, parsed: parseSearchQuery(req.query) };
-}
-
 /** The extras as the port asks them. */
 const wanted = (extras: PageExtras) => ({
   withTotal: extras.total === true,
@@ -52,27 +47,27 @@ export class EntitySearch {
 
   /** `onIncompleteIndex`: told of each search answered while the index is still being built over older aspects. */
   constructor(
-    private readonly ports: Pick<ReadParts, 'search'>,
+    private readonly ports: Pick<ReadParts, 'search' | 'aspects'>,
     private readonly onIncompleteIndex?: (build: SearchIndexBuild) => void,
   ) {}
 
   /** One scroll page: `count` hits after the scroll id's position (with its total and facets when asked, as `page`). */
   async scroll(request: EntitySearchRequest, scrollId: string | undefined, count: number, extras: PageExtras = {}): Promise<SearchPage> {
-    const req = checked(request);
+    const req = await this.checked(request);
     await this.noteBuild();
     return this.pageOf(req, await this.ports.search.search({ ...req, paging: { scrollId, count }, ...wanted(extras) }));
   }
 
   /** One offset page (searchAcrossEntities' start and count), with its total and facets when asked: the matches found once for all three. */
   async page(request: EntitySearchRequest, start: number, count: number, extras: PageExtras = {}): Promise<SearchPage> {
-    const req = checked(request);
+    const req = await this.checked(request);
     await this.noteBuild();
     return this.pageOf(req, await this.ports.search.search({ ...req, paging: { start, count }, ...wanted(extras) }));
   }
 
   /** Per facet field, how many matches hold each value (each counted once per entity). */
   async aggregate(request: EntitySearchRequest, facets: readonly string[]): Promise<FacetCounts> {
-    const req = checked(request);
+    const req = await this.checked(request);
     await this.noteBuild();
     return this.ports.search.facets(req, facets);
   }
@@ -95,6 +90,19 @@ export class EntitySearch {
       out[urn] = { urn, ...Object.fromEntries([...fields].map(([field, list]) => [field, list.length === 1 ? list[0] : list])) };
     }
     return out;
+  }
+
+  /**
+   * The request as the port takes it: the filter checked and the query parsed, so a bad one is a 400 before the
+   * search (a filter on a soft-deleted structured property too, as DataHub refuses it).
+   */
+  private async checked(req: EntitySearchRequest): Promise<SearchQuery> {
+    checkFilter(req.filter);
+    await refuseFiltersOnDeletedProperties(
+      this.ports.aspects,
+      req.filter.flatMap((group) => group.map((c) => c.field)),
+    );
+    return { ...req, parsed: parseSearchQuery(req.query) };
   }
 
   /** Until the index is seen complete (then never again: a build starts only with the migration), each search says when it is not. */

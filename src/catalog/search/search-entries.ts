@@ -78,12 +78,37 @@ function entriesOf(s: RegistrySearchable, values: readonly unknown[], isKey: boo
   if (s.numValuesFieldName) out.push(flag(s.numValuesFieldName, String(values.length), values.length));
 }
 
+/** The field prefix DataHub filters an entity's structured property values under. */
+export const STRUCTURED_PROPERTY_FIELD_PREFIX = 'structuredProperties.';
+
+/** The search field of one structured property's values: `structuredProperties.` and the property urn's id. */
+export const structuredPropertyField = (propertyUrn: string): string =>
+  `${STRUCTURED_PROPERTY_FIELD_PREFIX}${propertyUrn.split(':').slice(3).join(':')}`;
+
+/**
+ * `structuredProperties.<qualified name>` for each value assigned (a number also as a number, for ranges), as DataHub
+ * indexes them. The name is the property urn's id, which is its qualified name whenever DataHub's clients create one.
+ */
+function structuredPropertyEntries(value: Json): SearchEntry[] {
+  const assignments = Array.isArray(value.properties) ? (value.properties as unknown[]).filter(isObject) : [];
+  return assignments.flatMap((a) => {
+    if (typeof a.propertyUrn !== 'string' || !Array.isArray(a.values)) return [];
+    const field = structuredPropertyField(a.propertyUrn);
+    return (a.values as unknown[]).filter(isObject).flatMap((v) => {
+      if (typeof v.string === 'string') return [{ ...flag(field, exact(v.string)), folded: exact(foldText(v.string)) }];
+      if (typeof v.double === 'number') return [flag(field, String(v.double), v.double)];
+      return [];
+    });
+  });
+}
+
 /**
  * Fields Almanac derives beside the annotated ones, each from one aspect: DataHub's UI and SDK filter on them.
  * (`_entityType` and `urn` belong to the entity, not an aspect: the index keeps them with the entity's row.)
  */
 
 const DERIVED: ReadonlyMap<string, (value: Json) => SearchEntry[]> = new Map([
+  ['structuredProperties', structuredPropertyEntries],
   ['upstreamLineage', (value: Json) => [flag('hasUpstreams', String(Array.isArray(value.upstreams) && value.upstreams.length > 0))]],
   // When a deprecation is overdue depends on the time of the search: the index keeps the time, the query compares.
   [

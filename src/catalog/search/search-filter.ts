@@ -1,7 +1,7 @@
 import { DEPRECATION_STATES } from '../deprecation-lifecycle.ts';
 import { badRequest } from '../errors.ts';
 import type { SearchFilter } from '../../storage/store.ts';
-import { SEARCH_FIELD_NAMES } from './search-entries.ts';
+import { SEARCH_FIELD_NAMES, STRUCTURED_PROPERTY_FIELD_PREFIX } from './search-entries.ts';
 
 /** DataHub's search filter and sort, as the search port takes them. */
 export type { SearchCriterion, SearchFilter, SortCriterion } from '../../storage/store.ts';
@@ -40,7 +40,8 @@ export function checkFilter(filter: SearchFilter): void {
       if (!CONDITIONS.has(condition))
         throw badRequest(`${where}: condition ${condition} is not supported; Almanac applies ${[...CONDITIONS].join(', ')}`);
       const field = baseFieldName(c.field);
-      if (!ENTITY_FIELDS.has(field) && !SEARCH_FIELD_NAMES.has(field)) throw badRequest(`${where}: no entity type has a search field named ${field}`);
+      const known = ENTITY_FIELDS.has(field) || SEARCH_FIELD_NAMES.has(field) || field.startsWith(STRUCTURED_PROPERTY_FIELD_PREFIX);
+      if (!known) throw badRequest(`${where}: no entity type has a search field named ${field}`);
       if (condition !== 'EXISTS' && c.values.length === 0) throw badRequest(`${where}: give at least one value`);
       const unknownState = field === 'deprecationState' ? c.values.find((v) => !(DEPRECATION_STATES as readonly string[]).includes(v)) : undefined;
       if (unknownState !== undefined) {
