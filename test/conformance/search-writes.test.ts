@@ -111,7 +111,7 @@ for (const backend of await backends()) {
 }
 
 describe('search index on SQLite: a database from before the clustered search_fields', () => {
-  it('keeps the values it had indexed (a duplicate kept once) and a build under way', async () => {
+  it('keeps the values it had indexed (a duplicate kept once), and builds the index again over every aspect', async () => {
     const db = await createSqliteDatabase();
     try {
       await writeOldDatabase(db, CLUSTERED_SEARCH_FIELDS_MIGRATION, {
@@ -141,7 +141,8 @@ describe('search index on SQLite: a database from before the clustered search_fi
       });
       const store = await openStore(db.config);
       try {
-        assert.deepEqual(await store.search.searchIndexBuild(), { complete: false, done: 1, total: 1 });
+        // Migration 23 (documents gained structuredProperties entries) restarts the build over every stored aspect.
+        assert.deepEqual(await store.search.searchIndexBuild(), { complete: false, done: 0, total: 1 });
         const result = await store.search.search({
           ...query(undefined, [[{ field: 'tags', values: ['urn:li:tag:pii'] }]]),
           paging: { start: 0, count: 10 },

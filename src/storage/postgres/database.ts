@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
 import type { DatabasePort, DatabaseStats } from '../ports/database.ts';
-import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION, SEARCH_MIGRATION } from './migrations.ts';
+import { POSTGRES_MIGRATIONS, RELATIONSHIPS_MIGRATION, SEARCH_REINDEX_MIGRATIONS } from './migrations.ts';
 import type { PostgresRelationships } from './relationships.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
 import type { PostgresTasks } from './tasks.ts';
@@ -31,7 +31,7 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
         // Existing databases get the relationship index of the aspects they already hold before any process can
         // read it; the search index's build runs in batches after the start (SearchIndexBuilder), while it answers.
         if (i + 1 === RELATIONSHIPS_MIGRATION) await this.relationships.backfill(c);
-        if (i + 1 === SEARCH_MIGRATION) await this.searchIndex.restartBuild(c);
+        if (SEARCH_REINDEX_MIGRATIONS.has(i + 1)) await this.searchIndex.restartBuild(c);
         await c.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [i + 1, Date.now()]);
       }
     });

@@ -547,10 +547,16 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE event_log ADD COLUMN derives_events SMALLINT NOT NULL DEFAULT 0;
   CREATE INDEX event_log_platform ON event_log (log_offset) WHERE topic = 'PlatformEvent_v1' OR derives_events = 1;
   `,
+  // 24: search documents gained entries (structuredProperties.<id>, one per assigned value): the search index's build
+  // restarts over every stored aspect, in batches after the start while the index answers (SEARCH_REINDEX_MIGRATIONS).
+  `SELECT 1;`,
 ];
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 17;
+
+/** The migrations after which the search index's build restarts over every stored aspect: its creation, and a change of what documents hold. */
+export const SEARCH_REINDEX_MIGRATIONS: ReadonlySet<number> = new Set([SEARCH_MIGRATION, 24]);
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
 export const RELATIONSHIPS_MIGRATION = 7;

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import type Database from 'better-sqlite3';
 import type { PortImpl } from '../compose-store.ts';
 import type { DatabasePort, DatabaseStats } from '../ports/database.ts';
-import { RELATIONSHIPS_MIGRATION, SEARCH_MIGRATION, SQLITE_MIGRATIONS } from './migrations.ts';
+import { RELATIONSHIPS_MIGRATION, SEARCH_REINDEX_MIGRATIONS, SQLITE_MIGRATIONS } from './migrations.ts';
 import type { SqliteRelationships } from './relationships.ts';
 import type { StatementCache } from './statements.ts';
 
@@ -36,7 +36,7 @@ export class SqliteDatabase implements PortImpl<DatabasePort> {
           // Existing databases get the relationship index of the aspects they already hold before any process can
           // read it; the search index's build runs in batches after the start (SearchIndexBuilder), while it answers.
           if (version === RELATIONSHIPS_MIGRATION) this.relationships.backfill();
-          if (version === SEARCH_MIGRATION) this.relationships.searchIndex.restartBuild();
+          if (SEARCH_REINDEX_MIGRATIONS.has(version)) this.relationships.searchIndex.restartBuild();
           this.db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
         })
         .immediate();

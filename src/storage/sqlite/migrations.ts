@@ -480,6 +480,9 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CREATE INDEX search_fields_by_number ON search_fields (field, num) WHERE num IS NOT NULL;
   CREATE INDEX search_fields_names ON search_fields (folded) WHERE field IN ('_entityName', '_entityKeyName');
   `,
+  // 23: search documents gained entries (structuredProperties.<id>, one per assigned value): the search index's build
+  // restarts over every stored aspect, in batches after the start while the index answers (SEARCH_REINDEX_MIGRATIONS).
+  `SELECT 1;`,
 ];
 
 /** The migration that clusters search_fields on (urn, field, value, aspect). */
@@ -487,6 +490,9 @@ export const CLUSTERED_SEARCH_FIELDS_MIGRATION = 22;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 16;
+
+/** The migrations after which the search index's build restarts over every stored aspect: its creation, and a change of what documents hold. */
+export const SEARCH_REINDEX_MIGRATIONS: ReadonlySet<number> = new Set([SEARCH_MIGRATION, 23]);
 
 /** The migration that creates the relationship index; the store backfills it from stored aspects in the same transaction. */
 export const RELATIONSHIPS_MIGRATION = 7;
