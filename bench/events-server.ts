@@ -8,7 +8,7 @@ import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 
-if (process.argv[2] === 'off') (changeEventRules as { -readonly [K in keyof ChangeEventRules]: ChangeEventRules[K] }).changeLog = () => [];
+if (process.argv[2] === 'off') Object.assign(changeEventRules as ChangeEventRules, { changeLog: () => [], timeseriesLog: () => [] });
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
 const app = await createApp(config, createLogger(config.logLevel));
 await app.server.listen({ port: 0, host: '127.0.0.1' });

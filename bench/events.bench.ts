@@ -193,17 +193,17 @@ export default async function eventsBench(args: string[]): Promise<void> {
   const drainRows: string[][] = [];
   const latencyRows: string[][] = [];
   const rules = changeEventRules as { -readonly [K in keyof ChangeEventRules]: ChangeEventRules[K] };
-  const logging = rules.changeLog;
+  const logging = { changeLog: rules.changeLog, timeseriesLog: rules.timeseriesLog };
   const storeEvents = intFlag(args, 'store-events', 20_000);
   const storeRows: string[][] = [];
   const storeEntities = intFlag(args, 'store-entities', 5_000);
-  const modes: Array<[string, ChangeEventRules['changeLog']]> = [
-    ['off', () => []],
+  const modes: Array<[string, Pick<ChangeEventRules, 'changeLog' | 'timeseriesLog'>]> = [
+    ['off', { changeLog: () => [], timeseriesLog: () => [] }],
     ['on', logging],
   ];
   for (const backend of await benchBackends(args)) {
-    for (const [mode, changeLog] of modes) {
-      rules.changeLog = changeLog;
+    for (const [mode, log] of modes) {
+      Object.assign(rules, log);
       const db = await backend.create();
       const catalog = await backend.create();
       try {
@@ -238,7 +238,7 @@ export default async function eventsBench(args: string[]): Promise<void> {
     ingestRows.push([backend.name, 'off', fmt(writes), fmt(off), rates.off.map((r) => fmt(r)).join(' / '), '']);
     ingestRows.push([backend.name, 'on', fmt(writes), fmt(on), rates.on.map((r) => fmt(r)).join(' / '), `${fmt((1 - on / off) * 100, 1)}%`]);
   }
-  rules.changeLog = logging;
+  Object.assign(rules, logging);
   printTable(
     ['backend', 'log', `timeseries events/s (store, ${fmt(storeEvents)})`, `entities/s (store, ${fmt(storeEntities)} of bench/search-corpus.ts)`],
     storeRows,

@@ -99,6 +99,19 @@ for (const backend of await backends()) {
       };
     };
 
+    /** Every event of `topic` past `offsetId`, read `limit` a poll, each as `pick` reads it. */
+    const pageThrough = async <T>(topic: string, offsetId: string, limit: number, pick: (value: string) => T): Promise<T[]> => {
+      const out: T[] = [];
+      for (let next = offsetId; ;) {
+        const res = await poll({ topic, offsetId: next, limit, pollTimeoutSeconds: 0 });
+        assert.equal(res.status, 200, res.text);
+        if (res.json.count === 0) return out;
+        assert.ok(res.json.count <= limit);
+        next = res.json.offsetId;
+        out.push(...res.json.events.map((e: { value: string }) => pick(e.value)));
+      }
+    };
+
     const ingest = async (...proposals: unknown[]) => {
       const res = await server.request('POST', '/aspects?action=ingestProposalBatch', { body: { proposals, async: 'false' } });
       assert.equal(res.status, 200, res.text);
@@ -261,6 +274,15 @@ for (const backend of await backends()) {
       assert.deepEqual(got.versioned, []);
     });
 
+    it('logs a batch of timeseries events in order and pages through them one at a time, each once', async () => {
+      const urn = datasetUrn('profiles');
+      await ingest(mcp(urn, 'status', { removed: false }));
+      const offsetId = await tail(TIMESERIES);
+      const counts = [11, 12, 13, 14, 15];
+      await ingest(...counts.map((rowCount, i) => mcp(urn, 'datasetProfile', { timestampMillis: 1_700_000_000_000 + i, rowCount })));
+      assert.deepEqual(await pageThrough(TIMESERIES, offsetId, 2, (v) => changeLog(v).aspect.rowCount), counts);
+    });
+
     it('logs a soft delete, a reinstatement and a hard delete with their LIFECYCLE events', async () => {
       const urn = datasetUrn('delete');
       await ingest(mcp(urn, 'status', { removed: false }), mcp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:gone' }] }));
@@ -346,19 +368,11 @@ for (const backend of await backends()) {
       const added = all.filter((e) => e.category === 'TECHNICAL_SCHEMA' && e.operation === 'ADD').map((e) => e.parameters?.fieldPath);
       assert.deepEqual(added, fields.map((f) => f.fieldPath).sort());
       // Two at a time: the offset id names the event within the entry, so nothing is skipped or served twice.
-      let offsetId = await tail(PLATFORM);
+      const offsetId = await tail(PLATFORM);
       await ingest(
         mcp(urn, 'schemaMetadata', { ...schema, fields: [...fields, ...['a', 'b', 'c'].map((fieldPath) => ({ ...fields[0]!, fieldPath }))] }),
       );
-      const paged: unknown[] = [];
-      for (let i = 0; i < 10; i++) {
-        const res = await poll({ topic: PLATFORM, offsetId, limit: 2, pollTimeoutSeconds: 0 });
-        assert.equal(res.status, 200, res.text);
-        if (res.json.count === 0) break;
-        offsetId = res.json.offsetId;
-        paged.push(...res.json.events.map((e: { value: string }) => changeEvent(e.value).parameters?.fieldPath));
-      }
-      assert.deepEqual(paged, ['a', 'b', 'c']);
+      assert.deepEqual(await pageThrough(PLATFORM, offsetId, 2, (v) => changeEvent(v).parameters?.fieldPath), ['a', 'b', 'c']);
     });
 
     it('answers a waiting poll as soon as a write commits', async () => {

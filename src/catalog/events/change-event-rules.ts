@@ -1,5 +1,5 @@
 import type { ChangeEventRules, TaskRecord } from '../../storage/store.ts';
-import { changeLogEntries, entryEvents, platformEntry, webhookEntries } from './change-log.ts';
+import { changeLogEntries, entryEvents, platformEntry, timeseriesLogEntries, webhookEntries } from './change-log.ts';
 import { toEntityChangeEvent } from './entity-change-event.ts';
 
 /** Task kinds whose end is an event, and the name each takes in its run's urn. */
@@ -15,6 +15,7 @@ const RUN_KINDS: ReadonlyMap<string, string> = new Map([
  */
 export const changeEventRules: ChangeEventRules = {
   changeLog: changeLogEntries,
+  timeseriesLog: timeseriesLogEntries,
   webhookEvents: webhookEntries,
   entryEvents,
   taskEnded(task: TaskRecord) {

@@ -61,6 +61,7 @@ const encodePlatformEvent = (time: number, eceText: string): string =>
  * body when delivered (`entityChangeEventText`).
  */
 const MCL_PREFIX = '{"mcl":';
+const MCLS_PREFIX = '{"mcls":';
 const ECE_PREFIX = '{"ece":';
 const CHANGE_PREFIX = '{"change":';
 
@@ -83,10 +84,14 @@ function platformEvent(text: string): ServedEvent {
  * now from the change it stored; an event is itself (a value stored as served, by an earlier form of the log, as is).
  */
 export function entryEvents(stored: string, topic: string, entry: Omit<ServedEvent, 'value'>): ServedEvent[] {
-  if (stored.startsWith(MCL_PREFIX)) {
-    const change = (JSON.parse(stored) as { mcl: AspectChange }).mcl;
-    if (topic === 'PlatformEvent_v1') return entityChangeEvents(change).map((ece) => platformEvent(JSON.stringify(ece)));
-    return [{ entityType: change.entityType, entityUrn: change.urn, value: encodeChangeLog(change) }];
+  const changes = stored.startsWith(MCL_PREFIX)
+    ? [(JSON.parse(stored) as { mcl: AspectChange }).mcl]
+    : stored.startsWith(MCLS_PREFIX)
+      ? (JSON.parse(stored) as { mcls: AspectChange[] }).mcls
+      : undefined;
+  if (changes !== undefined) {
+    if (topic === 'PlatformEvent_v1') return changes.flatMap((c) => entityChangeEvents(c).map((ece) => platformEvent(JSON.stringify(ece))));
+    return changes.map((c) => ({ entityType: c.entityType, entityUrn: c.urn, value: encodeChangeLog(c) }));
   }
   const text = storedEventText(stored);
   return [text === undefined ? { ...entry, value: stored } : platformEvent(text)];
@@ -134,6 +139,26 @@ export function changeLogEntries(c: AspectChange): NewLogEntry[] {
       value: `${MCL_PREFIX}${JSON.stringify(c)}}`,
       webhookCategory: null,
       derivesEvents: derivesEntityChangeEvents(c.entityType, c.aspect),
+    },
+  ];
+}
+
+/**
+ * The timeseries events of one write batch as one entry (`{"mcls":[...]}`), served as their MetadataChangeLogs in
+ * order; an entry of its first event's entity.
+ */
+export function timeseriesLogEntries(changes: readonly AspectChange[]): NewLogEntry[] {
+  const [first] = changes;
+  if (first === undefined) return [];
+  return [
+    {
+      topic: 'MetadataChangeLog_Timeseries_v1',
+      entityType: first.entityType,
+      entityUrn: first.urn,
+      createdAt: first.at,
+      value: `${MCLS_PREFIX}${JSON.stringify(changes)}}`,
+      webhookCategory: null,
+      derivesEvents: changes.some((c) => derivesEntityChangeEvents(c.entityType, c.aspect)),
     },
   ];
 }

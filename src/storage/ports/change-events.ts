@@ -23,6 +23,11 @@ export interface ChangeEventRules {
    */
   changeLog(change: AspectChange): NewLogEntry[];
   /**
+   * What the change log records of the timeseries events one write batch writes: one entry served as their
+   * MetadataChangeLogs, in order (a row per event would cost a row insert as dear as the event's own).
+   */
+  timeseriesLog(changes: readonly AspectChange[]): NewLogEntry[];
+  /**
    * The Entity Change Events of a change as entries webhooks deliver (topic WEBHOOK_TOPIC, never served by the events
    * API): the adapter asks for them only when a webhook subscription exists, and fans each out to the subscriptions
    * whose filters it matches.

@@ -86,8 +86,11 @@ export class PostgresAspects implements PortImpl<AspectPort> {
           }
           if (series.length > 0) {
             await this.ts.upsert(c, series);
-            // DataHub logs every timeseries event written, a rewrite of the same one too.
-            for (const op of series) this.events.aspectChanged(c, { ...changeOf(op, batch.actor, batch.now), before: null, after: op.event });
+            // DataHub logs every timeseries event written, a rewrite of the same one too: one entry for the batch's.
+            this.events.timeseriesWritten(
+              c,
+              series.map((op) => ({ ...changeOf(op, batch.actor, batch.now), before: null, after: op.event })),
+            );
           }
           return outcomes;
         });

@@ -95,7 +95,12 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
 
   /** Inside the caller's transaction (inTransaction's): an aspect's latest value was created, changed, restored or deleted. */
   aspectChanged(c: pg.ClientBase, change: AspectChange): void {
-    this.log(c, this.rules.changeLog(change), change);
+    this.log(c, this.rules.changeLog(change), [change]);
+  }
+
+  /** Inside the caller's transaction: a write batch wrote these timeseries events (one entry for them all). */
+  timeseriesWritten(c: pg.ClientBase, changes: readonly AspectChange[]): void {
+    this.log(c, this.rules.timeseriesLog(changes), changes);
   }
 
   /** Inside the caller's transaction: the task's state was written, and was `previous` before. */
@@ -103,20 +108,23 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
     if (previous === 'running' && task.state !== 'running') this.log(c, this.rules.taskEnded(task));
   }
 
-  /** Keeps the entries, and the change they log, for the transaction's end (APPEND_LOG_SQL). */
-  private log(c: pg.ClientBase, entries: readonly NewLogEntry[], change?: AspectChange): void {
-    if (entries.length > 0) atCommit(c, this, [{ entries, change }], (client, all) => this.append(client, all));
+  /** Keeps the entries, and the changes they log, for the transaction's end (APPEND_LOG_SQL). */
+  private log(c: pg.ClientBase, entries: readonly NewLogEntry[], changes: readonly AspectChange[] = []): void {
+    if (entries.length > 0) atCommit(c, this, [{ entries, changes }], (client, all) => this.append(client, all));
   }
 
   /**
    * The transaction's entries, and, when a webhook subscription exists, the Entity Change Events of its changes as
    * entries webhooks deliver (made only then: PlatformEvent_v1 derives them from the change logs when read).
    */
-  private async append(client: pg.ClientBase, logged: ReadonlyArray<{ entries: readonly NewLogEntry[]; change?: AspectChange }>): Promise<void> {
+  private async append(
+    client: pg.ClientBase,
+    logged: ReadonlyArray<{ entries: readonly NewLogEntry[]; changes: readonly AspectChange[] }>,
+  ): Promise<void> {
     const all = logged.flatMap((l) => l.entries);
-    const deriving = logged.filter((l) => l.change !== undefined && l.entries.some((e) => e.derivesEvents));
+    const deriving = logged.filter((l) => l.entries.some((e) => e.derivesEvents));
     if (deriving.length > 0 && (await client.query('SELECT 1 FROM webhook_subscriptions LIMIT 1')).rowCount) {
-      for (const l of deriving) all.push(...this.rules.webhookEvents(l.change!));
+      for (const l of deriving) for (const change of l.changes) all.push(...this.rules.webhookEvents(change));
     }
     await client.query(
       named(all.some((e) => e.webhookCategory !== null) ? APPEND_LOG_FAN_OUT_SQL : APPEND_LOG_SQL, [
