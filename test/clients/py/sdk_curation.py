@@ -1,11 +1,24 @@
 """Builds entities with the SDK's classes, curates them through DataHub's GraphQL mutations with
 DataHubGraph.execute_graphql (as DataHub's UI and users' scripts do), and reads each change back with
 DataHubGraph.get_aspect: tags, glossary terms, owners, descriptions and domains, on a dataset, one of its fields and
-a container. Ends with a refusal, as the user sees it."""
+a container; then tags, terms, owners and a description on one entity of each other curated type (chart, dashboard,
+data flow, data job, ML model, glossary term; a description where DataHub's updateDescription takes one). Ends with
+a refusal, as the user sees it."""
 
 import datahub.metadata.schema_classes as models
 from datahub.configuration.common import GraphError
-from datahub.emitter.mce_builder import make_dataset_urn, make_domain_urn, make_tag_urn, make_term_urn, make_user_urn
+from datahub.emitter.mce_builder import (
+    make_chart_urn,
+    make_dashboard_urn,
+    make_data_flow_urn,
+    make_data_job_urn,
+    make_dataset_urn,
+    make_domain_urn,
+    make_ml_model_urn,
+    make_tag_urn,
+    make_term_urn,
+    make_user_urn,
+)
 from datahub.emitter.mcp import MetadataChangeProposalWrapper
 
 from harness import connect, print_result, read_input
@@ -57,6 +70,29 @@ MUTATIONS = [
     ("batchSetDomain", "BatchSetDomainInput", {"domainUrn": domain, "resources": [{"resourceUrn": dataset}, {"resourceUrn": container}]}),
 ]
 
+# One entity of each other type, built with the SDK's classes, and the aspect its description is edited into.
+stamps = models.ChangeAuditStampsClass()
+OTHERS = {
+    "chart": (make_chart_urn("looker", "curation_chart"), models.ChartInfoClass(title="Orders", description="", lastModified=stamps), models.EditableChartPropertiesClass),
+    "dashboard": (make_dashboard_urn("looker", "curation_dash"), models.DashboardInfoClass(title="Sales", description="", lastModified=stamps), models.EditableDashboardPropertiesClass),
+    "dataFlow": (make_data_flow_urn("airflow", "curation_flow"), models.DataFlowInfoClass(name="curation_flow"), models.EditableDataFlowPropertiesClass),
+    "dataJob": (make_data_job_urn("airflow", "curation_flow", "load"), models.DataJobInfoClass(name="load", type="COMMAND"), models.EditableDataJobPropertiesClass),
+    "mlModel": (make_ml_model_urn("mlflow", "curation_model", "PROD"), models.MLModelPropertiesClass(name="curation_model"), models.EditableMLModelPropertiesClass),
+    "glossaryTerm": (term, None, models.GlossaryTermInfoClass),
+}
+graph.emit_mcps([MetadataChangeProposalWrapper(entityUrn=urn, aspect=info) for urn, info, _ in OTHERS.values() if info is not None])
+others = [{"resourceUrn": urn} for urn, _, _ in OTHERS.values()]
+MUTATIONS += [
+    ("batchAddTags", "BatchAddTagsInput", {"tagUrns": [tag], "resources": others}),
+    ("batchAddTerms", "BatchAddTermsInput", {"termUrns": [term], "resources": [r for r in others if r["resourceUrn"] != term]}),
+    ("batchAddOwners", "BatchAddOwnersInput", {"owners": [{"ownerUrn": owner, "ownerEntityType": "CORP_USER", "type": "TECHNICAL_OWNER"}], "resources": others}),
+] + [
+    # DataHub's updateDescription takes these two of them; a chart's, dashboard's, flow's or job's description is
+    # DataHub's updateChart / updateDashboard / updateDataFlow / updateDataJob, not served yet.
+    ("updateDescription", "DescriptionUpdateInput", {"description": f"About the {kind}", "resourceUrn": OTHERS[kind][0]})
+    for kind in ("mlModel", "glossaryTerm")
+]
+
 answers = []
 for name, input_type, value in MUTATIONS:
     result = graph.execute_graphql(f"mutation m($input: {input_type}!) {{ {name}(input: $input) }}", variables={"input": value})
@@ -93,6 +129,16 @@ print_result(
             "ownership": aspect(container, models.OwnershipClass),
             "editableContainerProperties": aspect(container, models.EditableContainerPropertiesClass),
             "domains": aspect(container, models.DomainsClass),
+        },
+        "others": {
+            kind: {
+                "tags": [t["tag"] for t in (aspect(urn, models.GlobalTagsClass) or {}).get("tags", [])],
+                # A glossary term has no glossaryTerms aspect of its own.
+                "terms": [] if kind == "glossaryTerm" else [t["urn"] for t in (aspect(urn, models.GlossaryTermsClass) or {}).get("terms", [])],
+                "owners": [o["owner"] for o in (aspect(urn, models.OwnershipClass) or {}).get("owners", [])],
+                "description": (aspect(urn, editable) or {}).get("description", (aspect(urn, editable) or {}).get("definition")),
+            }
+            for kind, (urn, _, editable) in OTHERS.items()
         },
         "refused": refused,
     }
