@@ -179,10 +179,11 @@ for (const backend of await backends()) {
       assert.deepEqual((await gqlData(server, CONTAINER, { urn: DB })).container.platform, { urn: 'urn:li:dataPlatform:unknown' });
     });
 
-    it('reads what DataHub adds to a dataset: globalTags, description, links, editable schema, structured properties', async () => {
+    it('reads what DataHub adds to a dataset: origin, globalTags, description, links, editable schema, structured properties', async () => {
       const data = await gqlData(
         server,
         `query d($urn: String!) { dataset(urn: $urn) {
+          origin
           description
           editableProperties { description }
           globalTags { tags { tag { urn properties { name } } } }
@@ -202,6 +203,7 @@ for (const backend of await backends()) {
         { urn: ORDERS },
       );
       assert.deepEqual(data.dataset, {
+        origin: 'PROD',
         description: 'edited',
         editableProperties: { description: 'edited' },
         globalTags: { tags: [{ tag: { urn: 'urn:li:tag:pii', properties: { name: 'PII' } } }] },

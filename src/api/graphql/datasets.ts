@@ -3,7 +3,7 @@ import { DEFAULT_TIMESERIES_LIMIT } from '../../catalog/catalog.ts';
 import { deprecationView } from '../../catalog/deprecation.ts';
 import { daysToDecommission, deprecationState } from '../../catalog/deprecation-lifecycle.ts';
 import { badRequest, CatalogError } from '../../catalog/errors.ts';
-import { parseDatasetUrn, parseUrn, schemaFieldUrn, type DatasetKey } from '../../catalog/urn.ts';
+import { FABRIC_TYPES, parseDatasetUrn, parseUrn, schemaFieldUrn, type DatasetKey } from '../../catalog/urn.ts';
 import type { Json } from '../../storage/store.ts';
 import type { DatasetSource } from './entity-refs.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
@@ -22,12 +22,19 @@ const typeDefs = /* GraphQL */ `
     dataset(urn: String!): Dataset
   }
 
+  "DataHub's FabricType, from the registry (common/FabricType.pdl)."
+  enum FabricType {
+    ${FABRIC_TYPES.join('\n    ')}
+  }
+
   type Dataset implements Entity {
     urn: String!
     type: EntityType!
     "The name part of the urn."
     name: String!
     platform: DataPlatform!
+    "The environment part of the urn (DataHub keeps it, deprecated, for clients that read it)."
+    origin: FabricType! @deprecated
     "True, except for a dataset referenced (as a replacement) but not stored: dataset(urn) returns null for those."
     exists: Boolean
     status: Status
@@ -242,6 +249,7 @@ export const datasetsModule: GraphqlModule = {
     Dataset: {
       type: () => 'DATASET',
       name: (d: DatasetSource) => d.key.name,
+      origin: (d: DatasetSource) => d.key.origin,
       platform: (d: DatasetSource) => ({ __typename: 'DataPlatform', urn: d.key.platform, entity: 'dataPlatform', parts: [d.key.platformName] }),
       exists: (d: DatasetSource) => d.exists ?? true,
       status: (d: DatasetSource) => d.aspects.get('status') ?? null,
