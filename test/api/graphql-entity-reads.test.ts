@@ -322,6 +322,20 @@ for (const backend of await backends()) {
       assert.deepEqual(missing, { chart: null, domain: null });
     });
 
+    it("reads an ML model's description and custom properties as DataHub's MLModelProperties", async () => {
+      const urn = 'urn:li:mlModel:(urn:li:dataPlatform:mlflow,churn_props,PROD)';
+      await ingest(server, mcp(urn, 'mlModelProperties', { description: 'Predicts churn', customProperties: { owner: 'ds' } }, 'mlModel'));
+      const data = await gqlData(
+        server,
+        `query m($urn: String!) { mlModel(urn: $urn) { properties { description customProperties { key value associatedUrn } } } }`,
+        { urn },
+      );
+      assert.deepEqual(data.mlModel.properties, {
+        description: 'Predicts churn',
+        customProperties: [{ key: 'owner', value: 'ds', associatedUrn: urn }],
+      });
+    });
+
     it('refuses a root query given an urn of another type or a malformed one, naming the urn', async () => {
       await gqlError(server, `{ chart(urn: "${CHILD_DOMAIN}") { urn } }`, undefined, {
         code: 400,

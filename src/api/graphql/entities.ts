@@ -15,6 +15,11 @@ import {
   subTypesField,
 } from './entity-fields.ts';
 import type { GraphqlModule, Resolvers } from './schema.ts';
+import { customPropertiesEntries } from './associations.ts';
+
+/** An ML entity's properties aspect as DataHub's ML*Properties: its description and custom properties. */
+const mlProperties = (aspect: string) =>
+  fromAspect(aspect, (v, e) => ({ description: str(v.description), customProperties: customPropertiesEntries(v.customProperties, e.urn) }));
 
 /**
  * DataHub's GraphQL object types for the entity kinds Almanac stores, with the
@@ -151,15 +156,28 @@ const typeDefs = /* GraphQL */ `
     externalUrl: String
   }
 
+  "Of DataHub's MLModelProperties, the description and custom properties (its other fields are not served yet)."
+  type MLModelProperties {
+    description: String
+    customProperties: [CustomPropertiesEntry!]
+  }
+
   type MLModel implements Entity {
     urn: String!
     type: EntityType!
     lastIngested: Long
     name: String!
+    properties: MLModelProperties
     platform: DataPlatform!
     status: Status
     deprecation: Deprecation
     exists: Boolean
+  }
+
+  "Of DataHub's MLModelGroupProperties, the description and custom properties (its other fields are not served yet)."
+  type MLModelGroupProperties {
+    description: String
+    customProperties: [CustomPropertiesEntry!]
   }
 
   type MLModelGroup implements Entity {
@@ -167,10 +185,17 @@ const typeDefs = /* GraphQL */ `
     type: EntityType!
     lastIngested: Long
     name: String!
+    properties: MLModelGroupProperties
     platform: DataPlatform!
     status: Status
     deprecation: Deprecation
     exists: Boolean
+  }
+
+  "Of DataHub's MLFeatureTableProperties, the description and custom properties (its other fields are not served yet)."
+  type MLFeatureTableProperties {
+    description: String
+    customProperties: [CustomPropertiesEntry!]
   }
 
   type MLFeatureTable implements Entity {
@@ -178,10 +203,17 @@ const typeDefs = /* GraphQL */ `
     type: EntityType!
     lastIngested: Long
     name: String!
+    properties: MLFeatureTableProperties
     platform: DataPlatform!
     status: Status
     deprecation: Deprecation
     exists: Boolean
+  }
+
+  "Of DataHub's MLFeatureProperties, the description and custom properties (its other fields are not served yet)."
+  type MLFeatureProperties {
+    description: String
+    customProperties: [CustomPropertiesEntry!]
   }
 
   type MLFeature implements Entity {
@@ -189,10 +221,17 @@ const typeDefs = /* GraphQL */ `
     type: EntityType!
     lastIngested: Long
     name: String!
+    properties: MLFeatureProperties
     featureNamespace: String!
     status: Status
     deprecation: Deprecation
     exists: Boolean
+  }
+
+  "Of DataHub's MLPrimaryKeyProperties, the description and custom properties (its other fields are not served yet)."
+  type MLPrimaryKeyProperties {
+    description: String
+    customProperties: [CustomPropertiesEntry!]
   }
 
   type MLPrimaryKey implements Entity {
@@ -200,6 +239,7 @@ const typeDefs = /* GraphQL */ `
     type: EntityType!
     lastIngested: Long
     name: String!
+    properties: MLPrimaryKeyProperties
     featureNamespace: String!
     status: Status
     deprecation: Deprecation
@@ -275,6 +315,8 @@ const typeDefs = /* GraphQL */ `
     urn: String!
     type: EntityType!
     exists: Boolean
+    "The document's first sub type, as DataHub's Document.subType reads it."
+    subType: String
     info: DocumentInfo
   }
 
@@ -362,6 +404,7 @@ const resolvers: Resolvers = {
   MLModel: {
     ...COMMON,
     lastIngested: () => null,
+    properties: mlProperties('mlModelProperties'),
     name: keyField('name'),
     platform: platformFromKey('platform'),
     status: statusField,
@@ -371,6 +414,7 @@ const resolvers: Resolvers = {
   MLModelGroup: {
     ...COMMON,
     lastIngested: () => null,
+    properties: mlProperties('mlModelGroupProperties'),
     name: keyField('name'),
     platform: platformFromKey('platform'),
     status: statusField,
@@ -380,6 +424,7 @@ const resolvers: Resolvers = {
   MLFeatureTable: {
     ...COMMON,
     lastIngested: () => null,
+    properties: mlProperties('mlFeatureTableProperties'),
     name: keyField('name'),
     platform: platformFromKey('platform'),
     status: statusField,
@@ -389,6 +434,7 @@ const resolvers: Resolvers = {
   MLFeature: {
     ...COMMON,
     lastIngested: () => null,
+    properties: mlProperties('mlFeatureProperties'),
     name: keyField('name'),
     featureNamespace: keyField('featureNamespace'),
     status: statusField,
@@ -398,6 +444,7 @@ const resolvers: Resolvers = {
   MLPrimaryKey: {
     ...COMMON,
     lastIngested: () => null,
+    properties: mlProperties('mlPrimaryKeyProperties'),
     name: keyField('name'),
     featureNamespace: keyField('featureNamespace'),
     status: statusField,
@@ -435,7 +482,12 @@ const resolvers: Resolvers = {
     }),
   },
   Role: { ...COMMON, id: keyField('id') },
-  Document: { ...COMMON, exists: existsField, info: fromAspect('documentInfo', (v) => ({ title: str(v.title) })) },
+  Document: {
+    ...COMMON,
+    exists: existsField,
+    subType: fromAspect('subTypes', (v) => (Array.isArray(v.typeNames) ? (str(v.typeNames[0]) ?? null) : null)),
+    info: fromAspect('documentInfo', (v) => ({ title: str(v.title) })),
+  },
   StructuredPropertyEntity: {
     ...COMMON,
     exists: existsField,
