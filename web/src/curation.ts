@@ -12,8 +12,20 @@ export interface Target {
 
 const sub = (t: Target) => ({ resourceUrn: t.urn, ...(t.fieldPath ? { subResourceType: 'DATASET_FIELD', subResource: t.fieldPath } : {}) });
 
-export const updateDescription = (t: Target, description: string) =>
-  gql(`mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }`, { input: { ...sub(t), description } });
+/** The types whose description DataHub's UI edits with update<Type>(urn, input: { editableProperties }): its updateDescription refuses them. */
+const UPDATED_BY_TYPE: Readonly<Record<string, string>> = { chart: 'Chart', dashboard: 'Dashboard', dataFlow: 'DataFlow', dataJob: 'DataJob' };
+
+export const updateDescription = (t: Target, description: string) => {
+  const type = t.fieldPath ? undefined : UPDATED_BY_TYPE[t.urn.split(':')[2] ?? ''];
+  if (type)
+    return gql(`mutation update${type}($urn: String!, $input: ${type}UpdateInput!) { update${type}(urn: $urn, input: $input) { urn } }`, {
+      urn: t.urn,
+      input: { editableProperties: { description } },
+    });
+  return gql(`mutation updateDescription($input: DescriptionUpdateInput!) { updateDescription(input: $input) }`, {
+    input: { ...sub(t), description },
+  });
+};
 
 export const addTag = (t: Target, tagUrn: string) =>
   gql(`mutation addTags($input: AddTagsInput!) { addTags(input: $input) }`, { input: { ...sub(t), tagUrns: [tagUrn] } });

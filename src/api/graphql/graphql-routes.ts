@@ -32,6 +32,7 @@ import { viewModule } from './view.ts';
 import { datasetsModule } from './datasets.ts';
 import { dataProductMutationsModule } from './data-product-mutations.ts';
 import { deprecationsModule } from './deprecations.ts';
+import { editablePropertiesMutationsModule } from './editable-properties-mutations.ts';
 import { descriptionMutationsModule } from './description-mutations.ts';
 import { domainMutationsModule } from './domain-mutations.ts';
 import { glossaryMutationsModule } from './glossary-mutations.ts';
@@ -95,6 +96,7 @@ const WRITTEN_MODULES: readonly GraphqlModule[] = [
   labelMutationsModule,
   ownerMutationsModule,
   descriptionMutationsModule,
+  editablePropertiesMutationsModule,
   domainMutationsModule,
   linkMutationsModule,
   glossaryMutationsModule,

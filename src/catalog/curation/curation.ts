@@ -4,7 +4,7 @@ import { checkBatchSize, ResourceLookup, resourceMissing, type CheckedResource, 
 import { parseUrn } from '../urn.ts';
 import type { Json, Parts } from '../../storage/store.ts';
 import { type AspectEdits, auditStampOf, type AspectEdit } from './aspect-edits.ts';
-import { descriptionEdit } from './descriptions.ts';
+import { descriptionEdit, editablePropertiesEdit } from './descriptions.ts';
 import { changeEditableField, changeLabels, LABELS, type LabelKind } from './labels.ts';
 import { checkLinkUrl, linkMissing } from './links.ts';
 import { addOwners, checkOwner, ownerUrnsToCheck, removeOwners, type OwnerInput } from './owners.ts';
@@ -125,6 +125,18 @@ export class Curation {
         update: (current) => changeEditableField(current, field!, (info) => ({ ...info, description })),
       };
     });
+  }
+
+  /**
+   * updateChart, updateDashboard, updateDataFlow, updateDataJob with `editableProperties`: the entity's editable
+   * description. The entity must exist and be of the type the mutation names (`entityType`).
+   */
+  async updateEditableProperties(entityType: string, urnText: string, description: string, call: CurationCall) {
+    const urn = parseUrn(urnText);
+    if (entitySpec(urn.entityType).name !== entityType) throw badRequest(`urn ${urn.raw} is not a ${entityType} urn`);
+    const lookup = await ResourceLookup.read(this.ports.aspects, [{ resourceUrn: urn.raw }]);
+    const checked = lookup.check({ resourceUrn: urn.raw }, describedMissing);
+    await this.write([checked], call.actor, this.edits.now(), describedMissing, () => editablePropertiesEdit(entityType, description));
   }
 
   /**

@@ -46,3 +46,21 @@ export function descriptionEdit(entityType: string, urn: Urn, description: strin
     },
   };
 }
+
+/**
+ * Where DataHub's updateChart, updateDashboard, updateDataFlow and updateDataJob write `editableProperties.description`
+ * (its ChartType, DashboardType, DataFlowType and DataJobType mappers): those types' descriptions, which its
+ * updateDescription refuses.
+ */
+const EDITABLE_PROPERTIES: Readonly<Record<string, DescriptionTarget>> = {
+  chart: editable('editableChartProperties'),
+  dashboard: editable('editableDashboardProperties'),
+  dataFlow: editable('editableDataFlowProperties'),
+  dataJob: editable('editableDataJobProperties'),
+};
+
+/** The aspect and the update that set the entity's editable properties' description, for update<Type>. */
+export function editablePropertiesEdit(entityType: string, description: string): { aspect: string; update: (current: Json | undefined) => Json } {
+  const target = EDITABLE_PROPERTIES[entityType]!;
+  return { aspect: target.aspect, update: (current) => ({ ...(current ?? {}), description }) };
+}

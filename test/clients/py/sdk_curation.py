@@ -88,7 +88,7 @@ MUTATIONS += [
     ("batchAddOwners", "BatchAddOwnersInput", {"owners": [{"ownerUrn": owner, "ownerEntityType": "CORP_USER", "type": "TECHNICAL_OWNER"}], "resources": others}),
 ] + [
     # DataHub's updateDescription takes these two of them; a chart's, dashboard's, flow's or job's description is
-    # DataHub's updateChart / updateDashboard / updateDataFlow / updateDataJob, not served yet.
+    # DataHub's updateChart / updateDashboard / updateDataFlow / updateDataJob (below).
     ("updateDescription", "DescriptionUpdateInput", {"description": f"About the {kind}", "resourceUrn": OTHERS[kind][0]})
     for kind in ("mlModel", "glossaryTerm")
 ]
@@ -97,6 +97,13 @@ answers = []
 for name, input_type, value in MUTATIONS:
     result = graph.execute_graphql(f"mutation m($input: {input_type}!) {{ {name}(input: $input) }}", variables={"input": value})
     answers.append([name, result[name]])
+for kind in ("chart", "dashboard", "dataFlow", "dataJob"):
+    type_name = kind[0].upper() + kind[1:]
+    updated = graph.execute_graphql(
+        f"mutation u($urn: String!, $input: {type_name}UpdateInput!) {{ update{type_name}(urn: $urn, input: $input) {{ urn }} }}",
+        variables={"urn": OTHERS[kind][0], "input": {"editableProperties": {"description": f"About the {kind}"}}},
+    )
+    answers.append([f"update{type_name}", updated[f"update{type_name}"]["urn"] == OTHERS[kind][0]])
 answers.append(["removeTag", graph.execute_graphql("mutation { removeTag(input: {tagUrn: \"%s\", resourceUrn: \"%s\"}) }" % (tag, container))["removeTag"]])
 answers.append(["setDomain", graph.execute_graphql("mutation m($e: String!, $d: String!) { setDomain(entityUrn: $e, domainUrn: $d) }", variables={"e": dataset, "d": domain})["setDomain"]])
 
