@@ -106,13 +106,18 @@ for (const backend of await backends()) {
         await page.getByText('Nothing matches “nothing-is-called-this”').waitFor();
       });
 
-      it('shows a dashboard with its charts, owners and tags', async () => {
+      it('shows a dashboard with its charts, owners and tags, and edits its description', async () => {
         await page.goto(`${server.url}/#/entity/${encodeURIComponent(fixture.dashboard)}`);
         await page.getByRole('heading', { level: 1, name: /Quarterly Revenue Overview/ }).waitFor();
         assert.match((await page.locator('.description').textContent()) ?? '', /Revenue per quarter, for the board/);
         assert.deepEqual(await page.getByRole('list', { name: 'Charts' }).getByRole('link').allTextContents(), ['Revenue by region']);
         assert.deepEqual(await page.getByRole('list', { name: 'Owners', exact: true }).getByRole('link').allTextContents(), ['Margaret Hamilton']);
         assert.deepEqual(await page.getByRole('list', { name: 'Tags', exact: true }).getByRole('link').allTextContents(), ['Gold']);
+        // Its description is edited as DataHub's UI edits a dashboard's (updateDashboard's editableProperties).
+        await page.getByRole('button', { name: 'Edit description' }).click();
+        await page.getByRole('textbox', { name: 'description' }).fill('Revenue per quarter, **audited**');
+        await page.getByRole('button', { name: 'Save' }).click();
+        await page.locator('.description strong', { hasText: 'audited' }).waitFor();
       });
 
       it('draws a three-hop chain as a graph, one more hop at a time, marking the deprecated dataset', async () => {
