@@ -88,6 +88,7 @@ for (const backend of await clientBackends()) {
           {
             urn: RUNBOOK,
             type: 'DOCUMENT',
+            subType: null,
             info: { title: 'Incident runbook' },
             platform: { urn: 'urn:li:dataPlatform:datahub', name: 'datahub', properties: null },
             ownership: null,
