@@ -1,5 +1,5 @@
 import schemas from './generated/event-schemas.json' with { type: 'json' };
-import { WEBHOOK_TOPIC, type AspectChange, type NewLogEntry, type ServedEvent } from '../../storage/store.ts';
+import { WEBHOOK_TOPIC, type AspectChange, type Json, type NewLogEntry, type ServedEvent } from '../../storage/store.ts';
 import { ASPECTS } from '../registry/aspects.ts';
 import { derivesEntityChangeEvents, EMITTED_CATEGORIES, entityChangeEvents, type EntityChangeEventV1 } from './entity-changes.ts';
 import { toEntityChangeEvent, type ChangeRecord } from './entity-change-event.ts';
@@ -14,30 +14,44 @@ type AvroSchema = ConstructorParameters<typeof AvroJsonEncoder>[0];
 const MCL = new AvroJsonEncoder(schemas.MetadataChangeLog as unknown as AvroSchema);
 const PLATFORM_EVENT = new AvroJsonEncoder(schemas.PlatformEvent as unknown as AvroSchema);
 
-/** A GenericAspect / GenericPayload: the value as JSON text. */
-const generic = (value: unknown) => ({ value: JSON.stringify(value), contentType: 'application/json' });
+/**
+ * A change as its entry stores it: the values before and after as their JSON text, which the MetadataChangeLog
+ * carries as text (GenericAspect.value), so serving it copies them (no parse of the value, no stringify).
+ */
+type StoredChange = Omit<AspectChange, 'before' | 'after'> & { readonly before: string | null; readonly after: string | null };
 
-/** The MetadataChangeLog DataHub publishes for the change, in the pegasus shape (before Avro's encoding). */
-export function metadataChangeLog(c: AspectChange): Record<string, unknown> {
-  return {
+const storedChange = (c: AspectChange): StoredChange => ({
+  ...c,
+  before: c.before === null ? null : JSON.stringify(c.before),
+  after: c.after === null ? null : JSON.stringify(c.after),
+});
+
+/** The change with its values, for what is derived from them (Entity Change Events). */
+const withValues = (c: StoredChange): AspectChange => ({
+  ...c,
+  before: c.before === null ? null : (JSON.parse(c.before) as Json),
+  after: c.after === null ? null : (JSON.parse(c.after) as Json),
+});
+
+/** A GenericAspect: the value as JSON text. */
+const generic = (text: string | null) => (text === null ? null : { value: text, contentType: 'application/json' });
+
+/**
+ * A MetadataChangeLog's Avro JSON text, from the pegasus shape DataHub publishes. System metadata the schema does not
+ * take (stored before a field's type was checked) is left out rather than failing the read that serves it.
+ */
+function encodeChangeLog(c: StoredChange): string {
+  const mcl = {
     entityType: c.entityType,
     entityUrn: c.urn,
     changeType: c.changeType,
     aspectName: c.aspect,
-    aspect: c.after === null ? null : generic(c.after),
+    aspect: generic(c.after),
     systemMetadata: c.systemMetadata,
-    previousAspectValue: c.before === null ? null : generic(c.before),
+    previousAspectValue: generic(c.before),
     previousSystemMetadata: c.previousSystemMetadata,
     created: { time: c.at, actor: c.actor },
   };
-}
-
-/**
- * A MetadataChangeLog's Avro JSON text. System metadata the schema does not take (stored before a field's type was
- * checked) is left out rather than failing the read that serves it.
- */
-function encodeChangeLog(c: AspectChange): string {
-  const mcl = metadataChangeLog(c);
   try {
     return MCL.encode(mcl);
   } catch {
@@ -54,16 +68,52 @@ const encodePlatformEvent = (time: number, eceText: string): string =>
   });
 
 /**
- * What an entry stores is compact, made cheaply at the write (one JSON.stringify, no Avro): `{"mcl":<change>}` for a
- * change log, `{"ece":<event>}` for an Entity Change Event (a task's RUN, an event webhooks deliver, and, before
- * events were derived when read, every event), `{"change":<ChangeRecord>}` for a webhook event carried over from the
- * outbox by the migration. What DataHub's events API serves is made from it when read (`entryEvents`), the webhook
- * body when delivered (`entityChangeEventText`).
+ * What an entry stores is compact, made cheaply at the write (JSON.stringify, no Avro): `{"mclt":<StoredChange>}` for
+ * a change log, `{"tsb":<TimeseriesBatch>}` for the timeseries events of one write batch, `{"ece":<event>}` for an
+ * Entity Change Event (a task's RUN, an event webhooks deliver, and, before events were derived when read, every
+ * event), `{"change":<ChangeRecord>}` for a webhook event carried over from the outbox by the migration. Entries written
+ * before values were kept as text hold `{"mcl":<AspectChange>}` or `{"mcls":[<AspectChange>...]}`. What DataHub's
+ * events API serves is made from it when read (`entryEvents`), the webhook body when delivered (`entityChangeEventText`).
  */
+const MCL_TEXT_PREFIX = '{"mclt":';
+const TIMESERIES_BATCH_PREFIX = '{"tsb":';
 const MCL_PREFIX = '{"mcl":';
 const MCLS_PREFIX = '{"mcls":';
 const ECE_PREFIX = '{"ece":';
 const CHANGE_PREFIX = '{"change":';
+
+/**
+ * The timeseries events of one write batch, all written by `actor` at `at`: per event its entity type, urn, aspect,
+ * value as JSON text and system metadata (a tuple: the batch's entry is a row the write inserts, so it is kept small).
+ */
+interface TimeseriesBatch {
+  readonly actor: string;
+  readonly at: number;
+  readonly events: ReadonlyArray<readonly [entityType: string, urn: string, aspect: string, value: string | null, systemMetadata: Json | null]>;
+}
+
+/** The changes a stored change log records, in order; undefined for an entry that is an event. */
+function storedChanges(stored: string): StoredChange[] | undefined {
+  if (stored.startsWith(MCL_TEXT_PREFIX)) return [(JSON.parse(stored) as { mclt: StoredChange }).mclt];
+  if (stored.startsWith(TIMESERIES_BATCH_PREFIX)) {
+    const { actor, at, events } = (JSON.parse(stored) as { tsb: TimeseriesBatch }).tsb;
+    return events.map(([entityType, urn, aspect, after, systemMetadata]) => ({
+      entityType,
+      urn,
+      aspect,
+      changeType: 'UPSERT',
+      before: null,
+      after,
+      systemMetadata,
+      previousSystemMetadata: null,
+      actor,
+      at,
+    }));
+  }
+  if (stored.startsWith(MCL_PREFIX)) return [storedChange((JSON.parse(stored) as { mcl: AspectChange }).mcl)];
+  if (stored.startsWith(MCLS_PREFIX)) return (JSON.parse(stored) as { mcls: AspectChange[] }).mcls.map(storedChange);
+  return undefined;
+}
 
 /** The Entity Change Event of a stored entry as its JSON text, or undefined for a change log. */
 function storedEventText(stored: string): string | undefined {
@@ -84,13 +134,11 @@ function platformEvent(text: string): ServedEvent {
  * now from the change it stored; an event is itself (a value stored as served, by an earlier form of the log, as is).
  */
 export function entryEvents(stored: string, topic: string, entry: Omit<ServedEvent, 'value'>): ServedEvent[] {
-  const changes = stored.startsWith(MCL_PREFIX)
-    ? [(JSON.parse(stored) as { mcl: AspectChange }).mcl]
-    : stored.startsWith(MCLS_PREFIX)
-      ? (JSON.parse(stored) as { mcls: AspectChange[] }).mcls
-      : undefined;
+  const changes = storedChanges(stored);
   if (changes !== undefined) {
-    if (topic === 'PlatformEvent_v1') return changes.flatMap((c) => entityChangeEvents(c).map((ece) => platformEvent(JSON.stringify(ece))));
+    if (topic === 'PlatformEvent_v1') {
+      return changes.flatMap((c) => entityChangeEvents(withValues(c)).map((ece) => platformEvent(JSON.stringify(ece))));
+    }
     return changes.map((c) => ({ entityType: c.entityType, entityUrn: c.urn, value: encodeChangeLog(c) }));
   }
   const text = storedEventText(stored);
@@ -136,7 +184,7 @@ export function changeLogEntries(c: AspectChange): NewLogEntry[] {
       entityType: c.entityType,
       entityUrn: c.urn,
       createdAt: c.at,
-      value: `${MCL_PREFIX}${JSON.stringify(c)}}`,
+      value: `${MCL_TEXT_PREFIX}${JSON.stringify(storedChange(c))}}`,
       webhookCategory: null,
       derivesEvents: derivesEntityChangeEvents(c.entityType, c.aspect),
     },
@@ -144,23 +192,34 @@ export function changeLogEntries(c: AspectChange): NewLogEntry[] {
 }
 
 /**
- * The timeseries events of one write batch as one entry (`{"mcls":[...]}`), served as their MetadataChangeLogs in
- * order; an entry of its first event's entity.
+ * The timeseries events of one write batch as one entry (`{"tsb":...}`), served as their MetadataChangeLogs in
+ * order; an entry of its first event's entity. A batch's events share its actor and time: should they not, each run
+ * of events that does is an entry.
  */
 export function timeseriesLogEntries(changes: readonly AspectChange[]): NewLogEntry[] {
-  const [first] = changes;
-  if (first === undefined) return [];
-  return [
-    {
+  const entries: NewLogEntry[] = [];
+  for (let from = 0; from < changes.length;) {
+    const first = changes[from]!;
+    let to = from + 1;
+    while (to < changes.length && changes[to]!.actor === first.actor && changes[to]!.at === first.at) to++;
+    const run = changes.slice(from, to);
+    const batch: TimeseriesBatch = {
+      actor: first.actor,
+      at: first.at,
+      events: run.map((c) => [c.entityType, c.urn, c.aspect, storedChange(c).after, c.systemMetadata]),
+    };
+    entries.push({
       topic: 'MetadataChangeLog_Timeseries_v1',
       entityType: first.entityType,
       entityUrn: first.urn,
       createdAt: first.at,
-      value: `${MCLS_PREFIX}${JSON.stringify(changes)}}`,
+      value: `${TIMESERIES_BATCH_PREFIX}${JSON.stringify(batch)}}`,
       webhookCategory: null,
-      derivesEvents: changes.some((c) => derivesEntityChangeEvents(c.entityType, c.aspect)),
-    },
-  ];
+      derivesEvents: run.some((c) => derivesEntityChangeEvents(c.entityType, c.aspect)),
+    });
+    from = to;
+  }
+  return entries;
 }
 
 /** The change's Entity Change Events as entries webhooks deliver (the adapter asks only when a subscription exists). */

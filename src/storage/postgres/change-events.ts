@@ -50,7 +50,7 @@ import { EVENT_LOG_CHANNEL, LogSignal } from '../log-signal.ts';
 const appendLog = (returning: string) => `WITH h AS (UPDATE event_log_head SET next = next + $1 RETURNING next - $1 AS first),
   ins AS (INSERT INTO event_log (log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category, derives_events)
           SELECT h.first + e.n - 1, e.topic, e.entity_type, e.urn, e.at, e.value, e.category, e.derives
-            FROM h, unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::text[], $7::text[], $8::smallint[])
+            FROM h, unnest($2::text[], $3::text[], $4::text[], $5::bigint[], string_to_array($6::text, chr(30)), $7::text[], $8::smallint[])
                     WITH ORDINALITY AS e(topic, entity_type, urn, at, value, category, derives, n)
           RETURNING ${returning})`;
 const NOTIFY = `SELECT pg_notify('${EVENT_LOG_CHANNEL}', '')`;
@@ -67,6 +67,18 @@ const APPEND_LOG_FAN_OUT_SQL = `${appendLog('log_offset, entity_type, created_at
            AND (s.categories IS NULL OR strpos(s.categories, ',' || ins.webhook_category || ',') > 0)
            AND (s.entity_types IS NULL OR strpos(s.entity_types, ',' || ins.entity_type || ',') > 0))
   ${NOTIFY}`;
+
+/**
+ * The entries' values go as one text, joined by a character no JSON text holds raw (JSON escapes every control
+ * character): as a text[] parameter, every quote of a value was escaped in JavaScript and the array parsed again by the
+ * server, half the append's time for the 40 kB entry of a batch of timeseries events.
+ */
+const VALUE_SEPARATOR = String.fromCharCode(30);
+
+function joinedValues(entries: readonly NewLogEntry[]): string {
+  for (const e of entries) if (e.value.includes(VALUE_SEPARATOR)) throw new Error('a change log value is not compact JSON text');
+  return entries.map((e) => e.value).join(VALUE_SEPARATOR);
+}
 
 /** How long a long poll sleeps between reads while no listening connection tells it of commits. */
 const UNHEARD_POLL_MILLIS = 500;
@@ -133,7 +145,7 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
         all.map((e) => e.entityType),
         all.map((e) => e.entityUrn),
         all.map((e) => e.createdAt),
-        all.map((e) => e.value),
+        joinedValues(all),
         all.map((e) => e.webhookCategory),
         all.map((e) => (e.derivesEvents ? 1 : 0)),
       ]),
