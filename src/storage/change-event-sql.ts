@@ -78,40 +78,48 @@ export const READ_LOG_SQL = `SELECT ${LOG_COLUMNS} FROM event_log
 /** PlatformEvent_v1's entries: its own, and the change logs it derives Entity Change Events from (index event_log_platform). */
 export const READ_PLATFORM_LOG_SQL = `SELECT ${LOG_COLUMNS} FROM event_log
  WHERE (topic = 'PlatformEvent_v1' OR derives_events = 1) AND log_offset >= :fromOffset ORDER BY log_offset LIMIT :limit`;
-export const readLogSql = (topic: string): string => (topic === 'PlatformEvent_v1' ? READ_PLATFORM_LOG_SQL : READ_LOG_SQL);
+const readLogSql = (topic: string): string => (topic === 'PlatformEvent_v1' ? READ_PLATFORM_LOG_SQL : READ_LOG_SQL);
 
 /**
- * The events a page of entries is served as on `topic` (ChangeEventRules.entryEvents), the first `from.index` of the
- * entry at `from.offset` left out, at most `limit`.
+ * Up to `limit` events of `topic` from the entry at `fromOffset` (its first `fromIndex` events left out), oldest first,
+ * each as the rules serve it; `read` runs READ_LOG_SQL or READ_PLATFORM_LOG_SQL (`:name` parameters) and returns its
+ * rows. Entries that derive no event leave a page short of `limit` events: pages are read until it is full or the log
+ * ends.
  */
-export function eventsOf(
-  rows: readonly LogRow[],
-  topic: string,
-  from: { offset: number; index: number },
-  limit: number,
+export async function readLogEvents(
+  read: (sql: string, params: Record<string, unknown>) => LogRow[] | Promise<LogRow[]>,
   rules: Pick<ChangeEventRules, 'entryEvents'>,
-): LogEntry[] {
+  topic: string,
+  fromOffset: number,
+  limit: number,
+  fromIndex: number,
+): Promise<LogEntry[]> {
+  const sql = readLogSql(topic);
   const events: LogEntry[] = [];
-  for (const r of rows) {
-    const offset = Number(r.log_offset);
-    const served = rules.entryEvents(r.value, topic, { entityType: r.entity_type, entityUrn: r.entity_urn });
-    for (let i = offset === from.offset ? from.index : 0; i < served.length; i++) {
-      if (events.length === limit) return events;
-      const { entityType, entityUrn, value } = served[i]!;
-      events.push({
-        offset,
-        index: i,
-        of: served.length,
-        topic,
-        entityType,
-        entityUrn,
-        value,
-        createdAt: Number(r.created_at),
-        webhookCategory: r.webhook_category,
-      });
+  for (let from = fromOffset; ;) {
+    const rows = await read(sql, topic === 'PlatformEvent_v1' ? { fromOffset: from, limit } : { topic, fromOffset: from, limit });
+    for (const r of rows) {
+      const offset = Number(r.log_offset);
+      const served = rules.entryEvents(r.value, topic, { entityType: r.entity_type, entityUrn: r.entity_urn });
+      for (let i = offset === fromOffset ? fromIndex : 0; i < served.length; i++) {
+        if (events.length === limit) return events;
+        const { entityType, entityUrn, value } = served[i]!;
+        events.push({
+          offset,
+          index: i,
+          of: served.length,
+          topic,
+          entityType,
+          entityUrn,
+          value,
+          createdAt: Number(r.created_at),
+          webhookCategory: r.webhook_category,
+        });
+      }
     }
+    if (rows.length < limit || events.length === limit) return events;
+    from = Number(rows[rows.length - 1]!.log_offset) + 1;
   }
-  return events;
 }
 
 export const OLDEST_LOG_OFFSET_SQL = 'SELECT MIN(log_offset) AS o FROM event_log';

@@ -83,28 +83,51 @@ const ECE_PREFIX = '{"ece":';
 const CHANGE_PREFIX = '{"change":';
 
 /**
- * The timeseries events of one write batch, all written by `actor` at `at`: per event its entity type, urn, aspect,
- * value as JSON text and system metadata (a tuple: the batch's entry is a row the write inserts, so it is kept small).
+ * The timeseries events of one write batch, all written by `actor` at `at`: per event a tuple of its entity type and
+ * aspect, urn, value and system metadata, the first and last given by their place in `kinds` and `systemMetadata` (a
+ * batch's events share a few of each). The batch's entry is a row the write inserts, so it is kept small and cheap to
+ * make: the values are kept as JSON, not as text (a stringify each and the escaping of every quote, at every write,
+ * for a topic read far less than it is written).
  */
 interface TimeseriesBatch {
   readonly actor: string;
   readonly at: number;
-  readonly events: ReadonlyArray<readonly [entityType: string, urn: string, aspect: string, value: string | null, systemMetadata: Json | null]>;
+  readonly kinds: ReadonlyArray<readonly [entityType: string, aspect: string]>;
+  readonly systemMetadata: ReadonlyArray<Json | null>;
+  readonly events: ReadonlyArray<readonly [kind: number, urn: string, value: Json | null, systemMetadata: number]>;
+}
+
+/** The place of each distinct value (by `key`) in the list it builds. */
+function distinct<T>(key: (value: T) => string): { readonly list: T[]; place(value: T): number } {
+  const places = new Map<string, number>();
+  const list: T[] = [];
+  return {
+    list,
+    place(value) {
+      const k = key(value);
+      let n = places.get(k);
+      if (n === undefined) {
+        n = list.push(value) - 1;
+        places.set(k, n);
+      }
+      return n;
+    },
+  };
 }
 
 /** The changes a stored change log records, in order; undefined for an entry that is an event. */
 function storedChanges(stored: string): StoredChange[] | undefined {
   if (stored.startsWith(MCL_TEXT_PREFIX)) return [(JSON.parse(stored) as { mclt: StoredChange }).mclt];
   if (stored.startsWith(TIMESERIES_BATCH_PREFIX)) {
-    const { actor, at, events } = (JSON.parse(stored) as { tsb: TimeseriesBatch }).tsb;
-    return events.map(([entityType, urn, aspect, after, systemMetadata]) => ({
-      entityType,
+    const { actor, at, kinds, systemMetadata, events } = (JSON.parse(stored) as { tsb: TimeseriesBatch }).tsb;
+    return events.map(([kind, urn, after, sm]) => ({
+      entityType: kinds[kind]![0],
       urn,
-      aspect,
+      aspect: kinds[kind]![1],
       changeType: 'UPSERT',
       before: null,
-      after,
-      systemMetadata,
+      after: after === null ? null : JSON.stringify(after),
+      systemMetadata: systemMetadata[sm]!,
       previousSystemMetadata: null,
       actor,
       at,
@@ -203,11 +226,15 @@ export function timeseriesLogEntries(changes: readonly AspectChange[]): NewLogEn
     let to = from + 1;
     while (to < changes.length && changes[to]!.actor === first.actor && changes[to]!.at === first.at) to++;
     const run = changes.slice(from, to);
-    const batch: TimeseriesBatch = {
-      actor: first.actor,
-      at: first.at,
-      events: run.map((c) => [c.entityType, c.urn, c.aspect, storedChange(c).after, c.systemMetadata]),
-    };
+    const kinds = distinct((k: readonly [string, string]) => `${k[0]}\u0000${k[1]}`);
+    const systemMetadata = distinct((sm: Json | null) => JSON.stringify(sm));
+    const events = run.map((c): TimeseriesBatch['events'][number] => [
+      kinds.place([c.entityType, c.aspect]),
+      c.urn,
+      c.after,
+      systemMetadata.place(c.systemMetadata),
+    ]);
+    const batch: TimeseriesBatch = { actor: first.actor, at: first.at, kinds: kinds.list, systemMetadata: systemMetadata.list, events };
     entries.push({
       topic: 'MetadataChangeLog_Timeseries_v1',
       entityType: first.entityType,

@@ -15,8 +15,7 @@ import {
   OLDEST_LOG_OFFSET_SQL,
   PRUNE_LOG_DELIVERIES_SQL,
   PRUNE_LOG_SQL,
-  eventsOf,
-  readLogSql,
+  readLogEvents,
   type LogRow,
   subscriptionParams,
   toDelivery,
@@ -36,37 +35,38 @@ import type {
   WebhookSubscriptionRecord,
 } from '../ports/change-events.ts';
 import type { TaskRecord } from '../ports/tasks.ts';
-import { named, runNamed } from './named-query.ts';
-import { atCommit, inTransaction } from './transaction.ts';
+import { runNamed } from './named-query.ts';
+import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 import { EVENT_LOG_CHANNEL, LogSignal } from '../log-signal.ts';
 
 /**
- * A transaction's log entries, given their offsets as its last statement: the one row of event_log_head is locked
- * from there to the commit, so a later transaction's offsets are taken only once this one is visible. Offsets are
- * therefore handed out in commit order, and a rolled-back transaction leaves no gap. Each entry webhooks take gets one
- * pending delivery per subscription whose filters it matches. The notification reaches every listening process when
- * the transaction commits.
+ * A transaction's log entries, given their offsets in its last statement (atCommit's): the one row of event_log_head
+ * is locked from there to the commit, so a later transaction's offsets are taken only once this one is visible.
+ * Offsets are therefore handed out in commit order, and a rolled-back transaction leaves no gap. Each entry webhooks
+ * take gets one pending delivery per subscription whose filters it matches. The notification reaches every listening
+ * process when the transaction commits.
  */
-const appendLog = (returning: string) => `WITH h AS (UPDATE event_log_head SET next = next + $1 RETURNING next - $1 AS first),
-  ins AS (INSERT INTO event_log (log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category, derives_events)
+const appendLog = (name: (local: string) => string, param: (n: number) => string, returning: string) =>
+  `${name('h')} AS (UPDATE event_log_head SET next = next + ${param(1)} RETURNING next - ${param(1)} AS first),
+  ${name('ins')} AS (INSERT INTO event_log (log_offset, topic, entity_type, entity_urn, created_at, value, webhook_category, derives_events)
           SELECT h.first + e.n - 1, e.topic, e.entity_type, e.urn, e.at, e.value, e.category, e.derives
-            FROM h, unnest($2::text[], $3::text[], $4::text[], $5::bigint[], string_to_array($6::text, chr(30)), $7::text[], $8::smallint[])
+            FROM ${name('h')} h, unnest(${param(2)}::text[], ${param(3)}::text[], ${param(4)}::text[], ${param(5)}::bigint[],
+                                      string_to_array(${param(6)}::text, chr(30)), ${param(7)}::text[], ${param(8)}::smallint[])
                     WITH ORDINALITY AS e(topic, entity_type, urn, at, value, category, derives, n)
           RETURNING ${returning})`;
-const NOTIFY = `SELECT pg_notify('${EVENT_LOG_CHANNEL}', '')`;
 /**
  * With no entry for webhooks, no fan-out: joining the inserted rows to the subscriptions in every transaction made the
  * log's append cost several times the timeseries write it rode on (bench events, store level).
  */
-const APPEND_LOG_SQL = `${appendLog('1')}
-  ${NOTIFY}`;
-const APPEND_LOG_FAN_OUT_SQL = `${appendLog('log_offset, entity_type, created_at, webhook_category')},
-  d AS (INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
-        SELECT s.id, ins.log_offset, 'pending', 0, ins.created_at FROM ins, webhook_subscriptions s
+const APPEND_LOG = (name: (local: string) => string, param: (n: number) => string) => appendLog(name, param, '1');
+const APPEND_LOG_FAN_OUT = (name: (local: string) => string, param: (n: number) => string) =>
+  `${appendLog(name, param, 'log_offset, entity_type, created_at, webhook_category')},
+  ${name('d')} AS (INSERT INTO webhook_deliveries (subscription_id, event_id, state, attempts, next_attempt_at)
+        SELECT s.id, ins.log_offset, 'pending', 0, ins.created_at FROM ${name('ins')} ins, webhook_subscriptions s
          WHERE ins.webhook_category IS NOT NULL
            AND (s.categories IS NULL OR strpos(s.categories, ',' || ins.webhook_category || ',') > 0)
-           AND (s.entity_types IS NULL OR strpos(s.entity_types, ',' || ins.entity_type || ',') > 0))
-  ${NOTIFY}`;
+           AND (s.entity_types IS NULL OR strpos(s.entity_types, ',' || ins.entity_type || ',') > 0))`;
+const NOTIFY = () => `pg_notify('${EVENT_LOG_CHANNEL}', '')`;
 
 /**
  * The entries' values go as one text, joined by a character no JSON text holds raw (JSON escapes every control
@@ -120,7 +120,7 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
     if (previous === 'running' && task.state !== 'running') this.log(c, this.rules.taskEnded(task));
   }
 
-  /** Keeps the entries, and the changes they log, for the transaction's end (APPEND_LOG_SQL). */
+  /** Keeps the entries, and the changes they log, for the transaction's end (APPEND_LOG). */
   private log(c: pg.ClientBase, entries: readonly NewLogEntry[], changes: readonly AspectChange[] = []): void {
     if (entries.length > 0) atCommit(c, this, [{ entries, changes }], (client, all) => this.append(client, all));
   }
@@ -132,36 +132,33 @@ export class PostgresChangeEvents implements PortImpl<ChangeEventPort> {
   private async append(
     client: pg.ClientBase,
     logged: ReadonlyArray<{ entries: readonly NewLogEntry[]; changes: readonly AspectChange[] }>,
-  ): Promise<void> {
+  ): Promise<CommitPart[]> {
     const all = logged.flatMap((l) => l.entries);
     const deriving = logged.filter((l) => l.entries.some((e) => e.derivesEvents));
     if (deriving.length > 0 && (await client.query('SELECT 1 FROM webhook_subscriptions LIMIT 1')).rowCount) {
       for (const l of deriving) for (const change of l.changes) all.push(...this.rules.webhookEvents(change));
     }
-    await client.query(
-      named(all.some((e) => e.webhookCategory !== null) ? APPEND_LOG_FAN_OUT_SQL : APPEND_LOG_SQL, [
-        all.length,
-        all.map((e) => e.topic),
-        all.map((e) => e.entityType),
-        all.map((e) => e.entityUrn),
-        all.map((e) => e.createdAt),
-        joinedValues(all),
-        all.map((e) => e.webhookCategory),
-        all.map((e) => (e.derivesEvents ? 1 : 0)),
-      ]),
-    );
+    return [
+      {
+        with: all.some((e) => e.webhookCategory !== null) ? APPEND_LOG_FAN_OUT : APPEND_LOG,
+        select: NOTIFY,
+        values: [
+          all.length,
+          all.map((e) => e.topic),
+          all.map((e) => e.entityType),
+          all.map((e) => e.entityUrn),
+          all.map((e) => e.createdAt),
+          joinedValues(all),
+          all.map((e) => e.webhookCategory),
+          all.map((e) => (e.derivesEvents ? 1 : 0)),
+        ],
+      },
+    ];
   }
 
-  async readEventLog(topic: string, fromOffset: number, limit: number, fromIndex = 0): Promise<LogEntry[]> {
-    // Entries that derive no event leave a page short of `limit` events: read on until it is full or the log ends.
-    const out: LogEntry[] = [];
-    for (let from = fromOffset; ;) {
-      const params = topic === 'PlatformEvent_v1' ? { fromOffset: from, limit } : { topic, fromOffset: from, limit };
-      const rows = (await runNamed<LogRow>(this.pool, readLogSql(topic), params)).rows;
-      out.push(...eventsOf(rows, topic, { offset: fromOffset, index: fromIndex }, limit - out.length, this.rules));
-      if (rows.length < limit || out.length === limit) return out;
-      from = Number(rows[rows.length - 1]!.log_offset) + 1;
-    }
+  readEventLog(topic: string, fromOffset: number, limit: number, fromIndex = 0): Promise<LogEntry[]> {
+    const read = async (sql: string, params: Record<string, unknown>) => (await runNamed<LogRow>(this.pool, sql, params)).rows;
+    return readLogEvents(read, this.rules, topic, fromOffset, limit, fromIndex);
   }
 
   async eventLogBounds(): Promise<{ oldest: number | null; next: number }> {

@@ -14,7 +14,7 @@ import type { PortImpl } from '../compose-store.ts';
 import type { TimeseriesPort } from '../ports/timeseries.ts';
 import { partitionTableSql } from './migrations.ts';
 import { runNamed } from './named-query.ts';
-import { inTransaction } from './transaction.ts';
+import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 type Queryable = pg.Pool | pg.PoolClient;
 type TimeseriesOp = TimeseriesIndexRef & TimeseriesEvent;
@@ -24,6 +24,15 @@ export interface PartitionRow {
   row_count: number;
   generation: number;
 }
+
+/** The partition's and its buckets' row counts, raised by the rows a write inserted (values: n, index, start, generation, buckets, counts). */
+const countsPart = (values: readonly unknown[]): CommitPart => ({
+  with: (name, param) => `${name('b')} AS (INSERT INTO ts_buckets (index_id, start_ms, generation, bucket, row_count)
+      SELECT ${param(2)}, ${param(3)}, ${param(4)}, u.bucket, u.n FROM unnest(${param(5)}::int[], ${param(6)}::bigint[]) AS u(bucket, n)
+      ON CONFLICT (index_id, start_ms, generation, bucket) DO UPDATE SET row_count = ts_buckets.row_count + excluded.row_count),
+    ${name('p')} AS (UPDATE ts_partitions SET row_count = row_count + ${param(1)} WHERE index_id = ${param(2)} AND start_ms = ${param(3)})`,
+  values,
+});
 
 /** Another process (a truncation) took a partition out between prepare() and the write: the store retries. */
 export class PartitionMoved extends Error {}
@@ -146,12 +155,12 @@ export class PostgresTimeseries implements PortImpl<TimeseriesPort> {
       }
       if (inserted.rows.length > 0) {
         const buckets = bucketCounts(inserted.rows.map((r) => Number(r.ts)));
-        await client.query(
-          `WITH b AS (INSERT INTO ts_buckets (index_id, start_ms, generation, bucket, row_count)
-                      SELECT $2, $3, $4, u.bucket, u.n FROM unnest($5::int[], $6::bigint[]) AS u(bucket, n)
-                      ON CONFLICT (index_id, start_ms, generation, bucket) DO UPDATE SET row_count = ts_buckets.row_count + excluded.row_count)
-           UPDATE ts_partitions SET row_count = row_count + $1 WHERE index_id = $2 AND start_ms = $3`,
-          [inserted.rows.length, id, start, generation, buckets.map(([b]) => b), buckets.map(([, n]) => n)],
+        // Counted at the transaction's end, in the statement that appends the change log's entry (one round trip).
+        atCommit(
+          client,
+          this,
+          [countsPart([inserted.rows.length, id, start, generation, buckets.map(([b]) => b), buckets.map(([, n]) => n)])],
+          async (_c, parts) => parts,
         );
       }
     }

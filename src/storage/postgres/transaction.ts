@@ -1,9 +1,23 @@
 import type pg from 'pg';
+import { named } from './named-query.ts';
 
-/** What a transaction's statements left for its end: items collected per collector, each written by its flush. */
+/**
+ * Work a transaction leaves for its end, written so that the parts of several collectors join into ONE statement
+ * sent just before COMMIT (a round trip each would cost a timeseries batch more than the work itself). `with` writes
+ * WITH items (`name AS (...)`), naming them through `name` and its parameters through `param` (its first value is
+ * `param(1)`), since the joined statement numbers both; `select` is what the statement's SELECT list must evaluate
+ * (a WITH item that changes rows runs whether or not it is used, one that only reads does not).
+ */
+export interface CommitPart {
+  readonly with: (name: (local: string) => string, param: (n: number) => string) => string;
+  readonly select?: (name: (local: string) => string) => string;
+  readonly values: readonly unknown[];
+}
+
+/** What a transaction's statements left for its end: items collected per collector, each made into parts by its flush. */
 interface Pending {
   readonly items: unknown[];
-  readonly flush: (client: pg.ClientBase, items: unknown[]) => Promise<void>;
+  readonly flush: (client: pg.ClientBase, items: unknown[]) => Promise<readonly CommitPart[]>;
 }
 
 /** The open transaction of each client (inTransaction's), with what it collected; gone when the transaction ends. */
@@ -11,20 +25,36 @@ const open = new WeakMap<pg.ClientBase, Map<object, Pending>>();
 
 /**
  * Collects `items` for the end of the transaction `client` is in (inTransaction's): just before its COMMIT, each
- * collector's `flush` runs once with all it collected. A rollback drops them with the transaction. The change log
- * takes its offsets there, so the lock that orders them is held from then to the commit only.
+ * collector's `flush` runs once with all it collected, and the parts every flush returns run as one statement, the
+ * transaction's last. A rollback drops them with the transaction. The change log takes its offsets there, so the lock
+ * that orders them is held from then to the commit only.
  */
 export function atCommit<T>(
   client: pg.ClientBase,
   collector: object,
   items: readonly T[],
-  flush: (client: pg.ClientBase, items: T[]) => Promise<void>,
+  flush: (client: pg.ClientBase, items: T[]) => Promise<readonly CommitPart[]>,
 ): void {
   const pending = open.get(client);
   if (!pending) throw new Error('atCommit outside inTransaction');
   const found = pending.get(collector);
   if (found) found.items.push(...items);
   else pending.set(collector, { items: [...items], flush: flush as Pending['flush'] });
+}
+
+/** The parts as one statement: each part's names and parameters numbered after the parts before it. */
+function joined(parts: readonly CommitPart[]): pg.QueryConfig {
+  const items: string[] = [];
+  const selects: string[] = [];
+  const values: unknown[] = [];
+  parts.forEach((part, i) => {
+    const name = (local: string) => `p${i}_${local}`;
+    const offset = values.length;
+    items.push(part.with(name, (n) => `$${offset + n}`));
+    if (part.select) selects.push(part.select(name));
+    values.push(...part.values);
+  });
+  return named(`WITH ${items.join(',\n')}\nSELECT ${selects.length > 0 ? selects.join(', ') : '1'}`, values);
 }
 
 /** Runs `fn` in one transaction on one pooled connection: committed when it returns, rolled back when it throws. */
@@ -35,7 +65,9 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
   try {
     await client.query('BEGIN');
     const result = await fn(client);
-    for (const p of pending.values()) await p.flush(client, p.items);
+    const parts: CommitPart[] = [];
+    for (const p of pending.values()) parts.push(...(await p.flush(client, p.items)));
+    if (parts.length > 0) await client.query(joined(parts));
     await client.query('COMMIT');
     return result;
   } catch (e) {

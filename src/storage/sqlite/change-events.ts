@@ -15,8 +15,7 @@ import {
   OLDEST_LOG_OFFSET_SQL,
   PRUNE_LOG_DELIVERIES_SQL,
   PRUNE_LOG_SQL,
-  eventsOf,
-  readLogSql,
+  readLogEvents,
   type LogRow,
   subscriptionParams,
   toDelivery,
@@ -102,16 +101,8 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     }
   }
 
-  readEventLog(topic: string, fromOffset: number, limit: number, fromIndex = 0): LogEntry[] {
-    // Entries that derive no event leave a page short of `limit` events: read on until it is full or the log ends.
-    const read = this.named(readLogSql(topic));
-    const out: LogEntry[] = [];
-    for (let from = fromOffset; ;) {
-      const rows = read.all(topic === 'PlatformEvent_v1' ? { fromOffset: from, limit } : { topic, fromOffset: from, limit }) as LogRow[];
-      out.push(...eventsOf(rows, topic, { offset: fromOffset, index: fromIndex }, limit - out.length, this.rules));
-      if (rows.length < limit || out.length === limit) return out;
-      from = Number(rows[rows.length - 1]!.log_offset) + 1;
-    }
+  readEventLog(topic: string, fromOffset: number, limit: number, fromIndex = 0): Promise<LogEntry[]> {
+    return readLogEvents((sql, params) => this.named(sql).all(params) as LogRow[], this.rules, topic, fromOffset, limit, fromIndex);
   }
 
   eventLogBounds(): { oldest: number | null; next: number } {
