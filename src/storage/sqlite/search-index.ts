@@ -6,6 +6,9 @@ import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type B
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer } from '../store.ts';
 
+/** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
+export const SLOTS = 65536;
+
 /** Rows per INSERT statement: each count is one cached statement. */
 const ROWS_PER_INSERT = 32;
 
@@ -25,7 +28,8 @@ function insertText(insert: string, width: number, rows: number): string {
 
 /**
  * The search index of the SQLite adapter: what each aspect's latest value contributes to its entity's document, in
- * `search_fields` (exact values) and `search_text` (words, indexed by the FTS5 table `search_words`). Written inside
+ * `search_fields` (exact values) and `search_text` (words, indexed by the FTS5 table `search_words`; each row's id
+ * says whose words they are and in which field, migration 24). Written inside
  * the transaction that writes the aspect (the relationship part calls it where it indexes the same value). A database
  * that held aspects before the index gets them indexed by a build in batches (`continueBuild`), resumable after a crash.
  */
@@ -40,21 +44,21 @@ export class SqliteSearchIndex {
    * Adds what one aspect value contributes; the caller has forgotten the aspect's previous entries. search_fields is
    * keyed by (urn, field, value, aspect) (migration 22): a value the aspect gives one field twice is one row.
    */
-  write(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
+  write(entityType: string, urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     if (entries.length === 0) return;
     const fields = entries.map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
-    const texts = searchTextRows(entries).map((t) => [urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words]);
-    this.insertRows('INSERT INTO search_text (urn, aspect, field, boost, by_default, words)', 6, texts);
+    const texts = this.textRows(entityType, urn, aspect, entries);
+    this.insertRows('INSERT INTO search_text (id, words)', 2, [...texts]);
   }
 
   /**
    * Replaces what the aspect indexed with `entries`, writing only what differs: a value row is deleted or inserted
-   * only when the value came or went, a text row only when its words, boost or default flag changed. An update that
-   * changes one column of a schema rewrites one value and one text row, not all of them; the rows of a value written
-   * again unchanged are read, never written.
+   * only when the value came or went, a text row only when its words changed. An update that changes one column of
+   * a schema rewrites one value and one text row, not all of them; the rows of a value written again unchanged are
+   * read, never written.
    */
-  replace(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
+  replace(entityType: string, urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     const oldFields = this.sql('SELECT field, value, folded, num, is_name FROM search_fields WHERE urn = ? AND aspect = ?').all(
       urn,
       aspect,
@@ -76,21 +80,53 @@ export class SqliteSearchIndex {
     const fields = [...wanted.values()].map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
 
-    const oldTexts = this.sql('SELECT id, field, boost, by_default, words FROM search_text WHERE urn = ? AND aspect = ?').all(urn, aspect) as Array<{
-      id: number;
-      field: string;
-      boost: number;
-      by_default: number;
-      words: string;
-    }>;
-    const textKey = (field: string, boost: number, byDefault: number, words: string) => JSON.stringify([field, boost, byDefault, words]);
-    const texts = new Map(searchTextRows(entries).map((t) => [textKey(t.field, t.boost, t.byDefault ? 1 : 0, t.words), t]));
-    for (const r of oldTexts) {
-      if (texts.delete(textKey(r.field, r.boost, r.by_default, r.words))) continue;
-      this.sql('DELETE FROM search_text WHERE id = ?').run(r.id);
+    const texts = this.textRows(entityType, urn, aspect, entries);
+    for (const old of this.aspectTexts(urn, aspect)) {
+      // The id names the field, its boost and flag: the same id with the same words is the same row.
+      if (texts.get(old.id) === old.words) texts.delete(old.id);
+      else this.sql('DELETE FROM search_text WHERE id = ?').run(old.id);
     }
-    const rows = [...texts.values()].map((t) => [urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words]);
-    this.insertRows('INSERT INTO search_text (urn, aspect, field, boost, by_default, words)', 6, rows);
+    this.insertRows('INSERT INTO search_text (id, words)', 2, [...texts]);
+  }
+
+  /**
+   * The aspect's text rows as `id -> words`: one per field with words, its id the entity's document number times
+   * SLOTS plus the slot of (aspect, field, boost, flag) (migration 24), both numbered on first use.
+   */
+  private textRows(entityType: string, urn: string, aspect: string, entries: readonly SearchEntry[]): Map<number, string> {
+    const rows = searchTextRows(entries);
+    const out = new Map<number, string>();
+    if (rows.length === 0) return out;
+    const doc = this.docOf(urn) ?? (this.sql('INSERT INTO search_docs (urn, entity_type) VALUES (?, ?) RETURNING id').get(urn, entityType) as { id: number }).id;
+    for (const t of rows) out.set(doc * SLOTS + this.slotOf(aspect, t.field, t.boost, t.byDefault), t.words);
+    return out;
+  }
+
+  private docOf(urn: string): number | undefined {
+    return (this.sql('SELECT id FROM search_docs WHERE urn = ?').get(urn) as { id: number } | undefined)?.id;
+  }
+
+  /** The slot's number, from the table (not a cache: a slot numbered in a transaction that rolls back is gone). */
+  private slotOf(aspect: string, field: string, boost: number, byDefault: boolean): number {
+    const flag = byDefault ? 1 : 0;
+    const found = this.sql('SELECT id FROM search_slots WHERE aspect = ? AND field = ? AND boost = ? AND by_default = ?').get(aspect, field, boost, flag) as
+      | { id: number }
+      | undefined;
+    if (found !== undefined) return found.id;
+    const { id } = this.sql('INSERT INTO search_slots (aspect, field, boost, by_default) VALUES (?, ?, ?, ?) RETURNING id').get(aspect, field, boost, flag) as {
+      id: number;
+    };
+    if (id >= SLOTS) throw new Error(`search_slots: more than ${SLOTS - 1} (aspect, field) slots`);
+    return id;
+  }
+
+  /** The text rows one aspect of the entity holds: its document's id range, the aspect's slots. */
+  private aspectTexts(urn: string, aspect: string): Array<{ id: number; words: string }> {
+    const doc = this.docOf(urn);
+    if (doc === undefined) return [];
+    return this.sql(
+      `SELECT id, words FROM search_text WHERE id >= ? AND id < ? AND (id % ${SLOTS}) IN (SELECT id FROM search_slots WHERE aspect = ?)`,
+    ).all(doc * SLOTS, (doc + 1) * SLOTS, aspect) as Array<{ id: number; words: string }>;
   }
 
   /** Rows as multi-row INSERTs of up to ROWS_PER_INSERT rows: one statement call where a row each cost one. */
@@ -103,12 +139,15 @@ export class SqliteSearchIndex {
 
   forgetAspect(urn: string, aspect: string): void {
     this.sql('DELETE FROM search_fields WHERE urn = ? AND aspect = ?').run(urn, aspect);
-    this.sql('DELETE FROM search_text WHERE urn = ? AND aspect = ?').run(urn, aspect);
+    for (const { id } of this.aspectTexts(urn, aspect)) this.sql('DELETE FROM search_text WHERE id = ?').run(id);
   }
 
   forgetEntity(urn: string): void {
     this.sql('DELETE FROM search_fields WHERE urn = ?').run(urn);
-    this.sql('DELETE FROM search_text WHERE urn = ?').run(urn);
+    const doc = this.docOf(urn);
+    if (doc === undefined) return;
+    this.sql('DELETE FROM search_text WHERE id >= ? AND id < ?').run(doc * SLOTS, (doc + 1) * SLOTS);
+    this.sql('DELETE FROM search_docs WHERE id = ?').run(doc);
   }
 
   /** Where the build of the index over stored aspects stands. */
@@ -148,7 +187,7 @@ export class SqliteSearchIndex {
           metadata: string;
         }>;
         for (const r of rows) {
-          this.replace(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? []);
+          this.replace(r.entity_type, r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? []);
         }
         const next = nextCursor(cursor, size, rows);
         if (next === undefined) {
