@@ -112,7 +112,8 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
       const rows = page.all(aspects, ...after) as Array<{ urn: string; entity_type: string; aspect: string; metadata: string }>;
       // The tables were created empty in this transaction: nothing to replace, only to insert.
       // The search tables come later (SEARCH_MIGRATION), which starts their own build.
-      for (const r of rows) this.insert(r.entity_type, r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)), false);
+      for (const r of rows)
+        this.insert(r.entity_type, r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)), false);
       if (rows.length < 1000) return;
       after = [rows.at(-1)!.urn, rows.at(-1)!.aspect];
     }

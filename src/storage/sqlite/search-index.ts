@@ -97,7 +97,9 @@ export class SqliteSearchIndex {
     const rows = searchTextRows(entries);
     const out = new Map<number, string>();
     if (rows.length === 0) return out;
-    const doc = this.docOf(urn) ?? (this.sql('INSERT INTO search_docs (urn, entity_type) VALUES (?, ?) RETURNING id').get(urn, entityType) as { id: number }).id;
+    const doc =
+      this.docOf(urn) ??
+      (this.sql('INSERT INTO search_docs (urn, entity_type) VALUES (?, ?) RETURNING id').get(urn, entityType) as { id: number }).id;
     for (const t of rows) out.set(doc * SLOTS + this.slotOf(aspect, t.field, t.boost, t.byDefault), t.words);
     return out;
   }
@@ -109,11 +111,19 @@ export class SqliteSearchIndex {
   /** The slot's number, from the table (not a cache: a slot numbered in a transaction that rolls back is gone). */
   private slotOf(aspect: string, field: string, boost: number, byDefault: boolean): number {
     const flag = byDefault ? 1 : 0;
-    const found = this.sql('SELECT id FROM search_slots WHERE aspect = ? AND field = ? AND boost = ? AND by_default = ?').get(aspect, field, boost, flag) as
-      | { id: number }
-      | undefined;
+    const found = this.sql('SELECT id FROM search_slots WHERE aspect = ? AND field = ? AND boost = ? AND by_default = ?').get(
+      aspect,
+      field,
+      boost,
+      flag,
+    ) as { id: number } | undefined;
     if (found !== undefined) return found.id;
-    const { id } = this.sql('INSERT INTO search_slots (aspect, field, boost, by_default) VALUES (?, ?, ?, ?) RETURNING id').get(aspect, field, boost, flag) as {
+    const { id } = this.sql('INSERT INTO search_slots (aspect, field, boost, by_default) VALUES (?, ?, ?, ?) RETURNING id').get(
+      aspect,
+      field,
+      boost,
+      flag,
+    ) as {
       id: number;
     };
     if (id >= SLOTS) throw new Error(`search_slots: more than ${SLOTS - 1} (aspect, field) slots`);
@@ -187,7 +197,12 @@ export class SqliteSearchIndex {
           metadata: string;
         }>;
         for (const r of rows) {
-          this.replace(r.entity_type, r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? []);
+          this.replace(
+            r.entity_type,
+            r.urn,
+            r.aspect,
+            this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? [],
+          );
         }
         const next = nextCursor(cursor, size, rows);
         if (next === undefined) {
