@@ -83,6 +83,62 @@ for (const backend of await backends()) {
       assert.equal(await count(store, undefined, [[{ field: 'tags', values: ['urn:li:tag:geo'] }]]), 1);
     });
 
+    it('facet counts follow each write: a tag added, replaced, an aspect deleted, the entity deleted', async () => {
+      const one = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.rivers,PROD)';
+      const other = 'urn:li:dataset:(urn:li:dataPlatform:kafka,geo.roads,PROD)';
+      const tags = (urn: string, ...names: string[]) =>
+        store.aspects.write({
+          ops: [
+            {
+              kind: 'aspect',
+              entityType: 'dataset',
+              urn,
+              aspect: 'globalTags',
+              value: { tags: names.map((t) => ({ tag: `urn:li:tag:${t}` })) },
+              systemMetadata: null,
+            },
+          ],
+          actor: ACTOR,
+          now: Date.now(),
+        });
+      const facets = async () => {
+        const counts = await store.search.facets(query(undefined, [[{ field: 'urn', values: [one, other] }]]), ['tags', 'platform', 'owners']);
+        return Object.fromEntries([...counts].map(([field, values]) => [field, Object.fromEntries(values)]));
+      };
+      for (const [urn, platform, name] of [
+        [one, 'hive', 'geo.rivers'],
+        [other, 'kafka', 'geo.roads'],
+      ] as const) {
+        await store.aspects.write({
+          ops: [
+            {
+              kind: 'aspect',
+              entityType: 'dataset',
+              urn,
+              aspect: 'datasetKey',
+              value: { platform: `urn:li:dataPlatform:${platform}`, name, origin: 'PROD' },
+              systemMetadata: null,
+            },
+          ],
+          actor: ACTOR,
+          now: Date.now(),
+        });
+      }
+      await tags(one, 'geo', 'pii');
+      await tags(other, 'geo');
+      assert.deepEqual(await facets(), {
+        tags: { 'urn:li:tag:geo': 2, 'urn:li:tag:pii': 1 },
+        platform: { 'urn:li:dataPlatform:hive': 1, 'urn:li:dataPlatform:kafka': 1 },
+        owners: {},
+      });
+      await tags(one, 'pii', 'gold');
+      assert.deepEqual((await facets()).tags, { 'urn:li:tag:geo': 1, 'urn:li:tag:pii': 1, 'urn:li:tag:gold': 1 });
+      await store.aspects.deleteAspect(other, 'globalTags');
+      assert.deepEqual((await facets()).tags, { 'urn:li:tag:pii': 1, 'urn:li:tag:gold': 1 });
+      await store.aspects.deleteEntity(one);
+      assert.deepEqual(await facets(), { tags: {}, platform: { 'urn:li:dataPlatform:kafka': 1 }, owners: {} });
+    });
+
     if (backend.name === 'sqlite') {
       it('rewrites only the rows whose values changed (SQLite: an unchanged text row is not written again)', async () => {
         // Each text row's id names its entity and field (migration 24): the row inserted is the one that changed.

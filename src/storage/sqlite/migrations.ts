@@ -3,6 +3,7 @@
  * A migration is never edited once released: add a new one.
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
+import { FACET_FIELDS } from '../search-facet-fields.ts';
 /**
  * The FTS5 index over search_text's words (an external-content table kept current by its two triggers, FTS5's
  * documented pattern): created by migration 16, created again by 24 over the renumbered rows.
@@ -521,6 +522,30 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE search_text_by_doc RENAME TO search_text;
   ${SEARCH_WORDS}
   INSERT INTO search_words (search_words) VALUES ('rebuild');
+  `,
+  // 25: facets counted over a large match set (issue 31). Every entity the index holds gets a document number (24 gave
+  // one to those with words), and the values of the default facet fields (storage/search-facet-fields.ts) are kept
+  // again as integer rows: (document, value number, aspect), the value numbered in search_facet_values. Counting the
+  // facets of 18,000 matches in 100,000 entities read 162,000 search_fields seeks (about 400 ms); it reads 18,000
+  // short ranges of a table a hundredth its size (about 30 ms). Filled here from the values already indexed.
+  `
+  INSERT INTO search_docs (urn, entity_type)
+    SELECT e.urn, e.entity_type FROM entities e
+     WHERE e.urn IN (SELECT urn FROM search_fields) AND e.urn NOT IN (SELECT urn FROM search_docs) ORDER BY e.urn;
+  CREATE TABLE search_facet_values (id INTEGER PRIMARY KEY, field TEXT NOT NULL, value TEXT NOT NULL, UNIQUE (field, value));
+  CREATE TABLE search_facets (
+    doc INTEGER NOT NULL,
+    value_id INTEGER NOT NULL,
+    aspect TEXT NOT NULL,
+    PRIMARY KEY (doc, value_id, aspect)
+  ) WITHOUT ROWID;
+  INSERT INTO search_facet_values (field, value)
+    SELECT DISTINCT field, value FROM search_fields WHERE field IN (${FACET_FIELDS.map((f) => `'${f}'`).join(', ')}) ORDER BY field, value;
+  INSERT OR IGNORE INTO search_facets (doc, value_id, aspect)
+    SELECT d.id, v.id, f.aspect FROM search_fields f
+      JOIN search_docs d ON d.urn = f.urn
+      JOIN search_facet_values v ON v.field = f.field AND v.value = f.value
+     ORDER BY 1, 2, 3;
   `,
 ];
 

@@ -3,6 +3,7 @@ import { fromJsonTextRequired } from '../json.ts';
 import type { SearchIndexBuild } from '../ports/search.ts';
 import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
+import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer } from '../store.ts';
 
@@ -48,8 +49,9 @@ export class SqliteSearchIndex {
     if (entries.length === 0) return;
     const fields = entries.map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
-    const texts = this.textRows(entityType, urn, aspect, entries);
-    this.insertRows('INSERT INTO search_text (id, words)', 2, [...texts]);
+    const doc = this.docFor(entityType, urn);
+    this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
+    this.insertFacets(doc, aspect, this.facetValues(entries));
   }
 
   /**
@@ -80,32 +82,61 @@ export class SqliteSearchIndex {
     const fields = [...wanted.values()].map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
 
-    const texts = this.textRows(entityType, urn, aspect, entries);
-    for (const old of this.aspectTexts(urn, aspect)) {
+    const doc = entries.length > 0 ? this.docFor(entityType, urn) : this.docOf(urn);
+    if (doc === undefined) return;
+    const texts = this.textRows(doc, aspect, entries);
+    for (const old of this.aspectTexts(doc, aspect)) {
       // The id names the field, its boost and flag: the same id with the same words is the same row.
       if (texts.get(old.id) === old.words) texts.delete(old.id);
       else this.sql('DELETE FROM search_text WHERE id = ?').run(old.id);
     }
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...texts]);
+
+    const facets = this.facetValues(entries);
+    const oldFacets = this.sql('SELECT value_id FROM search_facets WHERE doc = ? AND aspect = ?').pluck().all(doc, aspect) as number[];
+    for (const id of oldFacets) {
+      if (!facets.delete(id)) this.sql('DELETE FROM search_facets WHERE doc = ? AND value_id = ? AND aspect = ?').run(doc, id, aspect);
+    }
+    this.insertFacets(doc, aspect, facets);
   }
 
   /**
    * The aspect's text rows as `id -> words`: one per field with words, its id the entity's document number times
    * SLOTS plus the slot of (aspect, field, boost, flag) (migration 24), both numbered on first use.
    */
-  private textRows(entityType: string, urn: string, aspect: string, entries: readonly SearchEntry[]): Map<number, string> {
-    const rows = searchTextRows(entries);
+  private textRows(doc: number, aspect: string, entries: readonly SearchEntry[]): Map<number, string> {
     const out = new Map<number, string>();
-    if (rows.length === 0) return out;
-    const doc =
-      this.docOf(urn) ??
-      (this.sql('INSERT INTO search_docs (urn, entity_type) VALUES (?, ?) RETURNING id').get(urn, entityType) as { id: number }).id;
-    for (const t of rows) out.set(doc * SLOTS + this.slotOf(aspect, t.field, t.boost, t.byDefault), t.words);
+    for (const t of searchTextRows(entries)) out.set(doc * SLOTS + this.slotOf(aspect, t.field, t.boost, t.byDefault), t.words);
     return out;
   }
 
+  /** The numbers of the entries' values of the facet fields (search_facet_values), each numbered on first use. */
+  private facetValues(entries: readonly SearchEntry[]): Set<number> {
+    const out = new Set<number>();
+    for (const e of entries) {
+      if (!FACET_FIELD_SET.has(e.field)) continue;
+      const found = this.sql('SELECT id FROM search_facet_values WHERE field = ? AND value = ?').pluck().get(e.field, e.value) as number | undefined;
+      out.add(
+        found ?? (this.sql('INSERT INTO search_facet_values (field, value) VALUES (?, ?) RETURNING id').pluck().get(e.field, e.value) as number),
+      );
+    }
+    return out;
+  }
+
+  private insertFacets(doc: number, aspect: string, values: ReadonlySet<number>): void {
+    const rows = [...values].map((id) => [doc, id, aspect]);
+    this.insertRows('INSERT OR IGNORE INTO search_facets (doc, value_id, aspect)', 3, rows);
+  }
+
   private docOf(urn: string): number | undefined {
-    return (this.sql('SELECT id FROM search_docs WHERE urn = ?').get(urn) as { id: number } | undefined)?.id;
+    return this.sql('SELECT id FROM search_docs WHERE urn = ?').pluck().get(urn) as number | undefined;
+  }
+
+  /** The entity's document number (migrations 24 and 25), numbered on its first indexed value. */
+  private docFor(entityType: string, urn: string): number {
+    return (
+      this.docOf(urn) ?? (this.sql('INSERT INTO search_docs (urn, entity_type) VALUES (?, ?) RETURNING id').pluck().get(urn, entityType) as number)
+    );
   }
 
   /** The slot's number, from the table (not a cache: a slot numbered in a transaction that rolls back is gone). */
@@ -131,9 +162,7 @@ export class SqliteSearchIndex {
   }
 
   /** The text rows one aspect of the entity holds: its document's id range, the aspect's slots. */
-  private aspectTexts(urn: string, aspect: string): Array<{ id: number; words: string }> {
-    const doc = this.docOf(urn);
-    if (doc === undefined) return [];
+  private aspectTexts(doc: number, aspect: string): Array<{ id: number; words: string }> {
     return this.sql(
       `SELECT id, words FROM search_text WHERE id >= ? AND id < ? AND (id % ${SLOTS}) IN (SELECT id FROM search_slots WHERE aspect = ?)`,
     ).all(doc * SLOTS, (doc + 1) * SLOTS, aspect) as Array<{ id: number; words: string }>;
@@ -149,7 +178,10 @@ export class SqliteSearchIndex {
 
   forgetAspect(urn: string, aspect: string): void {
     this.sql('DELETE FROM search_fields WHERE urn = ? AND aspect = ?').run(urn, aspect);
-    for (const { id } of this.aspectTexts(urn, aspect)) this.sql('DELETE FROM search_text WHERE id = ?').run(id);
+    const doc = this.docOf(urn);
+    if (doc === undefined) return;
+    for (const { id } of this.aspectTexts(doc, aspect)) this.sql('DELETE FROM search_text WHERE id = ?').run(id);
+    this.sql('DELETE FROM search_facets WHERE doc = ? AND aspect = ?').run(doc, aspect);
   }
 
   forgetEntity(urn: string): void {
@@ -157,6 +189,7 @@ export class SqliteSearchIndex {
     const doc = this.docOf(urn);
     if (doc === undefined) return;
     this.sql('DELETE FROM search_text WHERE id >= ? AND id < ?').run(doc * SLOTS, (doc + 1) * SLOTS);
+    this.sql('DELETE FROM search_facets WHERE doc = ?').run(doc);
     this.sql('DELETE FROM search_docs WHERE id = ?').run(doc);
   }
 

@@ -36,6 +36,7 @@ const SQLITE_SEARCH: SearchDialect = {
   // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
   notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
   // BINARY collation compares UTF-8 bytes: every text starting with the prefix sorts in [prefix, prefix + U+10FFFF).
+  facetRows: true,
   namePrefix: (params, prefix) => {
     params.push(prefix, `${prefix}\u{10FFFF}`);
     return `folded >= @p${params.length - 1} AND folded < @p${params.length}`;
