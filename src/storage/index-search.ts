@@ -116,17 +116,13 @@ export class IndexSearch {
         const state = DEPRECATION_STATES.map((s) => `WHEN ${deprecationStateSql(s, this.dialect, params, now, 'm')} THEN ${p(s)}`).join(' ');
         parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, s.state, count(*)
           FROM (SELECT CASE ${state} END AS state FROM m) s GROUP BY s.state`);
-      } else if (this.dialect.facetRows && FACET_FIELD_SET.has(field)) compact.push(field);
+      } else if (FACET_FIELD_SET.has(field)) compact.push(field);
       else indexed.push(field);
     }
     if (compact.length > 0) {
-      // The facet rows of each match (search_facets: a few integers per entity), counted per value number, then named.
       parts.push(`SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
-          SELECT fv.field AS field, fv.value AS value, c.n AS n, row_number() OVER (PARTITION BY fv.field ORDER BY c.n DESC, fv.value) AS r FROM (
-            SELECT f.value_id AS value_id, count(DISTINCT f.doc) AS n
-              FROM m CROSS JOIN search_docs d CROSS JOIN search_facets f WHERE d.urn = m.urn AND f.doc = d.id
-             GROUP BY f.value_id) c
-          JOIN search_facet_values fv ON fv.id = c.value_id WHERE fv.field ${this.dialect.in(params, compact)}) v
+          SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r
+            FROM (${this.dialect.facetCounts(params, compact)}) c) v
         WHERE v.r <= ${p(MAX_FACET_VALUES)}`);
     }
     if (indexed.length > 0) {

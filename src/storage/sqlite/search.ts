@@ -36,7 +36,15 @@ const SQLITE_SEARCH: SearchDialect = {
   // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
   notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
   // BINARY collation compares UTF-8 bytes: every text starting with the prefix sorts in [prefix, prefix + U+10FFFF).
-  facetRows: true,
+  // The facet rows of each match (search_facets: a few integers per entity), counted per value number, then named.
+  facetCounts: (params, fields) => {
+    params.push(JSON.stringify(fields));
+    return `SELECT fv.field AS field, fv.value AS value, c.n AS n FROM (
+        SELECT f.value_id AS value_id, count(DISTINCT f.doc) AS n
+          FROM m CROSS JOIN search_docs d CROSS JOIN search_facets f WHERE d.urn = m.urn AND f.doc = d.id
+         GROUP BY f.value_id) c
+      JOIN search_facet_values fv ON fv.id = c.value_id WHERE fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
+  },
   namePrefix: (params, prefix) => {
     params.push(prefix, `${prefix}\u{10FFFF}`);
     return `folded >= @p${params.length - 1} AND folded < @p${params.length}`;
