@@ -1,4 +1,5 @@
 import type { FacetCounts, IndexedValue, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
+import { FACET_FIELD_SET } from './search-facet-fields.ts';
 import { deprecationStateSql, matchedSql, orderSql, type SearchDialect, type SearchRules } from './search-sql.ts';
 
 /** Runs one read statement with its parameters and answers its rows. */
@@ -107,6 +108,7 @@ export class IndexSearch {
     const asked = [...new Set(fields.map(this.rules.baseField))];
     const parts: string[] = [];
     const indexed: string[] = [];
+    const compact: string[] = [];
     for (const field of asked) {
       if (ENTITY_TYPE_FACETS.has(field)) {
         parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, m.entity_type, count(*) FROM m GROUP BY m.entity_type`);
@@ -114,7 +116,14 @@ export class IndexSearch {
         const state = DEPRECATION_STATES.map((s) => `WHEN ${deprecationStateSql(s, this.dialect, params, now, 'm')} THEN ${p(s)}`).join(' ');
         parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, s.state, count(*)
           FROM (SELECT CASE ${state} END AS state FROM m) s GROUP BY s.state`);
-      } else indexed.push(field);
+      } else if (FACET_FIELD_SET.has(field)) compact.push(field);
+      else indexed.push(field);
+    }
+    if (compact.length > 0) {
+      parts.push(`SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
+          SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r
+            FROM (${this.dialect.facetCounts(params, compact)}) c) v
+        WHERE v.r <= ${p(MAX_FACET_VALUES)}`);
     }
     if (indexed.length > 0) {
       parts.push(`SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (

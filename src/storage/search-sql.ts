@@ -24,6 +24,11 @@ export interface SearchDialect {
   readonly notIn: (expr: string, subquery: string) => string;
   /** The folded name starts with `prefix`, in a form the partial index on names serves (a range, or LIKE under text_pattern_ops). */
   readonly namePrefix: (params: unknown[], prefix: string) => string;
+  /**
+   * `SELECT field, value, n` over the matches `m`: how many hold each value of the default facet fields asked
+   * (storage/search-facet-fields.ts), from the engine's table of those values alone.
+   */
+  readonly facetCounts: (params: unknown[], fields: readonly string[]) => string;
 }
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);

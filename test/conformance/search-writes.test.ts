@@ -4,7 +4,7 @@ import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
 import { CLUSTERED_SEARCH_FIELDS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
-import { backends, createSqliteDatabase, onConnection, type TestDatabase } from '../support/databases.ts';
+import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
 import { useStore } from '../support/lifecycle.ts';
 import { writeOldDatabase } from '../support/old-database.ts';
 import { schema } from '../support/timeline.ts';
@@ -83,28 +83,88 @@ for (const backend of await backends()) {
       assert.equal(await count(store, undefined, [[{ field: 'tags', values: ['urn:li:tag:geo'] }]]), 1);
     });
 
+    it('facet counts follow each write: a tag added, replaced, an aspect deleted, the entity deleted', async () => {
+      const one = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.rivers,PROD)';
+      const other = 'urn:li:dataset:(urn:li:dataPlatform:kafka,geo.roads,PROD)';
+      const tags = (urn: string, ...names: string[]) =>
+        store.aspects.write({
+          ops: [
+            {
+              kind: 'aspect',
+              entityType: 'dataset',
+              urn,
+              aspect: 'globalTags',
+              value: { tags: names.map((t) => ({ tag: `urn:li:tag:${t}` })) },
+              systemMetadata: null,
+            },
+          ],
+          actor: ACTOR,
+          now: Date.now(),
+        });
+      const facets = async () => {
+        const counts = await store.search.facets(query(undefined, [[{ field: 'urn', values: [one, other] }]]), ['tags', 'platform', 'owners']);
+        return Object.fromEntries([...counts].map(([field, values]) => [field, Object.fromEntries(values)]));
+      };
+      for (const [urn, platform, name] of [
+        [one, 'hive', 'geo.rivers'],
+        [other, 'kafka', 'geo.roads'],
+      ] as const) {
+        await store.aspects.write({
+          ops: [
+            {
+              kind: 'aspect',
+              entityType: 'dataset',
+              urn,
+              aspect: 'datasetKey',
+              value: { platform: `urn:li:dataPlatform:${platform}`, name, origin: 'PROD' },
+              systemMetadata: null,
+            },
+          ],
+          actor: ACTOR,
+          now: Date.now(),
+        });
+      }
+      await tags(one, 'geo', 'pii');
+      await tags(other, 'geo');
+      assert.deepEqual(await facets(), {
+        tags: { 'urn:li:tag:geo': 2, 'urn:li:tag:pii': 1 },
+        platform: { 'urn:li:dataPlatform:hive': 1, 'urn:li:dataPlatform:kafka': 1 },
+        owners: {},
+      });
+      await tags(one, 'pii', 'gold');
+      assert.deepEqual((await facets()).tags, { 'urn:li:tag:geo': 1, 'urn:li:tag:pii': 1, 'urn:li:tag:gold': 1 });
+      await store.aspects.deleteAspect(other, 'globalTags');
+      assert.deepEqual((await facets()).tags, { 'urn:li:tag:pii': 1, 'urn:li:tag:gold': 1 });
+      await store.aspects.deleteEntity(one);
+      assert.deepEqual(await facets(), { tags: {}, platform: { 'urn:li:dataPlatform:kafka': 1 }, owners: {} });
+    });
+
     if (backend.name === 'sqlite') {
-      it('rewrites only the rows whose values changed (SQLite: an unchanged text row keeps its id)', async () => {
-        const textIds = () =>
+      it('rewrites only the rows whose values changed (SQLite: an unchanged text row is not written again)', async () => {
+        // Each text row's id names its entity and field (migration 24): the row inserted is the one that changed.
+        await execElsewhere(
+          db,
+          `CREATE TABLE test_text_inserts (id INTEGER);
+           CREATE TRIGGER test_text_inserted AFTER INSERT ON search_text BEGIN INSERT INTO test_text_inserts VALUES (NEW.id); END;`,
+        );
+        const fieldsInserted = () =>
           onConnection(db, {
             sqlite: (conn) =>
-              new Map(
-                (
-                  conn.prepare('SELECT field, id FROM search_text WHERE urn = ? AND aspect = ?').all(DS, 'datasetProperties') as Array<{
-                    field: string;
-                    id: number;
-                  }>
-                ).map((r) => [r.field, r.id]),
-              ),
-            postgres: async () => new Map<string, number>(),
+              (
+                conn
+                  .prepare(
+                    `SELECT s.field FROM test_text_inserts i JOIN search_slots s ON s.id = i.id % 65536
+                      JOIN search_docs d ON d.id = i.id / 65536 WHERE d.urn = ? AND s.aspect = ? ORDER BY s.field`,
+                  )
+                  .all(DS, 'datasetProperties') as Array<{ field: string }>
+              ).map((r) => r.field),
+            postgres: async () => [] as string[],
           });
-        const before = await textIds();
         await write(store, 'datasetProperties', { name: 'places', description: 'harbours of the west' });
-        const after = await textIds();
-        assert.equal(after.get('name'), before.get('name'));
-        assert.notEqual(after.get('description'), before.get('description'));
+        assert.deepEqual(await fieldsInserted(), ['description']);
         assert.equal(await count(store, 'harbours'), 1);
         assert.equal(await count(store, 'towns'), 0);
+        await execElsewhere(db, 'DROP TRIGGER test_text_inserted; DROP TABLE test_text_inserts;');
       });
     }
   });

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { SearchEntry } from '../ports/search-index.ts';
+import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
@@ -48,6 +49,10 @@ function columns(urns: readonly string[], aspects: readonly string[], entries: R
 
 const INSERT_FIELDS = `INSERT INTO search_fields (urn, aspect, field, value, folded, num, is_name)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[])`;
+/** The default facet fields' values again, in search_facets (migration 25), from the same arrays as INSERT_FIELDS. */
+const INSERT_FACETS = `INSERT INTO search_facets (urn, field, value, aspect)
+  SELECT DISTINCT u.urn, u.field, u.value, u.aspect FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(urn, aspect, field, value)
+   WHERE u.field = ANY($16::text[])`;
 const INSERT_TEXT = `INSERT INTO search_text (urn, aspect, field, boost, by_default, words)
   SELECT * FROM unnest($8::text[], $9::text[], $10::text[], $11::real[], $12::boolean[], $13::text[])`;
 
@@ -64,18 +69,15 @@ export class PostgresSearchIndex {
 
   /** Replaces what one aspect contributed with `entries`, in one statement. */
   async replace(c: pg.PoolClient, urn: string, aspect: string, entries: readonly SearchEntry[]): Promise<void> {
-    const { f, t } = columns([urn], [aspect], [entries]);
-    await c.query(
-      `WITH gone_fields AS (DELETE FROM search_fields WHERE urn = $14 AND aspect = $15),
-            gone_text AS (DELETE FROM search_text WHERE urn = $14 AND aspect = $15),
-            fields AS (${INSERT_FIELDS})
-       ${INSERT_TEXT}`,
-      [f.urn, f.aspect, f.field, f.value, f.folded, f.num, f.isName, t.urn, t.aspect, t.field, t.boost, t.byDefault, t.words, urn, aspect],
-    );
+    await this.replaceMany(c, [{ urn, aspect, entries }]);
   }
 
   async forgetEntity(c: pg.PoolClient, urn: string): Promise<void> {
-    await c.query('WITH gone AS (DELETE FROM search_fields WHERE urn = $1) DELETE FROM search_text WHERE urn = $1', [urn]);
+    await c.query(
+      `WITH gone AS (DELETE FROM search_fields WHERE urn = $1), gone_facets AS (DELETE FROM search_facets WHERE urn = $1)
+       DELETE FROM search_text WHERE urn = $1`,
+      [urn],
+    );
   }
 
   /** Where the build of the index over stored aspects stands. */
@@ -144,7 +146,9 @@ export class PostgresSearchIndex {
       `WITH keys AS (SELECT * FROM unnest($14::text[], $15::text[]) AS k(urn, aspect)),
             gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
             gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
-            fields AS (${INSERT_FIELDS})
+            gone_facets AS (DELETE FROM search_facets s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
+            fields AS (${INSERT_FIELDS}),
+            facets AS (${INSERT_FACETS})
        ${INSERT_TEXT}`,
       [
         f.urn,
@@ -162,6 +166,7 @@ export class PostgresSearchIndex {
         t.words,
         items.map((i) => i.urn),
         items.map((i) => i.aspect),
+        FACET_FIELDS,
       ],
     );
   }

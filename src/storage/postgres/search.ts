@@ -34,6 +34,14 @@ const POSTGRES_SEARCH: SearchDialect = {
   },
   nullsLast: (expr, dir) => `${expr} ${dir} NULLS LAST`,
   notIn: (expr, subquery) => `NOT EXISTS (SELECT 1 FROM (${subquery}) x WHERE x.urn = ${expr})`,
+  // search_facets holds the default facet fields' values alone (migration 25). Each (field, value, urn) once, then
+  // counted: two hash aggregates, where count(DISTINCT) sorted every row and spilled to disk under the default work_mem.
+  facetCounts: (params, fields) => {
+    params.push(fields);
+    return `SELECT d.field AS field, d.value AS value, count(*) AS n FROM (
+        SELECT DISTINCT f.field, f.value, f.urn FROM m JOIN search_facets f ON f.urn = m.urn WHERE f.field = ANY($${params.length}::text[])) d
+      GROUP BY d.field, d.value`;
+  },
   // The partial index on names is under text_pattern_ops: LIKE 'prefix%' reads a range of it in any collation.
   namePrefix: (params, prefix) => {
     params.push(prefixPattern(prefix));

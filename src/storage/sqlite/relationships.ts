@@ -55,16 +55,16 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
     if (!this.indexer.aspects.has(aspect)) return;
     const entries = this.indexer.index(entityType, urn, aspect, value);
     if (created) {
-      this.insert(urn, aspect, entries);
+      this.insert(entityType, urn, aspect, entries);
       return;
     }
     // The search rows are replaced by difference (most of an aspect's values stay the same from one version to the next).
     this.forgetEdges(urn, aspect);
-    this.insert(urn, aspect, entries, false);
-    this.searchIndex.replace(urn, aspect, entries.search ?? []);
+    this.insert(entityType, urn, aspect, entries, false);
+    this.searchIndex.replace(entityType, urn, aspect, entries.search ?? []);
   }
 
-  private insert(urn: string, aspect: string, entries: AspectIndexEntries, search = true): void {
+  private insert(entityType: string, urn: string, aspect: string, entries: AspectIndexEntries, search = true): void {
     const insert = this.sql(
       `INSERT OR IGNORE INTO relationships (source_urn, destination_urn, relationship_type, owner_urn, aspect, source_type, destination_type, via_urn)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -73,7 +73,7 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
       insert.run(e.source, e.destination, e.relationshipType, urn, aspect, e.sourceType, e.destinationType, e.via);
     }
     if (entries.softDeleted) this.sql('INSERT INTO soft_deletions (urn, aspect) VALUES (?, ?)').run(urn, aspect);
-    if (search) this.searchIndex.write(urn, aspect, entries.search ?? []);
+    if (search) this.searchIndex.write(entityType, urn, aspect, entries.search ?? []);
   }
 
   /** Drops what one aspect of the entity indexed. */
@@ -112,7 +112,8 @@ export class SqliteRelationships implements PortImpl<RelationshipPort> {
       const rows = page.all(aspects, ...after) as Array<{ urn: string; entity_type: string; aspect: string; metadata: string }>;
       // The tables were created empty in this transaction: nothing to replace, only to insert.
       // The search tables come later (SEARCH_MIGRATION), which starts their own build.
-      for (const r of rows) this.insert(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)), false);
+      for (const r of rows)
+        this.insert(r.entity_type, r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)), false);
       if (rows.length < 1000) return;
       after = [rows.at(-1)!.urn, rows.at(-1)!.aspect];
     }

@@ -3,8 +3,12 @@ import { fromJsonTextRequired } from '../json.ts';
 import type { SearchIndexBuild } from '../ports/search.ts';
 import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
+import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer } from '../store.ts';
+
+/** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
+export const SLOTS = 65536;
 
 /** Rows per INSERT statement: each count is one cached statement. */
 const ROWS_PER_INSERT = 32;
@@ -25,7 +29,8 @@ function insertText(insert: string, width: number, rows: number): string {
 
 /**
  * The search index of the SQLite adapter: what each aspect's latest value contributes to its entity's document, in
- * `search_fields` (exact values) and `search_text` (words, indexed by the FTS5 table `search_words`). Written inside
+ * `search_fields` (exact values) and `search_text` (words, indexed by the FTS5 table `search_words`; each row's id
+ * says whose words they are and in which field, migration 24). Written inside
  * the transaction that writes the aspect (the relationship part calls it where it indexes the same value). A database
  * that held aspects before the index gets them indexed by a build in batches (`continueBuild`), resumable after a crash.
  */
@@ -40,21 +45,22 @@ export class SqliteSearchIndex {
    * Adds what one aspect value contributes; the caller has forgotten the aspect's previous entries. search_fields is
    * keyed by (urn, field, value, aspect) (migration 22): a value the aspect gives one field twice is one row.
    */
-  write(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
+  write(entityType: string, urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     if (entries.length === 0) return;
     const fields = entries.map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
-    const texts = searchTextRows(entries).map((t) => [urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words]);
-    this.insertRows('INSERT INTO search_text (urn, aspect, field, boost, by_default, words)', 6, texts);
+    const doc = this.docFor(entityType, urn);
+    this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
+    this.insertFacets(doc, aspect, this.facetValues(entries));
   }
 
   /**
    * Replaces what the aspect indexed with `entries`, writing only what differs: a value row is deleted or inserted
-   * only when the value came or went, a text row only when its words, boost or default flag changed. An update that
-   * changes one column of a schema rewrites one value and one text row, not all of them; the rows of a value written
-   * again unchanged are read, never written.
+   * only when the value came or went, a text row only when its words changed. An update that changes one column of
+   * a schema rewrites one value and one text row, not all of them; the rows of a value written again unchanged are
+   * read, never written.
    */
-  replace(urn: string, aspect: string, entries: readonly SearchEntry[]): void {
+  replace(entityType: string, urn: string, aspect: string, entries: readonly SearchEntry[]): void {
     const oldFields = this.sql('SELECT field, value, folded, num, is_name FROM search_fields WHERE urn = ? AND aspect = ?').all(
       urn,
       aspect,
@@ -76,21 +82,90 @@ export class SqliteSearchIndex {
     const fields = [...wanted.values()].map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
 
-    const oldTexts = this.sql('SELECT id, field, boost, by_default, words FROM search_text WHERE urn = ? AND aspect = ?').all(urn, aspect) as Array<{
-      id: number;
-      field: string;
-      boost: number;
-      by_default: number;
-      words: string;
-    }>;
-    const textKey = (field: string, boost: number, byDefault: number, words: string) => JSON.stringify([field, boost, byDefault, words]);
-    const texts = new Map(searchTextRows(entries).map((t) => [textKey(t.field, t.boost, t.byDefault ? 1 : 0, t.words), t]));
-    for (const r of oldTexts) {
-      if (texts.delete(textKey(r.field, r.boost, r.by_default, r.words))) continue;
-      this.sql('DELETE FROM search_text WHERE id = ?').run(r.id);
+    const doc = entries.length > 0 ? this.docFor(entityType, urn) : this.docOf(urn);
+    if (doc === undefined) return;
+    const texts = this.textRows(doc, aspect, entries);
+    for (const old of this.aspectTexts(doc, aspect)) {
+      // The id names the field, its boost and flag: the same id with the same words is the same row.
+      if (texts.get(old.id) === old.words) texts.delete(old.id);
+      else this.sql('DELETE FROM search_text WHERE id = ?').run(old.id);
     }
-    const rows = [...texts.values()].map((t) => [urn, aspect, t.field, t.boost, t.byDefault ? 1 : 0, t.words]);
-    this.insertRows('INSERT INTO search_text (urn, aspect, field, boost, by_default, words)', 6, rows);
+    this.insertRows('INSERT INTO search_text (id, words)', 2, [...texts]);
+
+    const facets = this.facetValues(entries);
+    const oldFacets = this.sql('SELECT value_id FROM search_facets WHERE doc = ? AND aspect = ?').pluck().all(doc, aspect) as number[];
+    for (const id of oldFacets) {
+      if (!facets.delete(id)) this.sql('DELETE FROM search_facets WHERE doc = ? AND value_id = ? AND aspect = ?').run(doc, id, aspect);
+    }
+    this.insertFacets(doc, aspect, facets);
+  }
+
+  /**
+   * The aspect's text rows as `id -> words`: one per field with words, its id the entity's document number times
+   * SLOTS plus the slot of (aspect, field, boost, flag) (migration 24), both numbered on first use.
+   */
+  private textRows(doc: number, aspect: string, entries: readonly SearchEntry[]): Map<number, string> {
+    const out = new Map<number, string>();
+    for (const t of searchTextRows(entries)) out.set(doc * SLOTS + this.slotOf(aspect, t.field, t.boost, t.byDefault), t.words);
+    return out;
+  }
+
+  /** The numbers of the entries' values of the facet fields (search_facet_values), each numbered on first use. */
+  private facetValues(entries: readonly SearchEntry[]): Set<number> {
+    const out = new Set<number>();
+    for (const e of entries) {
+      if (!FACET_FIELD_SET.has(e.field)) continue;
+      const found = this.sql('SELECT id FROM search_facet_values WHERE field = ? AND value = ?').pluck().get(e.field, e.value) as number | undefined;
+      out.add(
+        found ?? (this.sql('INSERT INTO search_facet_values (field, value) VALUES (?, ?) RETURNING id').pluck().get(e.field, e.value) as number),
+      );
+    }
+    return out;
+  }
+
+  private insertFacets(doc: number, aspect: string, values: ReadonlySet<number>): void {
+    const rows = [...values].map((id) => [doc, id, aspect]);
+    this.insertRows('INSERT OR IGNORE INTO search_facets (doc, value_id, aspect)', 3, rows);
+  }
+
+  private docOf(urn: string): number | undefined {
+    return this.sql('SELECT id FROM search_docs WHERE urn = ?').pluck().get(urn) as number | undefined;
+  }
+
+  /** The entity's document number (migrations 24 and 25), numbered on its first indexed value. */
+  private docFor(entityType: string, urn: string): number {
+    return (
+      this.docOf(urn) ?? (this.sql('INSERT INTO search_docs (urn, entity_type) VALUES (?, ?) RETURNING id').pluck().get(urn, entityType) as number)
+    );
+  }
+
+  /** The slot's number, from the table (not a cache: a slot numbered in a transaction that rolls back is gone). */
+  private slotOf(aspect: string, field: string, boost: number, byDefault: boolean): number {
+    const flag = byDefault ? 1 : 0;
+    const found = this.sql('SELECT id FROM search_slots WHERE aspect = ? AND field = ? AND boost = ? AND by_default = ?').get(
+      aspect,
+      field,
+      boost,
+      flag,
+    ) as { id: number } | undefined;
+    if (found !== undefined) return found.id;
+    const { id } = this.sql('INSERT INTO search_slots (aspect, field, boost, by_default) VALUES (?, ?, ?, ?) RETURNING id').get(
+      aspect,
+      field,
+      boost,
+      flag,
+    ) as {
+      id: number;
+    };
+    if (id >= SLOTS) throw new Error(`search_slots: more than ${SLOTS - 1} (aspect, field) slots`);
+    return id;
+  }
+
+  /** The text rows one aspect of the entity holds: its document's id range, the aspect's slots. */
+  private aspectTexts(doc: number, aspect: string): Array<{ id: number; words: string }> {
+    return this.sql(
+      `SELECT id, words FROM search_text WHERE id >= ? AND id < ? AND (id % ${SLOTS}) IN (SELECT id FROM search_slots WHERE aspect = ?)`,
+    ).all(doc * SLOTS, (doc + 1) * SLOTS, aspect) as Array<{ id: number; words: string }>;
   }
 
   /** Rows as multi-row INSERTs of up to ROWS_PER_INSERT rows: one statement call where a row each cost one. */
@@ -103,12 +178,19 @@ export class SqliteSearchIndex {
 
   forgetAspect(urn: string, aspect: string): void {
     this.sql('DELETE FROM search_fields WHERE urn = ? AND aspect = ?').run(urn, aspect);
-    this.sql('DELETE FROM search_text WHERE urn = ? AND aspect = ?').run(urn, aspect);
+    const doc = this.docOf(urn);
+    if (doc === undefined) return;
+    for (const { id } of this.aspectTexts(doc, aspect)) this.sql('DELETE FROM search_text WHERE id = ?').run(id);
+    this.sql('DELETE FROM search_facets WHERE doc = ? AND aspect = ?').run(doc, aspect);
   }
 
   forgetEntity(urn: string): void {
     this.sql('DELETE FROM search_fields WHERE urn = ?').run(urn);
-    this.sql('DELETE FROM search_text WHERE urn = ?').run(urn);
+    const doc = this.docOf(urn);
+    if (doc === undefined) return;
+    this.sql('DELETE FROM search_text WHERE id >= ? AND id < ?').run(doc * SLOTS, (doc + 1) * SLOTS);
+    this.sql('DELETE FROM search_facets WHERE doc = ?').run(doc);
+    this.sql('DELETE FROM search_docs WHERE id = ?').run(doc);
   }
 
   /** Where the build of the index over stored aspects stands. */
@@ -148,7 +230,12 @@ export class SqliteSearchIndex {
           metadata: string;
         }>;
         for (const r of rows) {
-          this.replace(r.urn, r.aspect, this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? []);
+          this.replace(
+            r.entity_type,
+            r.urn,
+            r.aspect,
+            this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? [],
+          );
         }
         const next = nextCursor(cursor, size, rows);
         if (next === undefined) {

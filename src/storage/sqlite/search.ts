@@ -3,7 +3,7 @@ import type { PortImpl } from '../compose-store.ts';
 import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
-import type { SqliteSearchIndex } from './search-index.ts';
+import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
 
 /** SQLite's side of the search SQL: named parameters, FTS5's MATCH on the words table. */
 const SQLITE_SEARCH: SearchDialect = {
@@ -15,13 +15,17 @@ const SQLITE_SEARCH: SearchDialect = {
     // Words are letters and digits only (catalog/search/search-tokens.ts): quoting them is enough for FTS5.
     params.push(`"${words.join(' ')}"${prefix ? ' *' : ''}`);
     const match = `@p${params.length}`;
-    let restrict = 't.by_default = 1';
+    let restrict = 's.by_default = 1';
     if (field !== undefined) {
       params.push(field);
-      restrict = `t.field = @p${params.length}`;
+      restrict = `s.field = @p${params.length}`;
     }
-    return `SELECT t.urn AS urn, max(t.boost) AS score FROM search_words w JOIN search_text t ON t.id = w.rowid
-      WHERE search_words MATCH ${match} AND ${restrict} GROUP BY t.urn`;
+    // The rowid names the document and the slot (sqlite/search-index.ts): no read of the text row per match. CROSS
+    // JOIN keeps the full-text match the outer loop (SQLite would otherwise run it once per slot).
+    return `SELECT d.urn AS urn, h.score AS score FROM (
+        SELECT w.rowid / ${SLOTS} AS doc, max(s.boost) AS score FROM search_words w CROSS JOIN search_slots s
+         WHERE search_words MATCH ${match} AND s.id = w.rowid % ${SLOTS} AND ${restrict} GROUP BY doc) h
+      CROSS JOIN search_docs d WHERE d.id = h.doc`;
   },
   like: 'LIKE',
   in: (params, values) => {
@@ -32,6 +36,15 @@ const SQLITE_SEARCH: SearchDialect = {
   // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
   notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
   // BINARY collation compares UTF-8 bytes: every text starting with the prefix sorts in [prefix, prefix + U+10FFFF).
+  // The facet rows of each match (search_facets: a few integers per entity), counted per value number, then named.
+  facetCounts: (params, fields) => {
+    params.push(JSON.stringify(fields));
+    return `SELECT fv.field AS field, fv.value AS value, c.n AS n FROM (
+        SELECT f.value_id AS value_id, count(DISTINCT f.doc) AS n
+          FROM m CROSS JOIN search_docs d CROSS JOIN search_facets f WHERE d.urn = m.urn AND f.doc = d.id
+         GROUP BY f.value_id) c
+      JOIN search_facet_values fv ON fv.id = c.value_id WHERE fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
+  },
   namePrefix: (params, prefix) => {
     params.push(prefix, `${prefix}\u{10FFFF}`);
     return `folded >= @p${params.length - 1} AND folded < @p${params.length}`;
