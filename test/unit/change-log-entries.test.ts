@@ -21,12 +21,18 @@ const entity = { entityType: 'dataset', entityUrn: urn };
 const served = (stored: string, topic: string) => changeEventRules.entryEvents(stored, topic, entity).map((e) => e.value);
 
 describe('change log entries as stored and as served', () => {
-  it('serves a change stored with its values as text as the form before it (values as objects) was served', () => {
+  it('serves a change, stored as its MetadataChangeLog or with its values as text, as the earlier form was served', () => {
     const c = change({});
     const [entry] = changeEventRules.changeLog(c);
     const earlier = `{"mcl":${JSON.stringify(c)}}`;
     for (const topic of ['MetadataChangeLog_Versioned_v1', 'PlatformEvent_v1']) {
       assert.deepEqual(served(entry!.value, topic), served(earlier, topic), topic);
+    }
+    for (const other of [change({ changeType: 'DELETE', after: null, systemMetadata: null }), change({ aspect: 'datasetProfile', before: null })]) {
+      const [stored] = changeEventRules.changeLog(other);
+      const topic = stored!.topic;
+      assert.deepEqual(served(stored!.value, topic), served(`{"mcl":${JSON.stringify(other)}}`, topic), topic);
+      assert.deepEqual(served(stored!.value, 'PlatformEvent_v1'), served(`{"mcl":${JSON.stringify(other)}}`, 'PlatformEvent_v1'));
     }
     const mcl = JSON.parse(served(entry!.value, 'MetadataChangeLog_Versioned_v1')[0]!) as {
       aspect: Record<string, { value: string }>;
