@@ -15,8 +15,8 @@ const MCL = new AvroJsonEncoder(schemas.MetadataChangeLog as unknown as AvroSche
 const PLATFORM_EVENT = new AvroJsonEncoder(schemas.PlatformEvent as unknown as AvroSchema);
 
 /**
- * A change as its entry stores it: the values before and after as their JSON text, which the MetadataChangeLog
- * carries as text (GenericAspect.value), so serving it copies them (no parse of the value, no stringify).
+ * A change with its values before and after as their JSON text, as the MetadataChangeLog carries them
+ * (GenericAspect.value): what is encoded, and what a stored MetadataChangeLog is read back as.
  */
 type StoredChange = Omit<AspectChange, 'before' | 'after'> & { readonly before: string | null; readonly after: string | null };
 
@@ -70,16 +70,16 @@ const encodePlatformEvent = (time: number, eceText: string): string =>
 /**
  * What an entry stores: a versioned aspect's change log as DataHub serves it, `{"mcla":<its Avro JSON>}`, so that reading
  * the topic consumers drain is a substring (a write of a versioned aspect costs hundreds of microseconds; encoding its
- * MetadataChangeLog, a few). The rest is compact, made cheaply at the write (JSON.stringify, no Avro):
- * `{"mclt":<StoredChange>}` for a timeseries event's change log (written in bulk, tens of microseconds each, where
- * encoding would be a tenth more), `{"tsb":<TimeseriesBatch>}` for the timeseries events of one write batch, `{"ece":<event>}` for an
- * Entity Change Event (a task's RUN, an event webhooks deliver, and, before events were derived when read, every
- * event), `{"change":<ChangeRecord>}` for a webhook event carried over from the outbox by the migration. Entries written
- * before values were kept as text hold `{"mcl":<AspectChange>}` or `{"mcls":[<AspectChange>...]}`. What DataHub's
- * events API serves is made from it when read (`entryEvents`), the webhook body when delivered (`entityChangeEventText`).
+ * MetadataChangeLog, a few). The rest is compact, made cheaply at the write (one JSON.stringify, no Avro):
+ * `{"mcl":<AspectChange>}` for a timeseries event's change log (written in bulk, tens of microseconds each, where
+ * encoding, or even a stringify of its value apart, would be a tenth more), `{"tsb":<TimeseriesBatch>}` for the
+ * timeseries events of one write batch, `{"ece":<event>}` for an Entity Change Event (a task's RUN, an event webhooks
+ * deliver, and, before events were derived when read, every event), `{"change":<ChangeRecord>}` for a webhook event
+ * carried over from the outbox by the migration; `{"mcls":[<AspectChange>...]}` was a batch's before `tsb`, and
+ * versioned changes were `{"mcl":...}` too. What DataHub's events API serves is made from it when read (`entryEvents`),
+ * the webhook body when delivered (`entityChangeEventText`).
  */
 const MCL_AVRO_PREFIX = '{"mcla":';
-const MCL_TEXT_PREFIX = '{"mclt":';
 const TIMESERIES_BATCH_PREFIX = '{"tsb":';
 const MCL_PREFIX = '{"mcl":';
 const MCLS_PREFIX = '{"mcls":';
@@ -159,7 +159,6 @@ function fromChangeLog(m: AvroChangeLog): StoredChange {
 /** The changes a stored change log records, in order; undefined for an entry that is an event. */
 function storedChanges(stored: string): StoredChange[] | undefined {
   if (stored.startsWith(MCL_AVRO_PREFIX)) return [fromChangeLog(JSON.parse(stored.slice(MCL_AVRO_PREFIX.length, -1)) as AvroChangeLog)];
-  if (stored.startsWith(MCL_TEXT_PREFIX)) return [(JSON.parse(stored) as { mclt: StoredChange }).mclt];
   if (stored.startsWith(TIMESERIES_BATCH_PREFIX)) {
     const { actor, at, kinds, systemMetadata, events } = (JSON.parse(stored) as { tsb: TimeseriesBatch }).tsb;
     return events.map(([kind, urn, after, sm]) => ({
@@ -238,14 +237,13 @@ export function entityChangeEventText(stored: string): string {
 }
 
 /**
- * What the log records of one aspect change: its MetadataChangeLog on the versioned or timeseries topic, stored
- * compact (the change itself, one JSON.stringify). The Entity Change Events DataHub's hook derives from it are derived
+ * What the log records of one aspect change: its MetadataChangeLog on the versioned or timeseries topic, stored as
+ * served for a versioned aspect, compact for a timeseries one (the stored forms above). The Entity Change Events DataHub's hook derives from it are derived
  * when PlatformEvent_v1 is read (`entryEvents`), so they cost the write nothing: `derivesEvents` marks the entries of
  * the aspects they come from.
  */
 export function changeLogEntries(c: AspectChange): NewLogEntry[] {
   const topic = changeLogTopic(c.aspect);
-  const stored = storedChange(c);
   return [
     {
       topic,
@@ -253,7 +251,7 @@ export function changeLogEntries(c: AspectChange): NewLogEntry[] {
       entityUrn: c.urn,
       createdAt: c.at,
       value:
-        topic === 'MetadataChangeLog_Versioned_v1' ? `${MCL_AVRO_PREFIX}${encodeChangeLog(stored)}}` : `${MCL_TEXT_PREFIX}${JSON.stringify(stored)}}`,
+        topic === 'MetadataChangeLog_Versioned_v1' ? `${MCL_AVRO_PREFIX}${encodeChangeLog(storedChange(c))}}` : `${MCL_PREFIX}${JSON.stringify(c)}}`,
       webhookCategory: null,
       derivesEvents: derivesEntityChangeEvents(c.entityType, c.aspect),
     },
