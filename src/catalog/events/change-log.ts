@@ -133,7 +133,7 @@ const GENERIC_ASPECT = 'com.linkedin.pegasus2avro.mxe.GenericAspect';
 const AUDIT_STAMP = 'com.linkedin.pegasus2avro.common.AuditStamp';
 
 /** Bytes as Avro's JSON writes them (one character per byte) as the text they hold. */
-const bytesText = (chars: string): string => (/[^\x00-\x7f]/.test(chars) ? Buffer.from(chars, 'latin1').toString('utf8') : chars);
+const bytesText = (chars: string): string => (/[\u0080-\uffff]/.test(chars) ? Buffer.from(chars, 'latin1').toString('utf8') : chars);
 
 /**
  * The change a MetadataChangeLog records, for what is derived from it (Entity Change Events): its system metadata is
