@@ -24,6 +24,10 @@ export interface SearchDialect {
   readonly notIn: (expr: string, subquery: string) => string;
   /** The folded name starts with `prefix`, in a form the partial index on names serves (a range, or LIKE under text_pattern_ops). */
   readonly namePrefix: (params: unknown[], prefix: string) => string;
+  /** An ORDER BY key on a folded name in the order of the partial index on names (a byte order on both engines). */
+  readonly nameOrder: (expr: string) => string;
+  /** `search_fields` as `n`, read through the partial index on names (SQLite must be told; PostgreSQL picks it). */
+  readonly namesFrom: string;
   /**
    * `SELECT field, value, n` over the matches `m`: how many hold each value of the default facet fields asked
    * (storage/search-facet-fields.ts), from the engine's table of those values alone.
@@ -163,6 +167,38 @@ export function filterSql(filter: SearchFilter, d: SearchDialect, params: unknow
   return groups.length === 1 ? groups[0] : `(${groups.map((g) => `(${g})`).join(' OR ')})`;
 }
 
+/** The conditions on the entity row `e` every search applies: the asked types, soft deletion, the filter. */
+function entityConditions(q: SearchQuery, types: readonly string[], d: SearchDialect, params: unknown[], rules: SearchRules, now: number): string[] {
+  const where = [`e.entity_type ${d.in(params, types)}`];
+  const namesRemoved = q.filter.some((g) => g.some((c) => rules.baseField(c.field) === 'removed'));
+  if (!q.includeSoftDeleted && !namesRemoved) where.push(`NOT ${holds('e', 'removed', 'true')}`);
+  const filter = filterSql(q.filter, d, params, rules, now);
+  if (filter) where.push(filter);
+  return where;
+}
+
+/**
+ * The entities among the query's types and filters (its text ignored) whose name or key name, folded, starts with
+ * `prefix`, as `(urn, entity_type, folded)` rows in the order of that name, then urn, at most `limit` rows (an entity
+ * whose two names both start so is two rows). The order is the partial index on names' own, so the engine reads that
+ * range in order and stops after `limit` rows that pass: what autocomplete needs from a catalog of any size.
+ */
+export function namesSql(
+  q: SearchQuery,
+  prefix: string,
+  limit: number,
+  d: SearchDialect,
+  params: unknown[],
+  rules: SearchRules,
+  now: number,
+): string {
+  const types = q.entityTypes.map(rules.entityType);
+  const range = d.namePrefix(params, rules.fold(prefix));
+  return `SELECT n.urn AS urn, e.entity_type AS entity_type, n.folded AS folded FROM ${d.namesFrom} CROSS JOIN entities e
+    WHERE ${NAME_FIELDS} AND ${range} AND e.urn = n.urn AND ${entityConditions(q, types, d, params, rules, now).join(' AND ')}
+    ORDER BY ${d.nameOrder('n.folded')}, n.urn LIMIT ${d.param(params, limit)}`;
+}
+
 /**
  * Every match of a search as `(urn, entity_type, score, tier, type_order)`: the query's matches among the asked
  * types, soft-deleted ones left out unless asked for, the filter applied. `tier` ranks an exact name match (2) and a
@@ -185,11 +221,7 @@ export function matchedSql(
   const from = parsed.kind === 'all' ? 'entities e' : `(${matchSql(parsed, d, params, universe)}) h CROSS JOIN entities e`;
   const score = parsed.kind === 'all' ? '0' : 'h.score';
   const where = parsed.kind === 'all' ? [] : ['e.urn = h.urn'];
-  where.push(`e.entity_type ${d.in(params, types)}`);
-  const namesRemoved = q.filter.some((g) => g.some((c) => rules.baseField(c.field) === 'removed'));
-  if (!q.includeSoftDeleted && !namesRemoved) where.push(`NOT ${holds('e', 'removed', 'true')}`);
-  const filter = filterSql(q.filter, d, params, rules, now);
-  if (filter) where.push(filter);
+  where.push(...entityConditions(q, types, d, params, rules, now));
   let tier = '0';
   let names = '';
   if (parsed.kind === 'words' && parsed.field === undefined) {
