@@ -146,6 +146,7 @@ const METHODS: { readonly [K in keyof PartImpls]: MethodTable<Reads[K], Writes[K
   },
   search: {
     search: 'read',
+    namesStartingWith: 'read',
     count: 'read',
     facets: 'read',
     searchIndexBuild: 'read',

@@ -1,6 +1,6 @@
 import type { FacetCounts, IndexedValue, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
 import { FACET_FIELD_SET } from './search-facet-fields.ts';
-import { deprecationStateSql, matchedSql, orderSql, type SearchDialect, type SearchRules } from './search-sql.ts';
+import { deprecationStateSql, matchedSql, namesSql, orderSql, type SearchDialect, type SearchRules } from './search-sql.ts';
 
 /** Runs one read statement with its parameters and answers its rows. */
 export type RunQuery = (sql: string, params: readonly unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -82,6 +82,22 @@ export class IndexSearch {
       ...(total !== undefined ? { total } : {}),
       ...(facetFields.length > 0 ? { facets } : {}),
     };
+  }
+
+  async namesStartingWith(req: SearchQuery, prefix: string, limit: number): Promise<SearchHit[]> {
+    const params: unknown[] = [];
+    // Twice the rows asked: an entity whose name and key name both start with the prefix is two of them.
+    const names = namesSql(req, prefix, 2 * limit, this.dialect, params, this.rules, this.clock());
+    const rows = await this.run(
+      `SELECT m.urn AS urn, m.entity_type AS entity_type, ${NAME} AS name FROM (${names}) m ORDER BY ${this.dialect.nameOrder('m.folded')}, m.urn`,
+      params,
+    );
+    const hits = new Map<string, SearchHit>();
+    for (const r of rows) {
+      const urn = String(r.urn);
+      if (!hits.has(urn)) hits.set(urn, { urn, entityType: String(r.entity_type), ...(r.name != null ? { name: String(r.name) } : {}) });
+    }
+    return [...hits.values()].slice(0, limit);
   }
 
   async count(req: SearchQuery): Promise<number> {

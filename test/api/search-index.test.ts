@@ -168,6 +168,16 @@ for (const backend of await backends()) {
         input: { type: 'DATASET', query: 'Sales', limit: 5 },
       });
       assert.deepEqual([...sales.autoComplete.suggestions].sort(), ['SalesOrders', 'sales_orders_2024']);
+      // Names starting with the text come in the order of their folded bytes ('_' before 'o'), read from the index
+      // of names in that order: the first of them alone when one is asked for.
+      const first = await gqlData(server, 'query a($input: AutoCompleteInput!) { autoComplete(input: $input) { suggestions } }', {
+        input: { type: 'DATASET', query: 'SALES', limit: 1 },
+      });
+      assert.deepEqual(first.autoComplete.suggestions, ['sales_orders_2024']);
+      const filtered = await gqlData(server, 'query a($input: AutoCompleteInput!) { autoComplete(input: $input) { suggestions } }', {
+        input: { type: 'DATASET', query: 'sales', limit: 1, filters: [{ field: 'platform', values: ['urn:li:dataPlatform:mysql'] }] },
+      });
+      assert.deepEqual(filtered.autoComplete.suggestions, ['SalesOrders']);
       const multi = await gqlData(
         server,
         'query a($input: AutoCompleteMultipleInput!) { autoCompleteForMultiple(input: $input) { suggestions { type suggestions } } }',

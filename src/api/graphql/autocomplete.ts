@@ -1,5 +1,4 @@
 import { badRequest } from '../../catalog/errors.ts';
-import { autocompleteQuery } from '../../catalog/search/search-facets.ts';
 import type { SearchHit } from '../../catalog/search/entity-search.ts';
 import { entityRef } from './entity-refs.ts';
 import { DEFAULT_SEARCH_TYPES } from './entity-types.ts';
@@ -87,11 +86,11 @@ function limitOf(limit: number | null | undefined): number {
 }
 
 async function complete(ctx: GraphqlContext, input: AutoCompleteInput, types: readonly string[]) {
-  const req = searchRequest({ ...input, query: autocompleteQuery(input.query, input.field), types });
-  const page = await ctx.app.search.page(req, 0, limitOf(input.limit));
-  const entities = (await Promise.all(page.hits.map((h: SearchHit) => entityRef(ctx, h.urn)))).filter((e) => e !== null);
-  const suggestions = [...new Set(page.hits.map((h) => h.name ?? h.urn))];
-  return { hits: page.hits, suggestions, entities };
+  const { query: _query, ...req } = searchRequest({ ...input, query: '*', types });
+  const hits = await ctx.app.search.autocomplete(req, input.query, input.field ?? undefined, limitOf(input.limit));
+  const entities = (await Promise.all(hits.map((h: SearchHit) => entityRef(ctx, h.urn)))).filter((e) => e !== null);
+  const suggestions = [...new Set(hits.map((h) => h.name ?? h.urn))];
+  return { hits, suggestions, entities };
 }
 
 export const autocompleteModule: GraphqlModule = {

@@ -2,7 +2,7 @@ import { badRequest } from '../../catalog/errors.ts';
 import { allEntitySpecs, entitySpec } from '../../catalog/registry/index.ts';
 import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entity-search.ts';
 import type { FacetCounts } from '../../storage/store.ts';
-import { autocompleteQuery, facetDisplayName, SEARCH_FACETS, sortedFacetValues } from '../../catalog/search/search-facets.ts';
+import { facetDisplayName, SEARCH_FACETS, sortedFacetValues } from '../../catalog/search/search-facets.ts';
 import { fullTextQuery, type SearchCriterion, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
 import type { AppContext } from '../context.ts';
 import { acceptOnly, boolParam, intParam, MAX_INT, requireParam, stringParam, type ActionBody } from './params.ts';
@@ -196,13 +196,13 @@ export async function searchAction(ctx: AppContext, action: string | undefined, 
       acceptOnly(body, query, 'autocomplete', AUTOCOMPLETE);
       const text = stringParam(body, 'query', true);
       const limit = intParam(body, 'limit', { required: true, min: 1, max: MAX_AUTOCOMPLETE_LIMIT })!;
-      const req = requestOf(body, [entityName(stringParam(body, 'entity', true))], autocompleteQuery(text, stringParam(body, 'field')));
-      const page = await ctx.search.page(req, 0, limit);
+      const { query: _query, ...req } = requestOf(body, [entityName(stringParam(body, 'entity', true))], '*');
+      const hits = await ctx.search.autocomplete(req, text, stringParam(body, 'field') ?? undefined, limit);
       return {
         value: {
           query: text,
-          suggestions: [...new Set(page.hits.map((h) => h.name ?? h.urn))],
-          entities: page.hits.map((h) => ({ urn: h.urn })),
+          suggestions: [...new Set(hits.map((h) => h.name ?? h.urn))],
+          entities: hits.map((h) => ({ urn: h.urn })),
         },
       };
     }

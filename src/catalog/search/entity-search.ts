@@ -3,6 +3,7 @@ import { badRequest } from '../errors.ts';
 import { BOOLEAN_SEARCH_FIELDS } from './search-entries.ts';
 import { checkFilter } from './search-filter.ts';
 import { refuseFiltersOnDeletedProperties } from '../structured-property-assignments.ts';
+import { autocompleteQuery } from './search-facets.ts';
 import { parseSearchQuery } from './search-query.ts';
 
 export type { SearchHit } from '../../storage/store.ts';
@@ -63,6 +64,24 @@ export class EntitySearch {
     const req = await this.checked(request);
     await this.noteBuild();
     return this.pageOf(req, await this.ports.search.search({ ...req, paging: { start, count }, ...wanted(extras) }));
+  }
+
+  /**
+   * Autocomplete (DataHub's autoComplete and Rest.li's autocomplete action): `limit` entities for what a user has
+   * typed so far. Names that start with the text come first, in name order (an exact name first), read from the
+   * index of names in that order, so a catalog of any size answers in about `limit` reads; when fewer names start so,
+   * the rest are the best matches of a search for words starting with the text, as search ranks them. A `field`
+   * completes within that field only: a search of it.
+   */
+  async autocomplete(request: Omit<EntitySearchRequest, 'query'>, text: string, field: string | undefined, limit: number): Promise<SearchHit[]> {
+    const req = await this.checked({ ...request, query: autocompleteQuery(text, field) });
+    await this.noteBuild();
+    const prefix = text.trim();
+    const named = field || prefix === '' || prefix === '*' ? [] : await this.ports.search.namesStartingWith(req, prefix, limit);
+    if (named.length >= limit) return named;
+    const found = new Set(named.map((h) => h.urn));
+    const page = await this.ports.search.search({ ...req, paging: { start: 0, count: limit + named.length } });
+    return [...named, ...page.hits.filter((h) => !found.has(h.urn))].slice(0, limit);
   }
 
   /** Per facet field, how many matches hold each value (each counted once per entity). */

@@ -102,6 +102,12 @@ export interface SearchReads {
   searchIndexBuild(): Promise<SearchIndexBuild>;
   /** One page of matches, in the query's sort order (registry order of the types, then urn, when unsorted). */
   search(request: SearchRequest): Promise<SearchResult>;
+  /**
+   * Autocomplete's first suggestions: the entities among the query's types and filters (its text ignored) whose
+   * name or key name, folded, starts with `prefix`, in the order of that name (an exact name first), then urn, at
+   * most `limit`. Reads about `limit` names, however many start so.
+   */
+  namesStartingWith(query: SearchQuery, prefix: string, limit: number): Promise<SearchHit[]>;
   /** How many entities match. */
   count(query: SearchQuery): Promise<number>;
   /** Facet counts over every match. */

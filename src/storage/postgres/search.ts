@@ -42,6 +42,9 @@ const POSTGRES_SEARCH: SearchDialect = {
         SELECT DISTINCT f.field, f.value, f.urn FROM m JOIN search_facets f ON f.urn = m.urn WHERE f.field = ANY($${params.length}::text[])) d
       GROUP BY d.field, d.value`;
   },
+  namesFrom: 'search_fields n',
+  // The partial index on names is under text_pattern_ops: its order is `~<~`'s (bytes), which ORDER BY can name.
+  nameOrder: (expr) => `${expr} USING ~<~`,
   // The partial index on names is under text_pattern_ops: LIKE 'prefix%' reads a range of it in any collation.
   namePrefix: (params, prefix) => {
     params.push(prefixPattern(prefix));

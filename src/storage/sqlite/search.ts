@@ -45,6 +45,10 @@ const SQLITE_SEARCH: SearchDialect = {
          GROUP BY f.value_id) c
       JOIN search_facet_values fv ON fv.id = c.value_id WHERE fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
   },
+  // Otherwise SQLite reads (field, folded, urn) as two ranges and sorts them.
+  namesFrom: 'search_fields n INDEXED BY search_fields_names',
+  // BINARY collation: the index's order is the bytes' order.
+  nameOrder: (expr) => expr,
   namePrefix: (params, prefix) => {
     params.push(prefix, `${prefix}\u{10FFFF}`);
     return `folded >= @p${params.length - 1} AND folded < @p${params.length}`;
