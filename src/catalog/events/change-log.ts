@@ -238,9 +238,9 @@ export function entityChangeEventText(stored: string): string {
 
 /**
  * What the log records of one aspect change: its MetadataChangeLog on the versioned or timeseries topic, stored as
- * served for a versioned aspect, compact for a timeseries one (the stored forms above). The Entity Change Events DataHub's hook derives from it are derived
- * when PlatformEvent_v1 is read (`entryEvents`), so they cost the write nothing: `derivesEvents` marks the entries of
- * the aspects they come from.
+ * served for a versioned aspect, compact for a timeseries one (the stored forms above). The Entity Change Events
+ * DataHub's hook derives from it are derived when PlatformEvent_v1 is read (`entryEvents`), so they cost the write
+ * nothing: `derivesEvents` marks the entries of the aspects they come from.
  */
 export function changeLogEntries(c: AspectChange): NewLogEntry[] {
   const topic = changeLogTopic(c.aspect);
