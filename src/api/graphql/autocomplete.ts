@@ -88,7 +88,8 @@ function limitOf(limit: number | null | undefined): number {
 async function complete(ctx: GraphqlContext, input: AutoCompleteInput, types: readonly string[]) {
   const { query: _query, ...req } = searchRequest({ ...input, query: '*', types });
   const hits = await ctx.app.search.autocomplete(req, input.query, input.field ?? undefined, limitOf(input.limit));
-  const entities = (await Promise.all(hits.map((h: SearchHit) => entityRef(ctx, h.urn)))).filter((e) => e !== null);
+  // Read only when the operation selects `entities` (the types' resolvers below): suggestions alone are names.
+  const entities = async () => (await Promise.all(hits.map((h: SearchHit) => entityRef(ctx, h.urn)))).filter((e) => e !== null);
   const suggestions = [...new Set(hits.map((h) => h.name ?? h.urn))];
   return { hits, suggestions, entities };
 }
@@ -96,6 +97,8 @@ async function complete(ctx: GraphqlContext, input: AutoCompleteInput, types: re
 export const autocompleteModule: GraphqlModule = {
   typeDefs,
   resolvers: {
+    AutoCompleteResults: { entities: (r: { entities: () => Promise<unknown[]> }) => r.entities() },
+    AutoCompleteResultForEntity: { entities: (r: { entities: () => Promise<unknown[]> }) => r.entities() },
     Query: {
       autoComplete: async (_s, { input }: { input: AutoCompleteInput & { type?: string | null } }, ctx) => {
         const { suggestions, entities } = await complete(ctx, input, input.type ? [input.type] : DEFAULT_SEARCH_TYPES);
@@ -105,11 +108,11 @@ export const autocompleteModule: GraphqlModule = {
         const types = input.types && input.types.length > 0 ? input.types : DEFAULT_SEARCH_TYPES;
         const perType = await Promise.all(
           types.map(async (type) => {
-            const { suggestions, entities } = await complete(ctx, input, [type]);
-            return { type, suggestions, entities };
+            const { hits, suggestions, entities } = await complete(ctx, input, [type]);
+            return { type, suggestions, entities, found: hits.length > 0 };
           }),
         );
-        return { query: input.query, suggestions: perType.filter((r) => r.entities.length > 0) };
+        return { query: input.query, suggestions: perType.filter((r) => r.found) };
       },
       aggregateAcrossEntities: async (
         _s,
