@@ -7,6 +7,7 @@ import { runIdOf } from '../run-id.ts';
 import { MissingEntities } from '../store-error.ts';
 import type { PortImpl } from '../compose-store.ts';
 import type { AspectMentionQuery, AspectPort, AspectWriteOutcome, EntityUrnQuery, StoredAspect, WriteBatch, WriteOp } from '../ports/aspects.ts';
+import type { AspectChange } from '../ports/change-events.ts';
 import type { VersionRetention } from '../ports/retention.ts';
 import type { TimeseriesIndexRef } from '../ports/timeseries.ts';
 import { onWriteParams, ON_WRITE_SQL } from '../retention-sql.ts';
@@ -36,6 +37,20 @@ const toAspect = (r: AspectRow): StoredAspect => toStoredAspect(r, fromJsonTextR
  * write that also carries timeseries events. better-sqlite3 is synchronous, so a batch runs start to finish without
  * another request interleaving.
  */
+/** A timeseries event's write as the change log records it (DataHub logs every one, a rewrite of the same event too). */
+const timeseriesChange = (op: Extract<WriteOp, { kind: 'timeseries' }>, actor: string, at: number): AspectChange => ({
+  entityType: op.entityType,
+  urn: op.urn,
+  aspect: op.aspect,
+  changeType: 'UPSERT',
+  before: null,
+  after: op.event,
+  systemMetadata: op.systemMetadata,
+  previousSystemMetadata: null,
+  actor,
+  at,
+});
+
 export class SqliteAspects implements PortImpl<AspectPort> {
   // Built once: better-sqlite3's transaction() builds its wrappers anew on every call, which cost more than the reads.
   private readonly writeTx: Database.Transaction<(batch: WriteBatch) => AspectWriteOutcome[]>;
@@ -80,10 +95,14 @@ export class SqliteAspects implements PortImpl<AspectPort> {
     this.ts.forgetIfChangedElsewhere();
     const outcomes: AspectWriteOutcome[] = [];
     const added = new Map<string, { ref: TimeseriesIndexRef; start: number; stamps: number[] }>();
+    const series: AspectChange[] = [];
     for (const op of batch.ops) {
       if (op.kind === 'aspect') {
         outcomes.push(this.writeAspect(op, batch.actor, batch.now));
-      } else if (this.logTimeseries(op, batch.actor, batch.now) && this.ts.upsert(op, op)) {
+        continue;
+      }
+      series.push(timeseriesChange(op, batch.actor, batch.now));
+      if (this.ts.upsert(op, op)) {
         const start = partitionStart(op.timestampMillis);
         const key = `${op.entityType}\u0000${op.aspect}\u0000${start}`;
         const slot = added.get(key) ?? { ref: op, start, stamps: [] };
@@ -92,24 +111,9 @@ export class SqliteAspects implements PortImpl<AspectPort> {
       }
     }
     for (const { ref, start, stamps } of added.values()) this.ts.addToCount(ref, start, stamps);
+    // DataHub logs every timeseries event written, a rewrite of the same one too: one entry for the batch's.
+    if (series.length > 0) this.events.timeseriesWritten(series);
     return outcomes;
-  }
-
-  /** Logs a timeseries event's write (DataHub logs every one, a rewrite of the same event too); always true. */
-  private logTimeseries(op: Extract<WriteOp, { kind: 'timeseries' }>, actor: string, at: number): true {
-    this.events.aspectChanged({
-      entityType: op.entityType,
-      urn: op.urn,
-      aspect: op.aspect,
-      changeType: 'UPSERT',
-      before: null,
-      after: op.event,
-      systemMetadata: op.systemMetadata,
-      previousSystemMetadata: null,
-      actor,
-      at,
-    });
-    return true;
   }
 
   /** Inside the caller's write transaction (a batch, or a rollback that keeps an entity it created). */

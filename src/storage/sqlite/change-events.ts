@@ -78,6 +78,11 @@ export class SqliteChangeEvents implements PortImpl<ChangeEventPort> {
     }
   }
 
+  /** Inside the caller's write transaction: a write batch wrote these timeseries events (one entry for them all). */
+  timeseriesWritten(changes: readonly AspectChange[]): void {
+    this.log(this.rules.timeseriesLog(changes));
+  }
+
   /**
    * The entries, inside the caller's write transaction. SQLite has one writer, so AUTOINCREMENT hands out offsets in
    * commit order; the wake is sent once the synchronous transaction has ended (a rolled-back one wakes polls that then
