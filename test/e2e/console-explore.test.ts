@@ -93,8 +93,10 @@ for (const backend of await backends()) {
         await page.waitForFunction(() => document.querySelectorAll('ol.search-results > li').length === 1);
         assert.deepEqual(await resultNames(), ['Quarterly Revenue Overview']);
         await types.getByRole('button', { name: /^All/ }).click();
+        // Every type's results again before the facet (else the one dashboard still shown would pass the wait below).
+        await page.waitForFunction(() => document.querySelectorAll('ol.search-results > li').length > 1);
         await page.getByLabel('Tag', { exact: true }).selectOption('urn:li:tag:gold');
-        await page.waitForFunction(() => document.querySelectorAll('ol.search-results > li').length === 1);
+        await page.waitForFunction(() => location.hash.includes('tags=') && document.querySelectorAll('ol.search-results > li').length === 1);
         assert.deepEqual(await resultNames(), ['Quarterly Revenue Overview']);
         assert.equal(new URL(page.url()).hash, '#/search?query=revenue&tags=urn%3Ali%3Atag%3Agold');
         // The address alone brings the same results back.
