@@ -135,19 +135,18 @@ export class IndexSearch {
       } else if (FACET_FIELD_SET.has(field)) compact.push(field);
       else indexed.push(field);
     }
-    if (compact.length > 0) {
-      parts.push(`SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
-          SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r
-            FROM (${this.dialect.facetCounts(params, compact)}) c) v
-        WHERE v.r <= ${p(MAX_FACET_VALUES)}`);
-    }
+    // The most frequent values of each field, from counts `SELECT field, value, n` of either source.
+    const top = (counts: string) => `SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
+        SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r
+          FROM (${counts}) c) v
+      WHERE v.r <= ${p(MAX_FACET_VALUES)}`;
+    if (compact.length > 0) parts.push(top(this.dialect.facetCounts(params, compact)));
     if (indexed.length > 0) {
-      parts.push(`SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
-          SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r FROM (
-            SELECT f.field AS field, f.value AS value, count(DISTINCT f.urn) AS n
-              FROM m CROSS JOIN search_fields f WHERE f.urn = m.urn AND f.field ${this.dialect.in(params, indexed)}
-             GROUP BY f.field, f.value) c) v
-        WHERE v.r <= ${p(MAX_FACET_VALUES)}`);
+      parts.push(
+        top(`SELECT f.field AS field, f.value AS value, count(DISTINCT f.urn) AS n
+          FROM m CROSS JOIN search_fields f WHERE f.urn = m.urn AND f.field ${this.dialect.in(params, indexed)}
+         GROUP BY f.field, f.value`),
+      );
     }
     return parts;
   }

@@ -144,14 +144,18 @@ export function deprecationStateSql(state: string, d: SearchDialect, params: unk
 /** `e.urn` among a subquery's urns, or (negated) not: a semi-join either engine may drive from the subquery, or an anti-join. */
 const urnIn = (negated: boolean, subquery: string, d: SearchDialect): string => (negated ? d.notIn('e.urn', subquery) : `e.urn IN (${subquery})`);
 
+/** A flag that is false is a flag not set: entities without the aspect hold no row for it at all. */
+function isFalseFlag(c: SearchCriterion): boolean {
+  const condition = c.condition ?? 'EQUAL';
+  return (condition === 'EQUAL' || condition === 'IN') && c.values.length > 0 && c.values.every((v) => v === 'false');
+}
+
 /** A criterion that holds where the index holds a matching value (not negated, not a false flag, not a type or urn). */
 function isPositive(c: SearchCriterion, rules: SearchRules): boolean {
   const field = rules.baseField(c.field);
-  const condition = c.condition ?? 'EQUAL';
   if (c.negated === true || ENTITY_TYPE_FIELDS.has(field) || field === 'deprecationState') return false;
-  if (field === 'urn' && condition === 'EQUAL') return false;
-  // A flag that is false is a flag not set: entities without the aspect hold no row for it at all.
-  return !((condition === 'EQUAL' || condition === 'IN') && c.values.length > 0 && c.values.every((v) => v === 'false'));
+  if (field === 'urn' && (c.condition ?? 'EQUAL') === 'EQUAL') return false;
+  return !isFalseFlag(c);
 }
 
 /**
@@ -166,8 +170,7 @@ function criterionSql(c: SearchCriterion, d: SearchDialect, params: unknown[], r
   if (ENTITY_TYPE_FIELDS.has(field)) return `${not}e.entity_type ${d.in(params, c.values.map(rules.entityType))}`;
   if (field === 'urn' && (c.condition ?? 'EQUAL') === 'EQUAL') return `${not}e.urn ${d.in(params, c.values)}`;
   if (field === 'deprecationState') return `${not}(${c.values.map((v) => deprecationStateSql(v, d, params, now)).join(' OR ')})`;
-  const condition = c.condition ?? 'EQUAL';
-  if ((condition === 'EQUAL' || condition === 'IN') && c.values.length > 0 && c.values.every((v) => v === 'false')) {
+  if (isFalseFlag(c)) {
     return urnIn(!negated, `SELECT urn FROM search_fields WHERE field = ${d.param(params, field)} AND folded = 'true'`, d);
   }
   return urnIn(negated, valuesSql(field, c, d, params, rules), d);

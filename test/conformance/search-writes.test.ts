@@ -139,6 +139,32 @@ for (const backend of await backends()) {
       assert.deepEqual(await facets(), { tags: {}, platform: { 'urn:li:dataPlatform:kafka': 1 }, owners: {} });
     });
 
+    it('autocomplete names: those starting with the text in name order (not urn order), the soft-deleted left out, at most the limit', async () => {
+      const named = async (urn: string, name: string) =>
+        store.aspects.write({
+          ops: [{ kind: 'aspect', entityType: 'dataset', urn, aspect: 'datasetProperties', value: { name }, systemMetadata: null }],
+          actor: ACTOR,
+          now: Date.now(),
+        });
+      const first = 'urn:li:dataset:(urn:li:dataPlatform:hive,aaa.reports,PROD)';
+      const second = 'urn:li:dataset:(urn:li:dataPlatform:hive,mmm.reports,PROD)';
+      const gone = 'urn:li:dataset:(urn:li:dataPlatform:hive,zzz.reports,PROD)';
+      await named(first, 'Report_Zulu');
+      await named(second, 'report_alpha');
+      await named(gone, 'report_aaa');
+      await store.aspects.write({
+        ops: [{ kind: 'aspect', entityType: 'dataset', urn: gone, aspect: 'status', value: { removed: true }, systemMetadata: null }],
+        actor: ACTOR,
+        now: Date.now(),
+      });
+      const names = async (prefix: string, limit: number) =>
+        (await store.search.namesStartingWith(query(undefined), prefix, limit)).map((h) => h.name);
+      // Folded, 'report_alpha' sorts before 'report_zulu' although its urn sorts after; the soft-deleted one is not read.
+      assert.deepEqual(await names('REP', 10), ['report_alpha', 'Report_Zulu']);
+      assert.deepEqual(await names('rep', 1), ['report_alpha']);
+      assert.deepEqual(await names('reportz', 10), []);
+    });
+
     if (backend.name === 'sqlite') {
       it('rewrites only the rows whose values changed (SQLite: an unchanged text row is not written again)', async () => {
         // Each text row's id names its entity and field (migration 24): the row inserted is the one that changed.

@@ -180,7 +180,11 @@ export class SqliteSearchIndex {
     this.sql('DELETE FROM search_fields WHERE urn = ? AND aspect = ?').run(urn, aspect);
     const doc = this.docOf(urn);
     if (doc === undefined) return;
-    for (const { id } of this.aspectTexts(doc, aspect)) this.sql('DELETE FROM search_text WHERE id = ?').run(id);
+    this.sql(`DELETE FROM search_text WHERE id >= ? AND id < ? AND (id % ${SLOTS}) IN (SELECT id FROM search_slots WHERE aspect = ?)`).run(
+      doc * SLOTS,
+      (doc + 1) * SLOTS,
+      aspect,
+    );
     this.sql('DELETE FROM search_facets WHERE doc = ? AND aspect = ?').run(doc, aspect);
   }
 

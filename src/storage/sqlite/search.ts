@@ -35,7 +35,6 @@ const SQLITE_SEARCH: SearchDialect = {
   nullsLast: (expr, dir) => `${expr} IS NULL, ${expr} ${dir}`,
   // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
   notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
-  // BINARY collation compares UTF-8 bytes: every text starting with the prefix sorts in [prefix, prefix + U+10FFFF).
   // The facet rows of each match (search_facets: a few integers per entity), counted per value number, then named.
   facetCounts: (params, fields) => {
     params.push(JSON.stringify(fields));
@@ -49,6 +48,7 @@ const SQLITE_SEARCH: SearchDialect = {
   namesFrom: 'search_fields n INDEXED BY search_fields_names',
   // BINARY collation: the index's order is the bytes' order.
   nameOrder: (expr) => expr,
+  // BINARY collation compares UTF-8 bytes: every text starting with the prefix sorts in [prefix, prefix + U+10FFFF).
   namePrefix: (params, prefix) => {
     params.push(prefix, `${prefix}\u{10FFFF}`);
     return `folded >= @p${params.length - 1} AND folded < @p${params.length}`;
