@@ -33,6 +33,19 @@ export interface SearchDialect {
    * (storage/search-facet-fields.ts), from the engine's table of those values alone.
    */
   readonly facetCounts: (params: unknown[], fields: readonly string[]) => string;
+  /**
+   * Where the engine numbers its documents (SQLite's search_docs: each entity the index holds, numbered with its
+   * first value): a words query's matches by number, read with their entity rows from `table` (`id`, `urn`,
+   * `entity_type`) by that number, one integer seek per match instead of a seek by urn; every match carries its
+   * number as `m.doc` for facetCounts. Absent where everything is keyed by urn.
+   */
+  readonly documents?: {
+    /** The documents whose words match, as `SELECT doc, score`. */
+    readonly wordDocs: (params: unknown[], words: readonly string[], prefix: boolean, field: string | undefined) => string;
+    readonly table: string;
+    /** The number of the document of the entity `urn` (an expression), NULL if it has none. */
+    readonly ofUrn: (urn: string) => string;
+  };
 }
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -46,6 +59,9 @@ export const prefixPattern = (prefix: string): string => `${likeEscape(prefix)}%
 /** The two fields a name lives in; the partial index on names (migrations) names them in this very form. */
 export const NAME_FIELDS = `field IN ('_entityName', '_entityKeyName')`;
 
+/** An unquoted word matches as a prefix; a quoted phrase only when it ends with `*`. */
+const wordsPrefix = (q: Extract<ParsedQuery, { kind: 'words' }>): boolean => q.prefix || !q.quoted;
+
 /**
  * The matches of a parsed query as `SELECT urn, score`: full-text words and phrases from the text table, exact-value
  * forms (`_exists_`, wildcards) from `search_fields`, AND as a join (scores add), OR as a union (the best score),
@@ -57,7 +73,7 @@ export function matchSql(q: ParsedQuery, d: SearchDialect, params: unknown[], un
     case 'all':
       return `SELECT urn, 0 AS score FROM (${universe()}) u`;
     case 'words':
-      return d.wordsMatch(params, q.words, q.prefix || !q.quoted, q.field);
+      return d.wordsMatch(params, q.words, wordsPrefix(q), q.field);
     case 'exists':
       return `SELECT DISTINCT urn, 0 AS score FROM search_fields WHERE field = ${d.param(params, q.field)}`;
     case 'wildcard':
@@ -255,7 +271,7 @@ export function namesSql(
 }
 
 /**
- * Every match of a search as `(urn, entity_type, score, tier, type_order)`: the query's matches among the asked
+ * Every match of a search as `(urn, doc, entity_type, score, tier, type_order)`: the query's matches among the asked
  * types, soft-deleted ones left out unless asked for, the filter applied. `tier` ranks an exact name match (2) and a
  * name prefix (1) over the rest, from one read of the names with that prefix (the partial index on names); `type_order`
  * is the type's place in the request.
@@ -273,9 +289,18 @@ export function matchedSql(
   // Match-all reads the entities themselves; anything else looks its matches up among them. CROSS JOIN keeps the
   // matches the outer loop on SQLite, which knows no size for them and would otherwise scan every entity of the
   // types to probe them (a rare word read as many rows as a common one); PostgreSQL plans it as any inner join.
-  const from = parsed.kind === 'all' ? 'entities e' : `(${matchSql(parsed, d, params, universe)}) h CROSS JOIN entities e`;
+  let from = 'entities e';
+  let doc = d.documents?.ofUrn('e.urn') ?? 'NULL';
+  const where: string[] = [];
+  if (parsed.kind === 'words' && d.documents !== undefined) {
+    from = `(${d.documents.wordDocs(params, parsed.words, wordsPrefix(parsed), parsed.field)}) h CROSS JOIN ${d.documents.table} e`;
+    doc = 'e.id';
+    where.push('e.id = h.doc');
+  } else if (parsed.kind !== 'all') {
+    from = `(${matchSql(parsed, d, params, universe)}) h CROSS JOIN entities e`;
+    where.push('e.urn = h.urn');
+  }
   const score = parsed.kind === 'all' ? '0' : 'h.score';
-  const where = parsed.kind === 'all' ? [] : ['e.urn = h.urn'];
   where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all'));
   let tier = '0';
   let names = '';
@@ -286,7 +311,7 @@ export function matchedSql(
       WHERE ${NAME_FIELDS} AND ${d.namePrefix(params, name)} GROUP BY urn) t ON t.urn = e.urn`;
   }
   const typeOrder = types.length <= 1 ? '0' : `CASE e.entity_type ${types.map((t, i) => `WHEN ${d.param(params, t)} THEN ${i}`).join(' ')} END`;
-  return `SELECT e.urn AS urn, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order
+  return `SELECT e.urn AS urn, ${doc} AS doc, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order
     FROM ${from}${names} WHERE ${where.join(' AND ')}`;
 }
 

@@ -5,28 +5,32 @@ import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
 
-/** SQLite's side of the search SQL: named parameters, FTS5's MATCH on the words table. */
+/**
+ * The documents whose words match as `SELECT doc, score`. The rowid names the document and the slot
+ * (sqlite/search-index.ts): no read of the text row per match. CROSS JOIN keeps the full-text match the outer loop
+ * (SQLite would otherwise run it once per slot).
+ */
+function wordDocs(params: unknown[], words: readonly string[], prefix: boolean, field: string | undefined): string {
+  // Words are letters and digits only (catalog/search/search-tokens.ts): quoting them is enough for FTS5.
+  params.push(`"${words.join(' ')}"${prefix ? ' *' : ''}`);
+  const match = `@p${params.length}`;
+  let restrict = 's.by_default = 1';
+  if (field !== undefined) {
+    params.push(field);
+    restrict = `s.field = @p${params.length}`;
+  }
+  return `SELECT w.rowid / ${SLOTS} AS doc, max(s.boost) AS score FROM search_words w CROSS JOIN search_slots s
+    WHERE search_words MATCH ${match} AND s.id = w.rowid % ${SLOTS} AND ${restrict} GROUP BY doc`;
+}
+
+/** SQLite's side of the search SQL: named parameters, FTS5's MATCH on the words table, entities as numbered documents. */
 const SQLITE_SEARCH: SearchDialect = {
   param: (params, value) => {
     params.push(typeof value === 'boolean' ? Number(value) : value);
     return `@p${params.length}`;
   },
-  wordsMatch: (params, words, prefix, field) => {
-    // Words are letters and digits only (catalog/search/search-tokens.ts): quoting them is enough for FTS5.
-    params.push(`"${words.join(' ')}"${prefix ? ' *' : ''}`);
-    const match = `@p${params.length}`;
-    let restrict = 's.by_default = 1';
-    if (field !== undefined) {
-      params.push(field);
-      restrict = `s.field = @p${params.length}`;
-    }
-    // The rowid names the document and the slot (sqlite/search-index.ts): no read of the text row per match. CROSS
-    // JOIN keeps the full-text match the outer loop (SQLite would otherwise run it once per slot).
-    return `SELECT d.urn AS urn, h.score AS score FROM (
-        SELECT w.rowid / ${SLOTS} AS doc, max(s.boost) AS score FROM search_words w CROSS JOIN search_slots s
-         WHERE search_words MATCH ${match} AND s.id = w.rowid % ${SLOTS} AND ${restrict} GROUP BY doc) h
-      CROSS JOIN search_docs d WHERE d.id = h.doc`;
-  },
+  wordsMatch: (params, words, prefix, field) =>
+    `SELECT d.urn AS urn, h.score AS score FROM (${wordDocs(params, words, prefix, field)}) h CROSS JOIN search_docs d WHERE d.id = h.doc`,
   like: 'LIKE',
   in: (params, values) => {
     params.push(JSON.stringify(values));
@@ -35,15 +39,19 @@ const SQLITE_SEARCH: SearchDialect = {
   nullsLast: (expr, dir) => `${expr} IS NULL, ${expr} ${dir}`,
   // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
   notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
-  // The facet rows of each match (search_facets: a few integers per entity), counted per value number, then named.
+  // The facet rows of each match's document (search_facets: a few integers per entity), counted per value number,
+  // then named.
   facetCounts: (params, fields) => {
     params.push(JSON.stringify(fields));
     return `SELECT fv.field AS field, fv.value AS value, c.n AS n FROM (
         SELECT f.value_id AS value_id, count(DISTINCT f.doc) AS n
-          FROM m CROSS JOIN search_docs d CROSS JOIN search_facets f WHERE d.urn = m.urn AND f.doc = d.id
+          FROM m CROSS JOIN search_facets f WHERE f.doc = m.doc
          GROUP BY f.value_id) c
       JOIN search_facet_values fv ON fv.id = c.value_id WHERE fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
   },
+  // Each entity the index holds is a numbered document (sqlite/search-index.ts numbers it with its first value;
+  // forgetting the entity drops it): the number is what the full-text ids and the facet rows name.
+  documents: { wordDocs, table: 'search_docs', ofUrn: (urn) => `(SELECT id FROM search_docs WHERE urn = ${urn})` },
   // Otherwise SQLite reads (field, folded, urn) as two ranges and sorts them.
   namesFrom: 'search_fields n INDEXED BY search_fields_names',
   // BINARY collation: the index's order is the bytes' order.
