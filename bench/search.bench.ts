@@ -130,7 +130,7 @@ const emptyIndex = (db: TestDatabase): Promise<void> =>
   execElsewhere(
     db,
     db.config.kind === 'sqlite'
-      ? 'DELETE FROM search_text; DELETE FROM search_fields; DELETE FROM search_facets; DELETE FROM search_docs;'
+      ? 'DELETE FROM search_text; DELETE FROM search_fields; DELETE FROM search_facets; DELETE FROM search_keys; DELETE FROM search_docs;'
       : 'TRUNCATE search_fields, search_text, search_facets;',
   );
 

@@ -45,6 +45,11 @@ export interface SearchDialect {
     readonly table: string;
     /** The number of the document of the entity `urn` (an expression), NULL if it has none. */
     readonly ofUrn: (urn: string) => string;
+    /**
+     * The documents a filter alone selects (soft-deleted ones left out unless `includeRemoved`), as `SELECT doc`
+     * from the engine's own structure, or undefined when that cannot answer this filter exactly.
+     */
+    readonly filterDocs?: (params: unknown[], filter: SearchFilter, includeRemoved: boolean, rules: SearchRules) => string | undefined;
   };
 }
 
@@ -230,6 +235,10 @@ export function filterSql(
   return groups.length === 1 ? groups[0] : `(${groups.map((g) => `(${g})`).join(' OR ')})`;
 }
 
+/** Soft-deleted entities are among the matches: asked for, or the filter names the flag. */
+const includesRemoved = (q: SearchQuery, rules: SearchRules): boolean =>
+  q.includeSoftDeleted || q.filter.some((g) => g.some((c) => rules.baseField(c.field) === 'removed'));
+
 /** The conditions on the entity row `e` every search applies: the asked types, soft deletion, the filter. */
 function entityConditions(
   q: SearchQuery,
@@ -241,8 +250,7 @@ function entityConditions(
   filterDrives: boolean,
 ): string[] {
   const where = [`e.entity_type ${d.in(params, types)}`];
-  const namesRemoved = q.filter.some((g) => g.some((c) => rules.baseField(c.field) === 'removed'));
-  if (!q.includeSoftDeleted && !namesRemoved) where.push(`NOT ${holds('e', 'removed', 'true')}`);
+  if (!includesRemoved(q, rules)) where.push(`NOT ${holds('e', 'removed', 'true')}`);
   const filter = filterSql(q.filter, d, params, rules, now, filterDrives);
   if (filter) where.push(filter);
   return where;
@@ -292,7 +300,13 @@ export function matchedSql(
   let from = 'entities e';
   let doc = d.documents?.ofUrn('e.urn') ?? 'NULL';
   const where: string[] = [];
-  if (parsed.kind === 'words' && d.documents !== undefined) {
+  const filterDocs = parsed.kind === 'all' ? d.documents?.filterDocs?.(params, q.filter, includesRemoved(q, rules), rules) : undefined;
+  if (filterDocs !== undefined) {
+    // The filter, soft deletion included, answered by the engine's own structure: only the types are left to check.
+    from = `(${filterDocs}) h CROSS JOIN ${d.documents!.table} e`;
+    doc = 'e.id';
+    where.push('e.id = h.doc', `e.entity_type ${d.in(params, types)}`);
+  } else if (parsed.kind === 'words' && d.documents !== undefined) {
     from = `(${d.documents.wordDocs(params, parsed.words, wordsPrefix(parsed), parsed.field)}) h CROSS JOIN ${d.documents.table} e`;
     doc = 'e.id';
     where.push('e.id = h.doc');
@@ -301,7 +315,7 @@ export function matchedSql(
     where.push('e.urn = h.urn');
   }
   const score = parsed.kind === 'all' ? '0' : 'h.score';
-  where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all'));
+  if (filterDocs === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all'));
   let tier = '0';
   let names = '';
   if (parsed.kind === 'words' && parsed.field === undefined) {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
-import { CLUSTERED_SEARCH_FIELDS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
+import { CLUSTERED_SEARCH_FIELDS_MIGRATION, SEARCH_KEYS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
 import { useStore } from '../support/lifecycle.ts';
@@ -139,6 +139,63 @@ for (const backend of await backends()) {
       assert.deepEqual(await facets(), { tags: {}, platform: { 'urn:li:dataPlatform:kafka': 1 }, owners: {} });
     });
 
+    it('a filter on facet fields alone follows each write: equal, any of, negated, false flags, groups, soft deletion and its undoing, an aspect and an entity deleted', async () => {
+      // SQLite answers these from its keys (sqlite/search-keys.ts), PostgreSQL from search_fields: the same answers.
+      // (The suite's store holds other tests' datasets too: only these three are looked at.)
+      const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,keys.${name},PROD)`;
+      const [a, b, c] = [dataset('a'), dataset('b'), dataset('c')];
+      const put = (urn: string, aspect: string, value: Record<string, unknown>) =>
+        store.aspects.write({
+          ops: [{ kind: 'aspect', entityType: 'dataset', urn, aspect, value, systemMetadata: null }],
+          actor: ACTOR,
+          now: Date.now(),
+        });
+      const platform = (urn: string, p: string) => put(urn, 'datasetKey', { platform: `urn:li:dataPlatform:${p}`, name: urn, origin: 'PROD' });
+      const tagged = (urn: string, ...tags: string[]) => put(urn, 'globalTags', { tags: tags.map((t) => ({ tag: `urn:li:tag:${t}` })) });
+      await platform(a, 'hive');
+      await platform(b, 'kafka');
+      await platform(c, 'hive');
+      await tagged(a, 'pii');
+      await tagged(b, 'pii', 'gold');
+      await put(b, 'deprecation', { deprecated: true, note: '', actor: ACTOR });
+      const urns = async (filter: SearchFilter, includeSoftDeleted = false) =>
+        (await store.search.search({ ...query(undefined, filter), includeSoftDeleted, paging: { start: 0, count: 10 }, withTotal: true })).hits
+          .map((h) => h.urn)
+          .filter((u) => [a, b, c].includes(u))
+          .sort();
+      const hive = { field: 'platform', values: ['urn:li:dataPlatform:hive'] };
+      const pii = { field: 'tags', values: ['urn:li:tag:pii'] };
+      const gold = { field: 'tags.keyword', values: ['urn:li:tag:gold'] };
+
+      assert.deepEqual(await urns([[hive]]), [a, c]);
+      assert.deepEqual(await urns([[hive, pii]]), [a]);
+      assert.deepEqual(await urns([[{ field: 'tags', condition: 'IN', values: ['urn:li:tag:pii', 'urn:li:tag:gold'] }]]), [a, b]);
+      assert.deepEqual(await urns([[hive, { ...pii, negated: true }]]), [c]);
+      assert.deepEqual(await urns([[{ field: 'platform', values: ['urn:li:dataPlatform:kafka'] }], [hive, pii]]), [a, b]);
+      assert.deepEqual(await urns([[{ field: 'tags', values: ['urn:li:tag:nowhere'] }]]), []);
+      assert.deepEqual(await urns([[pii, { field: 'deprecated', values: ['false'] }]]), [a]);
+      assert.deepEqual(await urns([[pii, { field: 'deprecated', values: ['true'] }]]), [b]);
+
+      // Soft-deleted: left out, found when asked for, named by the filter; back when undone.
+      await put(a, 'status', { removed: true });
+      assert.deepEqual(await urns([[hive]]), [c]);
+      assert.deepEqual(await urns([[hive]], true), [a, c]);
+      assert.deepEqual(await urns([[hive, { field: 'removed', values: ['true'] }]]), [a]);
+      assert.deepEqual(await urns([[hive, { field: 'removed', values: ['false'] }]]), [c]);
+      await put(a, 'status', { removed: false });
+      assert.deepEqual(await urns([[hive, pii]]), [a]);
+
+      // A value replaced, an aspect deleted, an entity deleted.
+      await tagged(a, 'gold');
+      assert.deepEqual(await urns([[pii]]), [b]);
+      assert.deepEqual(await urns([[gold]]), [a, b]);
+      await store.aspects.deleteAspect(b, 'globalTags');
+      assert.deepEqual(await urns([[gold]]), [a]);
+      assert.deepEqual(await urns([[{ field: 'platform', values: ['urn:li:dataPlatform:kafka'] }]]), [b]);
+      await store.aspects.deleteEntity(c);
+      assert.deepEqual(await urns([[hive]]), [a]);
+    });
+
     it('autocomplete names: those starting with the text in name order (not urn order), the soft-deleted left out, at most the limit', async () => {
       const named = async (urn: string, name: string) =>
         store.aspects.write({
@@ -195,6 +252,55 @@ for (const backend of await backends()) {
     }
   });
 }
+
+describe('search index on SQLite: a database from before the keys (migration 26)', () => {
+  it('gets the keys of what it holds: its facet values and soft deletions filter as before', async () => {
+    const db = await createSqliteDatabase();
+    try {
+      const kept = 'urn:li:dataset:(urn:li:dataPlatform:hive,old.kept,PROD)';
+      const gone = 'urn:li:dataset:(urn:li:dataPlatform:hive,old.gone,PROD)';
+      let store = await openStore(db.config);
+      for (const urn of [kept, gone]) {
+        await store.aspects.write({
+          ops: [
+            {
+              kind: 'aspect',
+              entityType: 'dataset',
+              urn,
+              aspect: 'datasetKey',
+              value: { platform: 'urn:li:dataPlatform:hive', name: urn, origin: 'PROD' },
+              systemMetadata: null,
+            },
+            { kind: 'aspect', entityType: 'dataset', urn, aspect: 'globalTags', value: { tags: [{ tag: 'urn:li:tag:pii' }] }, systemMetadata: null },
+            ...(urn === gone
+              ? [{ kind: 'aspect' as const, entityType: 'dataset', urn, aspect: 'status', value: { removed: true }, systemMetadata: null }]
+              : []),
+          ],
+          actor: ACTOR,
+          now: Date.now(),
+        });
+      }
+      await store.database.close();
+      // As the release before migration 26 left it: no keys table, the migration not recorded.
+      await execElsewhere(db, `DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version = ${SEARCH_KEYS_MIGRATION};`);
+      store = await openStore(db.config);
+      try {
+        const urns = async (filter: SearchFilter, includeSoftDeleted = false) =>
+          (await store.search.search({ ...query(undefined, filter), includeSoftDeleted, paging: { start: 0, count: 10 } })).hits
+            .map((h) => h.urn)
+            .sort();
+        const pii = { field: 'tags', values: ['urn:li:tag:pii'] };
+        assert.deepEqual(await urns([[pii, { field: 'platform', values: ['urn:li:dataPlatform:hive'] }]]), [kept]);
+        assert.deepEqual(await urns([[pii]], true), [gone, kept]);
+        assert.deepEqual(await urns([[pii, { field: 'removed', values: ['true'] }]]), [gone]);
+      } finally {
+        await store.database.close();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+});
 
 describe('search index on SQLite: a database from before the clustered search_fields', () => {
   it('keeps the values it had indexed (a duplicate kept once), and builds the index again over every aspect', async () => {

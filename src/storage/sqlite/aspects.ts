@@ -87,6 +87,11 @@ export class SqliteAspects implements PortImpl<AspectPort> {
   }
 
   private applyBatch(batch: WriteBatch): AspectWriteOutcome[] {
+    // Each entity's search keys once for the batch, not once per aspect written (sqlite/search-index.ts).
+    return this.relationships.searchIndex.withKeysOnce(() => this.applyOps(batch));
+  }
+
+  private applyOps(batch: WriteBatch): AspectWriteOutcome[] {
     // The write transaction is the only writer, so what exists now still exists at its commit.
     const missing = [...new Set(batch.requireEntities ?? [])].filter(
       (urn) => this.sql('SELECT 1 FROM entities WHERE urn = ?').get(urn) === undefined,

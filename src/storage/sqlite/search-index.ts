@@ -5,6 +5,7 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
+import { keysRow } from './search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
@@ -51,7 +52,9 @@ export class SqliteSearchIndex {
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
     const doc = this.docFor(entityType, urn);
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
-    this.insertFacets(doc, aspect, this.facetValues(entries));
+    const facets = this.facetValues(entries);
+    this.insertFacets(doc, aspect, facets);
+    if (facets.size > 0 || entries.some((e) => e.field === 'removed')) this.refreshKeys(doc, urn);
   }
 
   /**
@@ -74,10 +77,14 @@ export class SqliteSearchIndex {
     const fieldKey = (field: string, value: string, folded: string, num: number | null, isName: number) =>
       JSON.stringify([field, value, folded, num, isName]);
     const wanted = new Map(entries.map((e) => [fieldKey(e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0), e]));
+    // Whether the document's keys (sqlite/search-keys.ts) change: a facet value or the soft-deletion flag came or went.
+    let keysChanged = false;
     for (const r of oldFields) {
       if (wanted.delete(fieldKey(r.field, r.value, r.folded, r.num, r.is_name))) continue;
       this.sql('DELETE FROM search_fields WHERE urn = ? AND field = ? AND value = ? AND aspect = ?').run(urn, r.field, r.value, aspect);
+      if (r.field === 'removed') keysChanged = true;
     }
+    if ([...wanted.values()].some((e) => e.field === 'removed')) keysChanged = true;
     // A value whose folded form, number or name flag changed was deleted above: the insert never meets its key.
     const fields = [...wanted.values()].map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
@@ -95,9 +102,53 @@ export class SqliteSearchIndex {
     const facets = this.facetValues(entries);
     const oldFacets = this.sql('SELECT value_id FROM search_facets WHERE doc = ? AND aspect = ?').pluck().all(doc, aspect) as number[];
     for (const id of oldFacets) {
-      if (!facets.delete(id)) this.sql('DELETE FROM search_facets WHERE doc = ? AND value_id = ? AND aspect = ?').run(doc, id, aspect);
+      if (facets.delete(id)) continue;
+      this.sql('DELETE FROM search_facets WHERE doc = ? AND value_id = ? AND aspect = ?').run(doc, id, aspect);
+      keysChanged = true;
     }
     this.insertFacets(doc, aspect, facets);
+    if (keysChanged || facets.size > 0) this.refreshKeys(doc, urn);
+  }
+
+  /** Documents whose keys are written at the end of the batch under way (withKeysOnce), by number, with their urns. */
+  private pendingKeys: Map<number, string> | undefined;
+
+  /**
+   * Runs `work` inside the caller's transaction with each document's keys written once, at its end, however many of
+   * its aspects it wrote (a dataset's key, tags and owners: one keys row, not three). If `work` throws, nothing is
+   * written: the transaction rolls back anyway.
+   */
+  withKeysOnce<T>(work: () => T): T {
+    if (this.pendingKeys !== undefined) return work();
+    const pending = new Map<number, string>();
+    this.pendingKeys = pending;
+    try {
+      const out = work();
+      for (const [doc, urn] of pending) this.writeKeys(doc, urn);
+      return out;
+    } finally {
+      this.pendingKeys = undefined;
+    }
+  }
+
+  /** The document's keys change: written now, or at the end of the batch under way. */
+  private refreshKeys(doc: number, urn: string): void {
+    if (this.pendingKeys !== undefined) this.pendingKeys.set(doc, urn);
+    else this.writeKeys(doc, urn);
+  }
+
+  /**
+   * Writes the document's keys row again (sqlite/search-keys.ts) from its facet rows and soft-deletion flag as they
+   * now stand (every aspect's, not only the one written).
+   */
+  private writeKeys(doc: number, urn: string): void {
+    const values = this.sql(
+      'SELECT v.field AS field, v.value AS value FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id WHERE f.doc = ?',
+    ).all(doc) as Array<{ field: string; value: string }>;
+    const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND field = 'removed' AND folded = 'true'`).get(urn) !== undefined;
+    const row = keysRow(values, removed);
+    this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
+    if (row !== '') this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, row);
   }
 
   /**
@@ -186,6 +237,7 @@ export class SqliteSearchIndex {
       aspect,
     );
     this.sql('DELETE FROM search_facets WHERE doc = ? AND aspect = ?').run(doc, aspect);
+    this.refreshKeys(doc, urn);
   }
 
   forgetEntity(urn: string): void {
@@ -194,6 +246,7 @@ export class SqliteSearchIndex {
     if (doc === undefined) return;
     this.sql('DELETE FROM search_text WHERE id >= ? AND id < ?').run(doc * SLOTS, (doc + 1) * SLOTS);
     this.sql('DELETE FROM search_facets WHERE doc = ?').run(doc);
+    this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
     this.sql('DELETE FROM search_docs WHERE id = ?').run(doc);
   }
 

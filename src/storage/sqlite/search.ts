@@ -4,6 +4,7 @@ import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
+import { filterKeys } from './search-keys.ts';
 
 /**
  * The documents whose words match as `SELECT doc, score`. The rowid names the document and the slot
@@ -51,7 +52,18 @@ const SQLITE_SEARCH: SearchDialect = {
   },
   // Each entity the index holds is a numbered document (sqlite/search-index.ts numbers it with its first value;
   // forgetting the entity drops it): the number is what the full-text ids and the facet rows name.
-  documents: { wordDocs, table: 'search_docs', ofUrn: (urn) => `(SELECT id FROM search_docs WHERE urn = ${urn})` },
+  documents: {
+    wordDocs,
+    table: 'search_docs',
+    ofUrn: (urn) => `(SELECT id FROM search_docs WHERE urn = ${urn})`,
+    // A filter of equalities on the facet fields, from the keys' FTS5 table (sqlite/search-keys.ts).
+    filterDocs: (params, filter, includeRemoved, rules) => {
+      const keys = filterKeys(filter, includeRemoved, rules);
+      if (keys === undefined) return undefined;
+      params.push(keys);
+      return `SELECT rowid AS doc FROM search_keys WHERE search_keys MATCH @p${params.length}`;
+    },
+  },
   // Otherwise SQLite reads (field, folded, urn) as two ranges and sorts them.
   namesFrom: 'search_fields n INDEXED BY search_fields_names',
   // BINARY collation: the index's order is the bytes' order.

@@ -11,6 +11,7 @@ import { SqliteRelationships } from './relationships.ts';
 import { SqliteRetention } from './retention.ts';
 import { SqliteChangeEvents } from './change-events.ts';
 import { SqliteSearch } from './search.ts';
+import { searchKey } from './search-keys.ts';
 import { SqliteSearchIndex } from './search-index.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';
@@ -37,6 +38,8 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_size_limit = 67108864');
   db.pragma('cache_size = -65536');
+  // The key of a facet value in the search index (sqlite/search-keys.ts), for the migration that fills the keys.
+  db.function('search_key', { deterministic: true }, (field, value) => searchKey(String(field), String(value)));
   const statements = new StatementCache(db);
   const sql = (text: string) => statements.get(text);
   const timeseries = new SqliteTimeseries(db, file);
