@@ -19,6 +19,10 @@ const ACTOR = 'urn:li:corpuser:test';
 /** A schemaMetadata value with these string columns. */
 const columns = (...paths: string[]) => schema(...paths.map((p): [string, string] => [p, 'string']));
 
+/** A write of one dataset aspect. */
+const datasetOp = (urn: string, aspect: string, value: Record<string, unknown>) =>
+  ({ kind: 'aspect', entityType: 'dataset', urn, aspect, value, systemMetadata: null }) as const;
+
 const write = (store: Store, aspect: string, value: Record<string, unknown>) =>
   store.aspects.write({
     ops: [{ kind: 'aspect', entityType: 'dataset', urn: DS, aspect, value, systemMetadata: null }],
@@ -110,16 +114,7 @@ for (const backend of await backends()) {
         [other, 'kafka', 'geo.roads'],
       ] as const) {
         await store.aspects.write({
-          ops: [
-            {
-              kind: 'aspect',
-              entityType: 'dataset',
-              urn,
-              aspect: 'datasetKey',
-              value: { platform: `urn:li:dataPlatform:${platform}`, name, origin: 'PROD' },
-              systemMetadata: null,
-            },
-          ],
+          ops: [datasetOp(urn, 'datasetKey', { platform: `urn:li:dataPlatform:${platform}`, name, origin: 'PROD' })],
           actor: ACTOR,
           now: Date.now(),
         });
@@ -263,18 +258,9 @@ describe('search index on SQLite: a database from before the keys (migration 26)
       for (const urn of [kept, gone]) {
         await store.aspects.write({
           ops: [
-            {
-              kind: 'aspect',
-              entityType: 'dataset',
-              urn,
-              aspect: 'datasetKey',
-              value: { platform: 'urn:li:dataPlatform:hive', name: urn, origin: 'PROD' },
-              systemMetadata: null,
-            },
-            { kind: 'aspect', entityType: 'dataset', urn, aspect: 'globalTags', value: { tags: [{ tag: 'urn:li:tag:pii' }] }, systemMetadata: null },
-            ...(urn === gone
-              ? [{ kind: 'aspect' as const, entityType: 'dataset', urn, aspect: 'status', value: { removed: true }, systemMetadata: null }]
-              : []),
+            datasetOp(urn, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: urn, origin: 'PROD' }),
+            datasetOp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
+            ...(urn === gone ? [datasetOp(urn, 'status', { removed: true })] : []),
           ],
           actor: ACTOR,
           now: Date.now(),
