@@ -39,17 +39,23 @@ export interface SearchDialect {
    * `entity_type`) by that number, one integer seek per match instead of a seek by urn; every match carries its
    * number as `m.doc` for facetCounts. Absent where everything is keyed by urn.
    */
+  /**
+   * The entities a filter alone selects (soft-deleted ones left out unless `includeRemoved`) from the engine's search
+   * keys (storage/search-keys.ts), or undefined when the keys cannot answer this filter: `from` reads them as `h`
+   * beside their entity rows `e` (with `urn` and `entity_type`), `where` joins the two, `doc` is `e`'s document number.
+   */
+  readonly keyFilter: (
+    params: unknown[],
+    filter: SearchFilter,
+    includeRemoved: boolean,
+    rules: SearchRules,
+  ) => { readonly from: string; readonly where: string; readonly doc: string } | undefined;
   readonly documents?: {
     /** The documents whose words match, as `SELECT doc, score`. */
     readonly wordDocs: (params: unknown[], words: readonly string[], prefix: boolean, field: string | undefined) => string;
     readonly table: string;
     /** The number of the document of the entity `urn` (an expression), NULL if it has none. */
     readonly ofUrn: (urn: string) => string;
-    /**
-     * The documents a filter alone selects (soft-deleted ones left out unless `includeRemoved`), as `SELECT doc`
-     * from the engine's own structure, or undefined when that cannot answer this filter exactly.
-     */
-    readonly filterDocs?: (params: unknown[], filter: SearchFilter, includeRemoved: boolean, rules: SearchRules) => string | undefined;
   };
 }
 
@@ -300,12 +306,12 @@ export function matchedSql(
   let from = 'entities e';
   let doc = d.documents?.ofUrn('e.urn') ?? 'NULL';
   const where: string[] = [];
-  const filterDocs = parsed.kind === 'all' ? d.documents?.filterDocs?.(params, q.filter, includesRemoved(q, rules), rules) : undefined;
-  if (filterDocs !== undefined) {
-    // The filter, soft deletion included, answered by the engine's own structure: only the types are left to check.
-    from = `(${filterDocs}) h CROSS JOIN ${d.documents!.table} e`;
-    doc = 'e.id';
-    where.push('e.id = h.doc', `e.entity_type ${d.in(params, types)}`);
+  const keyed = parsed.kind === 'all' ? d.keyFilter(params, q.filter, includesRemoved(q, rules), rules) : undefined;
+  if (keyed !== undefined) {
+    // The filter, soft deletion included, answered by the engine's search keys: only the types are left to check.
+    from = keyed.from;
+    doc = keyed.doc;
+    where.push(keyed.where, `e.entity_type ${d.in(params, types)}`);
   } else if (parsed.kind === 'words' && d.documents !== undefined) {
     from = `(${d.documents.wordDocs(params, parsed.words, wordsPrefix(parsed), parsed.field)}) h CROSS JOIN ${d.documents.table} e`;
     doc = 'e.id';
@@ -315,7 +321,7 @@ export function matchedSql(
     where.push('e.urn = h.urn');
   }
   const score = parsed.kind === 'all' ? '0' : 'h.score';
-  if (filterDocs === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all'));
+  if (keyed === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all'));
   let tier = '0';
   let names = '';
   if (parsed.kind === 'words' && parsed.field === undefined) {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
-import { CLUSTERED_SEARCH_FIELDS_MIGRATION, SEARCH_KEYS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
+import { SEARCH_KEYS_MIGRATION as POSTGRES_SEARCH_KEYS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
+import { CLUSTERED_SEARCH_FIELDS_MIGRATION, SEARCH_KEYS_MIGRATION as SQLITE_SEARCH_KEYS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
 import { useStore } from '../support/lifecycle.ts';
@@ -248,45 +249,48 @@ for (const backend of await backends()) {
   });
 }
 
-describe('search index on SQLite: a database from before the keys (migration 26)', () => {
-  it('gets the keys of what it holds: its facet values and soft deletions filter as before', async () => {
-    const db = await createSqliteDatabase();
-    try {
-      const kept = 'urn:li:dataset:(urn:li:dataPlatform:hive,old.kept,PROD)';
-      const gone = 'urn:li:dataset:(urn:li:dataPlatform:hive,old.gone,PROD)';
-      let store = await openStore(db.config);
-      for (const urn of [kept, gone]) {
-        await store.aspects.write({
-          ops: [
-            datasetOp(urn, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: urn, origin: 'PROD' }),
-            datasetOp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
-            ...(urn === gone ? [datasetOp(urn, 'status', { removed: true })] : []),
-          ],
-          actor: ACTOR,
-          now: Date.now(),
-        });
-      }
-      await store.database.close();
-      // As the release before migration 26 left it: no keys table, the migration not recorded.
-      await execElsewhere(db, `DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version = ${SEARCH_KEYS_MIGRATION};`);
-      store = await openStore(db.config);
+for (const backend of await backends()) {
+  describe(`search index on ${backend.name}: a database from before the search keys`, { skip: backend.skip }, () => {
+    it('gets the keys of what it holds: its facet values and soft deletions filter as before', async () => {
+      const db = await backend.create();
       try {
-        const urns = async (filter: SearchFilter, includeSoftDeleted = false) =>
-          (await store.search.search({ ...query(undefined, filter), includeSoftDeleted, paging: { start: 0, count: 10 } })).hits
-            .map((h) => h.urn)
-            .sort();
-        const pii = { field: 'tags', values: ['urn:li:tag:pii'] };
-        assert.deepEqual(await urns([[pii, { field: 'platform', values: ['urn:li:dataPlatform:hive'] }]]), [kept]);
-        assert.deepEqual(await urns([[pii]], true), [gone, kept]);
-        assert.deepEqual(await urns([[pii, { field: 'removed', values: ['true'] }]]), [gone]);
-      } finally {
+        const kept = 'urn:li:dataset:(urn:li:dataPlatform:hive,old.kept,PROD)';
+        const gone = 'urn:li:dataset:(urn:li:dataPlatform:hive,old.gone,PROD)';
+        let store = await openStore(db.config);
+        for (const urn of [kept, gone]) {
+          await store.aspects.write({
+            ops: [
+              datasetOp(urn, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: urn, origin: 'PROD' }),
+              datasetOp(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
+              ...(urn === gone ? [datasetOp(urn, 'status', { removed: true })] : []),
+            ],
+            actor: ACTOR,
+            now: Date.now(),
+          });
+        }
         await store.database.close();
+        // As the release before the keys left it: no keys table, the migration not recorded.
+        const version = backend.name === 'sqlite' ? SQLITE_SEARCH_KEYS_MIGRATION : POSTGRES_SEARCH_KEYS_MIGRATION;
+        await execElsewhere(db, `DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version = ${version};`);
+        store = await openStore(db.config);
+        try {
+          const urns = async (filter: SearchFilter, includeSoftDeleted = false) =>
+            (await store.search.search({ ...query(undefined, filter), includeSoftDeleted, paging: { start: 0, count: 10 } })).hits
+              .map((h) => h.urn)
+              .sort();
+          const pii = { field: 'tags', values: ['urn:li:tag:pii'] };
+          assert.deepEqual(await urns([[pii, { field: 'platform', values: ['urn:li:dataPlatform:hive'] }]]), [kept]);
+          assert.deepEqual(await urns([[pii]], true), [gone, kept]);
+          assert.deepEqual(await urns([[pii, { field: 'removed', values: ['true'] }]]), [gone]);
+        } finally {
+          await store.database.close();
+        }
+      } finally {
+        await db.drop();
       }
-    } finally {
-      await db.drop();
-    }
+    });
   });
-});
+}
 
 describe('search index on SQLite: a database from before the clustered search_fields', () => {
   it('keeps the values it had indexed (a duplicate kept once), and builds the index again over every aspect', async () => {

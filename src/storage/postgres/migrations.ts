@@ -4,6 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
+import { KEY_SQL, REMOVED_KEY } from '../search-keys.ts';
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -573,7 +574,25 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     END IF;
   END $$;
   `,
+  // 27: a filter on the facet fields without a seek per candidate (issue 31). Each entity's facet values, and whether
+  // it is soft-deleted, are the lexemes of one tsvector under GIN (storage/search-keys.ts); a filter of equalities on
+  // them is one tsquery, and GIN intersects the values' lists of entities. Filled here from the facet rows and the
+  // soft-deletion flags already indexed.
+  `
+  CREATE TABLE search_keys (urn TEXT PRIMARY KEY, keys TSVECTOR NOT NULL);
+  INSERT INTO search_keys (urn, keys)
+    SELECT k.urn, array_to_tsvector(array_agg(DISTINCT k.key)) FROM (
+        SELECT urn, ${KEY_SQL} AS key FROM search_facets
+        UNION ALL
+        SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE field = 'removed' AND folded = 'true'
+      ) k
+     GROUP BY k.urn;
+  CREATE INDEX search_keys_gin ON search_keys USING gin (keys);
+  `,
 ];
+
+/** The migration that gives each entity its search keys (storage/search-keys.ts). */
+export const SEARCH_KEYS_MIGRATION = 27;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 17;

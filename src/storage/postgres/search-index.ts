@@ -4,7 +4,8 @@ import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { inTransaction } from './transaction.ts';
+import { KEY_FIELDS, KEY_SQL, REMOVED_KEY } from '../search-keys.ts';
+import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
 function columns(urns: readonly string[], aspects: readonly string[], entries: ReadonlyArray<readonly SearchEntry[]>) {
@@ -53,6 +54,29 @@ const INSERT_FIELDS = `INSERT INTO search_fields (urn, aspect, field, value, fol
 const INSERT_FACETS = `INSERT INTO search_facets (urn, field, value, aspect)
   SELECT DISTINCT u.urn, u.field, u.value, u.aspect FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(urn, aspect, field, value)
    WHERE u.field = ANY($16::text[])`;
+/** The collector of the urns whose keys a transaction writes at its commit. */
+const KEYS = {};
+
+/**
+ * Writes the keys of `urns` again (storage/search-keys.ts) from their facet rows and soft-deletion flags as the
+ * transaction leaves them: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
+ * A tsvector unchanged is not written again (its GIN entries stay).
+ */
+const keysPart = (urns: string[]): CommitPart => ({
+  with: (name, param) => `${name('keys')} AS (
+      SELECT u.urn, array_agg(DISTINCT x.key) FILTER (WHERE x.key IS NOT NULL) AS keys
+        FROM unnest(${param(1)}::text[]) AS u(urn)
+        LEFT JOIN (SELECT urn, ${KEY_SQL} AS key FROM search_facets WHERE urn = ANY(${param(1)}::text[])
+                   UNION ALL
+                   SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE urn = ANY(${param(1)}::text[]) AND field = 'removed' AND folded = 'true') x
+          ON x.urn = u.urn
+       GROUP BY u.urn),
+    ${name('gone')} AS (DELETE FROM search_keys s USING ${name('keys')} k WHERE s.urn = k.urn AND k.keys IS NULL),
+    ${name('put')} AS (INSERT INTO search_keys (urn, keys) SELECT urn, array_to_tsvector(keys) FROM ${name('keys')} WHERE keys IS NOT NULL
+      ON CONFLICT (urn) DO UPDATE SET keys = excluded.keys WHERE search_keys.keys IS DISTINCT FROM excluded.keys)`,
+  values: [urns],
+});
+
 const INSERT_TEXT = `INSERT INTO search_text (urn, aspect, field, boost, by_default, words)
   SELECT * FROM unnest($8::text[], $9::text[], $10::text[], $11::real[], $12::boolean[], $13::text[])`;
 
@@ -74,7 +98,8 @@ export class PostgresSearchIndex {
 
   async forgetEntity(c: pg.PoolClient, urn: string): Promise<void> {
     await c.query(
-      `WITH gone AS (DELETE FROM search_fields WHERE urn = $1), gone_facets AS (DELETE FROM search_facets WHERE urn = $1)
+      `WITH gone AS (DELETE FROM search_fields WHERE urn = $1), gone_facets AS (DELETE FROM search_facets WHERE urn = $1),
+            gone_keys AS (DELETE FROM search_keys WHERE urn = $1)
        DELETE FROM search_text WHERE urn = $1`,
       [urn],
     );
@@ -142,14 +167,17 @@ export class PostgresSearchIndex {
       items.map((i) => i.aspect),
       items.map((i) => i.entries),
     );
-    await c.query(
+    // The urns whose facet values or soft-deletion flag went (deleted to be written again, or for good), and those
+    // whose entries hold some: their keys are written at the commit.
+    const { rows } = await c.query<{ urn: string }>(
       `WITH keys AS (SELECT * FROM unnest($14::text[], $15::text[]) AS k(urn, aspect)),
-            gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
+            gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn, s.field),
             gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
-            gone_facets AS (DELETE FROM search_facets s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
+            gone_facets AS (DELETE FROM search_facets s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn),
             fields AS (${INSERT_FIELDS}),
-            facets AS (${INSERT_FACETS})
-       ${INSERT_TEXT}`,
+            facets AS (${INSERT_FACETS}),
+            text AS (${INSERT_TEXT})
+       SELECT urn FROM gone_facets UNION SELECT urn FROM gone_fields WHERE field = 'removed'`,
       [
         f.urn,
         f.aspect,
@@ -169,5 +197,8 @@ export class PostgresSearchIndex {
         FACET_FIELDS,
       ],
     );
+    const changed = new Set(rows.map((r) => r.urn));
+    for (const i of items) if (i.entries.some((e) => KEY_FIELDS.has(e.field))) changed.add(i.urn);
+    if (changed.size > 0) atCommit(c, KEYS, [...changed], async (_, urns) => [keysPart([...new Set(urns)])]);
   }
 }

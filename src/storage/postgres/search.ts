@@ -1,6 +1,7 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
 import { IndexSearch } from '../index-search.ts';
+import { filterKeys, TSQUERY_KEYS } from '../search-keys.ts';
 import { prefixPattern, type SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
@@ -43,6 +44,17 @@ const POSTGRES_SEARCH: SearchDialect = {
       GROUP BY d.field, d.value`;
   },
   namesFrom: 'search_fields n',
+  // The keys' tsvector under GIN (migration 27).
+  keyFilter: (params, filter, includeRemoved, rules) => {
+    const keys = filterKeys(filter, includeRemoved, rules, TSQUERY_KEYS);
+    if (keys === undefined) return undefined;
+    params.push(keys);
+    return {
+      from: `(SELECT urn FROM search_keys WHERE keys @@ $${params.length}::tsquery) h CROSS JOIN entities e`,
+      where: 'e.urn = h.urn',
+      doc: 'NULL',
+    };
+  },
   // The partial index on names is under text_pattern_ops: its order is `~<~`'s (bytes), which ORDER BY can name.
   nameOrder: (expr) => `${expr} USING ~<~`,
   // The partial index on names is under text_pattern_ops: LIKE 'prefix%' reads a range of it in any collation.

@@ -4,7 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { REMOVED_KEY } from './search-keys.ts';
+import { REMOVED_KEY } from '../search-keys.ts';
 /**
  * The FTS5 index over search_text's words (an external-content table kept current by its two triggers, FTS5's
  * documented pattern): created by migration 16, created again by 24 over the renumbered rows.

@@ -5,7 +5,7 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
-import { keysRow } from './search-keys.ts';
+import { KEY_FIELDS, keysOf } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
@@ -54,7 +54,7 @@ export class SqliteSearchIndex {
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
     const facets = this.facetValues(entries);
     this.insertFacets(doc, aspect, facets);
-    if (facets.size > 0 || entries.some((e) => e.field === 'removed')) this.refreshKeys(doc, urn);
+    if (entries.some((e) => KEY_FIELDS.has(e.field))) this.refreshKeys(doc, urn);
   }
 
   /**
@@ -146,9 +146,9 @@ export class SqliteSearchIndex {
       'SELECT v.field AS field, v.value AS value FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id WHERE f.doc = ?',
     ).all(doc) as Array<{ field: string; value: string }>;
     const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND field = 'removed' AND folded = 'true'`).get(urn) !== undefined;
-    const row = keysRow(values, removed);
+    const keys = keysOf(values, removed);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
-    if (row !== '') this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, row);
+    if (keys.length > 0) this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, keys.join(' '));
   }
 
   /**

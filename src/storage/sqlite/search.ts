@@ -4,7 +4,7 @@ import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
-import { filterKeys } from './search-keys.ts';
+import { filterKeys, FTS5_KEYS } from '../search-keys.ts';
 
 /**
  * The documents whose words match as `SELECT doc, score`. The rowid names the document and the slot
@@ -50,19 +50,23 @@ const SQLITE_SEARCH: SearchDialect = {
          GROUP BY f.value_id) c
       JOIN search_facet_values fv ON fv.id = c.value_id WHERE fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
   },
+  // The keys' FTS5 table, by document number (migration 26).
+  keyFilter: (params, filter, includeRemoved, rules) => {
+    const keys = filterKeys(filter, includeRemoved, rules, FTS5_KEYS);
+    if (keys === undefined) return undefined;
+    params.push(keys);
+    return {
+      from: `(SELECT rowid AS doc FROM search_keys WHERE search_keys MATCH @p${params.length}) h CROSS JOIN search_docs e`,
+      where: 'e.id = h.doc',
+      doc: 'e.id',
+    };
+  },
   // Each entity the index holds is a numbered document (sqlite/search-index.ts numbers it with its first value;
   // forgetting the entity drops it): the number is what the full-text ids and the facet rows name.
   documents: {
     wordDocs,
     table: 'search_docs',
     ofUrn: (urn) => `(SELECT id FROM search_docs WHERE urn = ${urn})`,
-    // A filter of equalities on the facet fields, from the keys' FTS5 table (sqlite/search-keys.ts).
-    filterDocs: (params, filter, includeRemoved, rules) => {
-      const keys = filterKeys(filter, includeRemoved, rules);
-      if (keys === undefined) return undefined;
-      params.push(keys);
-      return `SELECT rowid AS doc FROM search_keys WHERE search_keys MATCH @p${params.length}`;
-    },
   },
   // Otherwise SQLite reads (field, folded, urn) as two ranges and sorts them.
   namesFrom: 'search_fields n INDEXED BY search_fields_names',

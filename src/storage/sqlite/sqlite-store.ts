@@ -11,7 +11,7 @@ import { SqliteRelationships } from './relationships.ts';
 import { SqliteRetention } from './retention.ts';
 import { SqliteChangeEvents } from './change-events.ts';
 import { SqliteSearch } from './search.ts';
-import { searchKey } from './search-keys.ts';
+import { searchKey } from '../search-keys.ts';
 import { SqliteSearchIndex } from './search-index.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';

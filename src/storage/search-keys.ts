@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { SearchCriterion, SearchFilter } from './ports/search.ts';
+import { FACET_FIELD_SET } from './search-facet-fields.ts';
+import type { SearchRules } from './search-sql.ts';
+
+/**
+ * The search keys (SQLite migration 26, PostgreSQL migration 27): each entity's exact values of the default facet
+ * fields (storage/search-facet-fields.ts), and whether it is soft-deleted, as a set of words each engine's own
+ * full-text machinery indexes: a row of the FTS5 table `search_keys` on SQLite (rowid = the document's number, no
+ * positions kept), a tsvector under GIN on PostgreSQL. A filter on those fields alone becomes one full-text
+ * expression, so the engine intersects the values' lists of entities itself, where the SQL filter seeks
+ * `search_fields` once per candidate (a platform and a tag over 100,000 entities on SQLite: 40 ms against 8).
+ */
+
+/** The fields whose values give an entity keys: the facet fields and the soft-deletion flag. */
+export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'removed']);
+
+/** The key of a soft-deleted document. Value keys are `k` and hex digits: no value key is this word. */
+export const REMOVED_KEY = 'rm';
+
+/**
+ * A value's key: `k` and 80 bits of SHA-256 of the field, U+0001 and the value, in hex (two of a million distinct values
+ * share one with a chance of about 1 in 10^12). KEY_SQL computes the same in PostgreSQL.
+ */
+export function searchKey(field: string, value: string): string {
+  return `k${createHash('sha256').update(`${field}\u0001${value}`).digest('hex').slice(0, 20)}`;
+}
+
+/** searchKey in PostgreSQL's SQL, over the columns `field` and `value`. */
+export const KEY_SQL = `'k' || left(encode(sha256(convert_to(field || chr(1) || value, 'UTF8')), 'hex'), 20)`;
+
+/** How an engine's full-text expressions say AND, OR and AND NOT. */
+export interface KeySyntax {
+  readonly and: string;
+  readonly or: string;
+  readonly andNot: string;
+}
+
+export const FTS5_KEYS: KeySyntax = { and: ' AND ', or: ' OR ', andNot: ' NOT ' };
+export const TSQUERY_KEYS: KeySyntax = { and: ' & ', or: ' | ', andNot: ' & !' };
+
+/** A document's keys: its facet fields' values and, if it is soft-deleted, REMOVED_KEY; empty if it has none. */
+export function keysOf(values: ReadonlyArray<{ readonly field: string; readonly value: string }>, removed: boolean): string[] {
+  const keys = new Set(values.map((v) => searchKey(v.field, v.value)));
+  if (removed) keys.add(REMOVED_KEY);
+  return [...keys];
+}
+
+/** The flags whose `false` means "holds no `true`", as the SQL filter reads a false flag (storage/search-sql.ts). */
+const FLAGS = new Set(['removed', 'deprecated']);
+
+/** One criterion as `[positive, expression]`, or undefined if the keys cannot answer it exactly. */
+function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax): [boolean, string] | undefined {
+  const field = rules.baseField(c.field);
+  const condition = c.condition ?? 'EQUAL';
+  if ((condition !== 'EQUAL' && condition !== 'IN') || c.values.length === 0) return undefined;
+  const negated = c.negated === true;
+  if (FLAGS.has(field) && c.values.every((v) => v === 'false')) return [negated, key(field, 'true')];
+  if (field === 'removed') return c.values.every((v) => v === 'true') ? [!negated, REMOVED_KEY] : undefined;
+  if (!FACET_FIELD_SET.has(field)) return undefined;
+  return [!negated, `(${c.values.map((v) => searchKey(field, v)).join(syntax.or)})`];
+}
+
+const key = (field: string, value: string): string => (field === 'removed' ? REMOVED_KEY : searchKey(field, value));
+
+/** One AND group as an expression: its positive criteria AND-ed, each negative one NOT-ed; undefined if any criterion is not a key's or none is positive. */
+function groupKeys(group: readonly SearchCriterion[], rules: SearchRules, syntax: KeySyntax): string | undefined {
+  const positive: string[] = [];
+  const negative: string[] = [];
+  for (const c of group) {
+    const k = criterionKeys(c, rules, syntax);
+    if (k === undefined) return undefined;
+    (k[0] ? positive : negative).push(k[1]);
+  }
+  if (positive.length === 0) return undefined;
+  return negative.reduce((expr, n) => `(${expr}${syntax.andNot}${n})`, `(${positive.join(syntax.and)})`);
+}
+
+/**
+ * DataHub's orFilters as one full-text expression over the keys (any group whose every criterion holds, soft-deleted
+ * entities left out unless `includeRemoved`), or undefined when some criterion is not an equality on a key field
+ * (the SQL filter answers those).
+ */
+export function filterKeys(filter: SearchFilter, includeRemoved: boolean, rules: SearchRules, syntax: KeySyntax): string | undefined {
+  if (filter.length === 0) return undefined;
+  const groups: string[] = [];
+  for (const g of filter) {
+    const expr = groupKeys(g, rules, syntax);
+    if (expr === undefined) return undefined;
+    groups.push(expr);
+  }
+  const any = groups.length === 1 ? groups[0]! : `(${groups.join(syntax.or)})`;
+  return includeRemoved ? any : `(${any}${syntax.andNot}${REMOVED_KEY})`;
+}
