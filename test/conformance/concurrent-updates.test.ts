@@ -64,5 +64,40 @@ for (const backend of await backends()) {
         Array.from({ length: 2 * WRITES_EACH }, (_, i) => i),
       );
     });
+
+    it("filters on an entity's facet values as they stand when two stores write different aspects of it at once", async () => {
+      // Its search keys gather every aspect's values: one store's tags and the other's platform both count.
+      const urns = Array.from({ length: WRITES_EACH }, (_, i) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.both${i},PROD)`);
+      const op = (urn: string, aspect: string, value: Record<string, unknown>): WriteOp => ({
+        kind: 'aspect',
+        entityType: 'dataset',
+        urn,
+        aspect,
+        value,
+        systemMetadata: null,
+      });
+      await Promise.all(
+        urns.flatMap((urn, i) => [
+          stores[0]!.aspects.write({ ops: [op(urn, 'globalTags', { tags: [{ tag: 'urn:li:tag:both' }] })], actor: 'a', now: i }),
+          stores[1]!.aspects.write({
+            ops: [op(urn, 'ownership', { owners: [{ owner: 'urn:li:corpuser:both', type: 'DATAOWNER' }], lastModified: { time: 0, actor: 'a' } })],
+            actor: 'a',
+            now: i,
+          }),
+        ]),
+      );
+      const found = await stores[0]!.search.count({
+        entityTypes: ['dataset'],
+        filter: [
+          [
+            { field: 'tags', values: ['urn:li:tag:both'] },
+            { field: 'owners', values: ['urn:li:corpuser:both'] },
+          ],
+        ],
+        includeSoftDeleted: false,
+        sort: [],
+      });
+      assert.equal(found, urns.length);
+    });
   });
 }

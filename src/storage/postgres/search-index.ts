@@ -77,6 +77,24 @@ const keysPart = (urns: string[]): CommitPart => ({
   values: [urns],
 });
 
+/** The advisory lock class of an entity's keys ("alky"). */
+const KEYS_LOCK_CLASS = 0x616c6b79;
+
+/**
+ * The keys part of a transaction's last statement, after taking each urn's keys lock until the commit: an entity's
+ * keys come from every aspect's facet rows, so two transactions writing different aspects of one entity would each
+ * compute them from a snapshot without the other's, and the later commit would keep a stale set. Locked first (in
+ * one order, so two batches cannot deadlock on them), the last statement's snapshot holds every earlier commit.
+ */
+async function lockedKeysPart(c: pg.ClientBase, urns: string[]): Promise<CommitPart[]> {
+  const unique = [...new Set(urns)].sort();
+  await c.query(`SELECT pg_advisory_xact_lock($1, h) FROM (SELECT DISTINCT hashtext(u) AS h FROM unnest($2::text[]) AS u ORDER BY 1) s`, [
+    KEYS_LOCK_CLASS,
+    unique,
+  ]);
+  return [keysPart(unique)];
+}
+
 const INSERT_TEXT = `INSERT INTO search_text (urn, aspect, field, boost, by_default, words)
   SELECT * FROM unnest($8::text[], $9::text[], $10::text[], $11::real[], $12::boolean[], $13::text[])`;
 
@@ -199,6 +217,6 @@ export class PostgresSearchIndex {
     );
     const changed = new Set(rows.map((r) => r.urn));
     for (const i of items) if (i.entries.some((e) => KEY_FIELDS.has(e.field))) changed.add(i.urn);
-    if (changed.size > 0) atCommit(c, KEYS, [...changed], async (_, urns) => [keysPart([...new Set(urns)])]);
+    if (changed.size > 0) atCommit(c, KEYS, [...changed], lockedKeysPart);
   }
 }
