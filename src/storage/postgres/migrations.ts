@@ -576,17 +576,19 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   `,
   // 27: a filter on the facet fields without a seek per candidate (issue 31). Each entity's facet values, and whether
   // it is soft-deleted, are the lexemes of one tsvector under GIN (storage/search-keys.ts); a filter of equalities on
-  // them is one tsquery, and GIN intersects the values' lists of entities. Filled here from the facet rows and the
-  // soft-deletion flags already indexed.
+  // them is one tsquery, and GIN intersects the values' lists of entities. The entity's type is kept beside them: a
+  // filter's matches need no join to entities (which PostgreSQL, reckoning with random reads, makes a hash join over a
+  // scan of every entity). Filled here from the facet rows and the soft-deletion flags already indexed.
   `
-  CREATE TABLE search_keys (urn TEXT PRIMARY KEY, keys TSVECTOR NOT NULL);
-  INSERT INTO search_keys (urn, keys)
-    SELECT k.urn, array_to_tsvector(array_agg(DISTINCT k.key)) FROM (
+  CREATE TABLE search_keys (urn TEXT PRIMARY KEY, entity_type TEXT NOT NULL, keys TSVECTOR NOT NULL);
+  INSERT INTO search_keys (urn, entity_type, keys)
+    SELECT k.urn, e.entity_type, array_to_tsvector(array_agg(DISTINCT k.key)) FROM (
         SELECT urn, ${KEY_SQL} AS key FROM search_facets
         UNION ALL
         SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE field = 'removed' AND folded = 'true'
       ) k
-     GROUP BY k.urn;
+      JOIN entities e ON e.urn = k.urn
+     GROUP BY k.urn, e.entity_type;
   CREATE INDEX search_keys_gin ON search_keys USING gin (keys);
   `,
 ];

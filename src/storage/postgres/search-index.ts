@@ -64,15 +64,17 @@ const KEYS = {};
  */
 const keysPart = (urns: string[]): CommitPart => ({
   with: (name, param) => `${name('keys')} AS (
-      SELECT u.urn, array_agg(DISTINCT x.key) FILTER (WHERE x.key IS NOT NULL) AS keys
+      SELECT u.urn, e.entity_type, array_agg(DISTINCT x.key) FILTER (WHERE x.key IS NOT NULL) AS keys
         FROM unnest(${param(1)}::text[]) AS u(urn)
+        LEFT JOIN entities e ON e.urn = u.urn
         LEFT JOIN (SELECT urn, ${KEY_SQL} AS key FROM search_facets WHERE urn = ANY(${param(1)}::text[])
                    UNION ALL
                    SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE urn = ANY(${param(1)}::text[]) AND field = 'removed' AND folded = 'true') x
           ON x.urn = u.urn
-       GROUP BY u.urn),
-    ${name('gone')} AS (DELETE FROM search_keys s USING ${name('keys')} k WHERE s.urn = k.urn AND k.keys IS NULL),
-    ${name('put')} AS (INSERT INTO search_keys (urn, keys) SELECT urn, array_to_tsvector(keys) FROM ${name('keys')} WHERE keys IS NOT NULL
+       GROUP BY u.urn, e.entity_type),
+    ${name('gone')} AS (DELETE FROM search_keys s USING ${name('keys')} k WHERE s.urn = k.urn AND (k.keys IS NULL OR k.entity_type IS NULL)),
+    ${name('put')} AS (INSERT INTO search_keys (urn, entity_type, keys)
+        SELECT urn, entity_type, array_to_tsvector(keys) FROM ${name('keys')} WHERE keys IS NOT NULL AND entity_type IS NOT NULL
       ON CONFLICT (urn) DO UPDATE SET keys = excluded.keys WHERE search_keys.keys IS DISTINCT FROM excluded.keys)`,
   values: [urns],
 });

@@ -44,16 +44,13 @@ const POSTGRES_SEARCH: SearchDialect = {
       GROUP BY d.field, d.value`;
   },
   namesFrom: 'search_fields n',
-  // The keys' tsvector under GIN (migration 27).
+  // The keys' tsvector under GIN (migration 27), read as the entity rows themselves.
   keyFilter: (params, filter, includeRemoved, rules) => {
     const keys = filterKeys(filter, includeRemoved, rules, TSQUERY_KEYS);
     if (keys === undefined) return undefined;
     params.push(keys);
-    return {
-      from: `(SELECT urn FROM search_keys WHERE keys @@ $${params.length}::tsquery) h CROSS JOIN entities e`,
-      where: 'e.urn = h.urn',
-      doc: 'NULL',
-    };
+    // The keys row carries the entity's type (migration 27): no join to entities.
+    return { from: 'search_keys e', where: `e.keys @@ $${params.length}::tsquery`, doc: 'NULL' };
   },
   // The partial index on names is under text_pattern_ops: its order is `~<~`'s (bytes), which ORDER BY can name.
   nameOrder: (expr) => `${expr} USING ~<~`,
