@@ -34,15 +34,9 @@ export interface SearchDialect {
    */
   readonly facetCounts: (params: unknown[], fields: readonly string[]) => string;
   /**
-   * Where the engine numbers its documents (SQLite's search_docs: each entity the index holds, numbered with its
-   * first value): a words query's matches by number, read with their entity rows from `table` (`id`, `urn`,
-   * `entity_type`) by that number, one integer seek per match instead of a seek by urn; every match carries its
-   * number as `m.doc` for facetCounts. Absent where everything is keyed by urn.
-   */
-  /**
    * The entities a filter alone selects (soft-deleted ones left out unless `includeRemoved`) from the engine's search
-   * keys (storage/search-keys.ts), or undefined when the keys cannot answer this filter: `from` reads them as `h`
-   * beside their entity rows `e` (with `urn` and `entity_type`), `where` joins the two, `doc` is `e`'s document number.
+   * keys (storage/search-keys.ts), or undefined when the keys cannot answer this filter: `from` names their rows `e`
+   * (with `urn` and `entity_type`), `where` selects them, `doc` is `e`'s document number (or NULL).
    */
   readonly keyFilter: (
     params: unknown[],
@@ -50,6 +44,12 @@ export interface SearchDialect {
     includeRemoved: boolean,
     rules: SearchRules,
   ) => { readonly from: string; readonly where: string; readonly doc: string } | undefined;
+  /**
+   * Where the engine numbers its documents (SQLite's search_docs: each entity the index holds, numbered with its
+   * first value): a words query's matches by number, read with their entity rows from `table` (`id`, `urn`,
+   * `entity_type`) by that number, one integer seek per match instead of a seek by urn; every match carries its
+   * number as `m.doc` for facetCounts. Absent where everything is keyed by urn.
+   */
   readonly documents?: {
     /** The documents whose words match, as `SELECT doc, score`. */
     readonly wordDocs: (params: unknown[], words: readonly string[], prefix: boolean, field: string | undefined) => string;
