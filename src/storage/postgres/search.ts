@@ -37,10 +37,15 @@ const POSTGRES_SEARCH: SearchDialect = {
   notIn: (expr, subquery) => `NOT EXISTS (SELECT 1 FROM (${subquery}) x WHERE x.urn = ${expr})`,
   // search_facets holds the default facet fields' values alone (migration 25). Each (field, value, urn) once, then
   // counted: two hash aggregates, where count(DISTINCT) sorted every row and spilled to disk under the default work_mem.
+  // Each match's rows by a seek of the covering index on urn (LATERAL, OFFSET 0 keeps it a seek): left to a join,
+  // PostgreSQL hashed all of search_facets and sorted the joined rows on disk (18,000 matches of 100,000 entities:
+  // 894 -> 505 ms; every dataset, 90,000 matches: 2,464 -> 1,814 ms; same answers).
   facetCounts: (params, fields) => {
     params.push(fields);
     return `SELECT d.field AS field, d.value AS value, count(*) AS n FROM (
-        SELECT DISTINCT f.field, f.value, f.urn FROM m JOIN search_facets f ON f.urn = m.urn WHERE f.field = ANY($${params.length}::text[])) d
+        SELECT DISTINCT f.field, f.value, f.urn
+          FROM m CROSS JOIN LATERAL (SELECT field, value, urn FROM search_facets WHERE urn = m.urn OFFSET 0) f
+         WHERE f.field = ANY($${params.length}::text[])) d
       GROUP BY d.field, d.value`;
   },
   namesFrom: 'search_fields n',
