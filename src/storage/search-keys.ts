@@ -15,6 +15,9 @@ import type { SearchRules } from './search-sql.ts';
 /** The fields whose values give an entity keys: the facet fields and the soft-deletion flag. */
 export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'removed']);
 
+/** The `search_fields` rows that say an entity is soft-deleted: the rows REMOVED_KEY stands for. */
+export const REMOVED_ROWS = `field = 'removed' AND folded = 'true'`;
+
 /** The key of a soft-deleted document. Value keys are `k` and hex digits: no value key is this word. */
 export const REMOVED_KEY = 'rm';
 

@@ -136,7 +136,7 @@ for (const backend of await backends()) {
     });
 
     it('a filter on facet fields alone follows each write: equal, any of, negated, false flags, groups, soft deletion and its undoing, an aspect and an entity deleted', async () => {
-      // SQLite answers these from its keys (sqlite/search-keys.ts), PostgreSQL from search_fields: the same answers.
+      // Both engines answer these from their search keys (storage/search-keys.ts), not the SQL filter: the same answers.
       // (The suite's store holds other tests' datasets too: only these three are looked at.)
       const dataset = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,keys.${name},PROD)`;
       const [a, b, c] = [dataset('a'), dataset('b'), dataset('c')];

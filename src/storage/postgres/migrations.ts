@@ -4,7 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { KEY_SQL, REMOVED_KEY } from '../search-keys.ts';
+import { KEY_SQL, REMOVED_KEY, REMOVED_ROWS } from '../search-keys.ts';
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -585,7 +585,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
     SELECT k.urn, e.entity_type, array_to_tsvector(array_agg(DISTINCT k.key)) FROM (
         SELECT urn, ${KEY_SQL} AS key FROM search_facets
         UNION ALL
-        SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE field = 'removed' AND folded = 'true'
+        SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE ${REMOVED_ROWS}
       ) k
       JOIN entities e ON e.urn = k.urn
      GROUP BY k.urn, e.entity_type;

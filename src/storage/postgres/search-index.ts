@@ -4,7 +4,7 @@ import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { KEY_FIELDS, KEY_SQL, REMOVED_KEY } from '../search-keys.ts';
+import { KEY_FIELDS, KEY_SQL, REMOVED_KEY, REMOVED_ROWS } from '../search-keys.ts';
 import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
@@ -69,7 +69,7 @@ const keysPart = (urns: string[]): CommitPart => ({
         LEFT JOIN entities e ON e.urn = u.urn
         LEFT JOIN (SELECT urn, ${KEY_SQL} AS key FROM search_facets WHERE urn = ANY(${param(1)}::text[])
                    UNION ALL
-                   SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE urn = ANY(${param(1)}::text[]) AND field = 'removed' AND folded = 'true') x
+                   SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE urn = ANY(${param(1)}::text[]) AND ${REMOVED_ROWS}) x
           ON x.urn = u.urn
        GROUP BY u.urn, e.entity_type),
     ${name('gone')} AS (DELETE FROM search_keys s USING ${name('keys')} k WHERE s.urn = k.urn AND (k.keys IS NULL OR k.entity_type IS NULL)),

@@ -32,11 +32,6 @@ const REVOKE_IDENTITY = [
 type AspectRow = StoredRow<string>;
 const toAspect = (r: AspectRow): StoredAspect => toStoredAspect(r, fromJsonTextRequired);
 
-/**
- * Versioned aspects on SQLite: DataHub's aspect table (version 0 the latest), the entities table, and the batch
- * write that also carries timeseries events. better-sqlite3 is synchronous, so a batch runs start to finish without
- * another request interleaving.
- */
 /** A timeseries event's write as the change log records it (DataHub logs every one, a rewrite of the same event too). */
 const timeseriesChange = (op: Extract<WriteOp, { kind: 'timeseries' }>, actor: string, at: number): AspectChange => ({
   entityType: op.entityType,
@@ -51,6 +46,11 @@ const timeseriesChange = (op: Extract<WriteOp, { kind: 'timeseries' }>, actor: s
   at,
 });
 
+/**
+ * Versioned aspects on SQLite: DataHub's aspect table (version 0 the latest), the entities table, and the batch
+ * write that also carries timeseries events. better-sqlite3 is synchronous, so a batch runs start to finish without
+ * another request interleaving.
+ */
 export class SqliteAspects implements PortImpl<AspectPort> {
   // Built once: better-sqlite3's transaction() builds its wrappers anew on every call, which cost more than the reads.
   private readonly writeTx: Database.Transaction<(batch: WriteBatch) => AspectWriteOutcome[]>;

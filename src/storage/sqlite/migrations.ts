@@ -4,7 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { REMOVED_KEY } from '../search-keys.ts';
+import { REMOVED_KEY, REMOVED_ROWS } from '../search-keys.ts';
 /**
  * The FTS5 index over search_text's words (an external-content table kept current by its two triggers, FTS5's
  * documented pattern): created by migration 16, created again by 24 over the renumbered rows.
@@ -550,7 +550,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   `,
   // 26: a filter on the facet fields without a seek per candidate (issue 31). Each document's facet values, and
   // whether it is soft-deleted, are the keys of one row of an FTS5 table without content or positions
-  // (sqlite/search-keys.ts: \`search_key\` is a function the store gives the connection); FTS5 intersects the lists of
+  // (storage/search-keys.ts: \`search_key\` is a function the store gives the connection); FTS5 intersects the lists of
   // documents of the values a filter names. Filled here from the facet rows and soft-deletion flags already indexed.
   `
   CREATE VIRTUAL TABLE search_keys USING fts5 (keys, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
@@ -558,7 +558,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
     SELECT k.doc, group_concat(k.key, ' ') FROM (
         SELECT f.doc AS doc, search_key(v.field, v.value) AS key FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id
         UNION
-        SELECT d.id, '${REMOVED_KEY}' FROM search_fields x JOIN search_docs d ON d.urn = x.urn WHERE x.field = 'removed' AND x.folded = 'true'
+        SELECT d.id, '${REMOVED_KEY}' FROM search_fields x JOIN search_docs d ON d.urn = x.urn WHERE ${REMOVED_ROWS}
       ) k
      GROUP BY k.doc ORDER BY k.doc;
   `,
@@ -567,7 +567,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
 /** The migration that clusters search_fields on (urn, field, value, aspect). */
 export const CLUSTERED_SEARCH_FIELDS_MIGRATION = 22;
 
-/** The migration that gives each search document its keys (sqlite/search-keys.ts). */
+/** The migration that gives each search document its keys (storage/search-keys.ts). */
 export const SEARCH_KEYS_MIGRATION = 26;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */

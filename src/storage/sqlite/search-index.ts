@@ -5,7 +5,7 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
-import { KEY_FIELDS, keysOf } from '../search-keys.ts';
+import { KEY_FIELDS, keysOf, REMOVED_ROWS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
@@ -77,7 +77,7 @@ export class SqliteSearchIndex {
     const fieldKey = (field: string, value: string, folded: string, num: number | null, isName: number) =>
       JSON.stringify([field, value, folded, num, isName]);
     const wanted = new Map(entries.map((e) => [fieldKey(e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0), e]));
-    // Whether the document's keys (sqlite/search-keys.ts) change: a facet value or the soft-deletion flag came or went.
+    // Whether the document's keys (storage/search-keys.ts) change: a facet value or the soft-deletion flag came or went.
     let keysChanged = false;
     for (const r of oldFields) {
       if (wanted.delete(fieldKey(r.field, r.value, r.folded, r.num, r.is_name))) continue;
@@ -138,14 +138,14 @@ export class SqliteSearchIndex {
   }
 
   /**
-   * Writes the document's keys row again (sqlite/search-keys.ts) from its facet rows and soft-deletion flag as they
+   * Writes the document's keys row again (storage/search-keys.ts) from its facet rows and soft-deletion flag as they
    * now stand (every aspect's, not only the one written).
    */
   private writeKeys(doc: number, urn: string): void {
     const values = this.sql(
       'SELECT v.field AS field, v.value AS value FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id WHERE f.doc = ?',
     ).all(doc) as Array<{ field: string; value: string }>;
-    const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND field = 'removed' AND folded = 'true'`).get(urn) !== undefined;
+    const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND ${REMOVED_ROWS}`).get(urn) !== undefined;
     const keys = keysOf(values, removed);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
     if (keys.length > 0) this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, keys.join(' '));
