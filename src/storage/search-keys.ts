@@ -12,8 +12,29 @@ import type { SearchRules } from './search-sql.ts';
  * `search_fields` once per candidate (a platform and a tag over 100,000 entities on SQLite: 40 ms against 8).
  */
 
-/** The fields whose values give an entity keys: the facet fields and the soft-deletion flag. */
+/** The fields whose values give an entity keys on both engines: the facet fields and the soft-deletion flag. */
 export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'removed']);
+
+/**
+ * The fields SQLite finds entities by through their keys alone (migration 27): a field with many values per entity,
+ * most of them shared by many entities (a dataset's 10 to 50 column paths). Their `search_fields` rows stay (facets,
+ * sorts, the entity's own values), but the index on (field, folded, urn) leaves them out: a dataset's column paths
+ * cost an ingest one random index entry each, about a quarter of what the index cost a write at 30,000 entities.
+ * A filter or `/q` on one reads the distinct values from `search_key_values` and their entities from the keys.
+ */
+export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set(['fieldPaths']);
+
+/**
+ * The term every read of `search_fields` (as `alias`, say `x.`) by value carries on SQLite: the index on (field,
+ * folded, urn) holds only the rows it selects, and SQLite reads a partial index only for a query that says its terms.
+ */
+export const valueIndexTerm = (alias: string): string => `${alias}field NOT IN (${[...VALUE_KEY_FIELDS].map((f) => `'${f}'`).join(', ')})`;
+
+/** A word no key is (keys are `k` and hex digits): what a full-text expression over no keys matches. */
+export const NO_KEY = 'knone';
+
+/** The fields that give an SQLite document keys. */
+export const SQLITE_KEY_FIELDS: ReadonlySet<string> = new Set([...KEY_FIELDS, ...VALUE_KEY_FIELDS]);
 
 /** The `search_fields` rows that say an entity is soft-deleted: the rows REMOVED_KEY stands for. */
 export const REMOVED_ROWS = `field = 'removed' AND folded = 'true'`;
@@ -26,8 +47,22 @@ export const REMOVED_KEY = 'rm';
  * share one with a chance of about 1 in 10^12). KEY_SQL computes the same in PostgreSQL.
  */
 export function searchKey(field: string, value: string): string {
-  return `k${createHash('sha256').update(`${field}\u0001${value}`).digest('hex').slice(0, 20)}`;
+  const text = `${field}\u0001${value}`;
+  let key = recentKeys.get(text);
+  if (key === undefined) {
+    key = `k${createHash('sha256').update(text).digest('hex').slice(0, 20)}`;
+    if (recentKeys.size >= RECENT_KEYS) recentKeys.clear();
+    recentKeys.set(text, key);
+  }
+  return key;
 }
+
+/**
+ * Keys computed lately, by text: most values recur (a platform, a tag, a column name), and a hash costs more than a
+ * lookup (a dataset's keys were 4% of an ingest's time). Emptied when full.
+ */
+const recentKeys = new Map<string, string>();
+const RECENT_KEYS = 50_000;
 
 /** searchKey in PostgreSQL's SQL, over the columns `field` and `value`. */
 export const KEY_SQL = `'k' || left(encode(sha256(convert_to(field || chr(1) || value, 'UTF8')), 'hex'), 20)`;
@@ -42,9 +77,16 @@ export interface KeySyntax {
 export const FTS5_KEYS: KeySyntax = { and: ' AND ', or: ' OR ', andNot: ' NOT ' };
 export const TSQUERY_KEYS: KeySyntax = { and: ' & ', or: ' | ', andNot: ' & !' };
 
-/** A document's keys: its facet fields' values and, if it is soft-deleted, REMOVED_KEY; empty if it has none. */
+/** The key of "holds some value of `field`" (U+0002 is in no field name, so no value key is this one). */
+export const presenceKey = (field: string): string => searchKey(`\u0002${field}`, '');
+
+/**
+ * A document's keys: its key fields' values, the presence of each VALUE_KEY_FIELDS field it holds, and, if it is
+ * soft-deleted, REMOVED_KEY; empty if it has none.
+ */
 export function keysOf(values: ReadonlyArray<{ readonly field: string; readonly value: string }>, removed: boolean): string[] {
   const keys = new Set(values.map((v) => searchKey(v.field, v.value)));
+  for (const v of values) if (VALUE_KEY_FIELDS.has(v.field)) keys.add(presenceKey(v.field));
   if (removed) keys.add(REMOVED_KEY);
   return [...keys];
 }
@@ -53,25 +95,25 @@ export function keysOf(values: ReadonlyArray<{ readonly field: string; readonly 
 const FLAGS = new Set(['removed', 'deprecated']);
 
 /** One criterion as `[positive, expression]`, or undefined if the keys cannot answer it exactly. */
-function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax): [boolean, string] | undefined {
+function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax, fields: ReadonlySet<string>): [boolean, string] | undefined {
   const field = rules.baseField(c.field);
   const condition = c.condition ?? 'EQUAL';
   if ((condition !== 'EQUAL' && condition !== 'IN') || c.values.length === 0) return undefined;
   const negated = c.negated === true;
   if (FLAGS.has(field) && c.values.every((v) => v === 'false')) return [negated, key(field, 'true')];
   if (field === 'removed') return c.values.every((v) => v === 'true') ? [!negated, REMOVED_KEY] : undefined;
-  if (!FACET_FIELD_SET.has(field)) return undefined;
+  if (!fields.has(field)) return undefined;
   return [!negated, `(${c.values.map((v) => searchKey(field, v)).join(syntax.or)})`];
 }
 
 const key = (field: string, value: string): string => (field === 'removed' ? REMOVED_KEY : searchKey(field, value));
 
 /** One AND group as an expression: its positive criteria AND-ed, each negative one NOT-ed; undefined if any criterion is not a key's or none is positive. */
-function groupKeys(group: readonly SearchCriterion[], rules: SearchRules, syntax: KeySyntax): string | undefined {
+function groupKeys(group: readonly SearchCriterion[], rules: SearchRules, syntax: KeySyntax, fields: ReadonlySet<string>): string | undefined {
   const positive: string[] = [];
   const negative: string[] = [];
   for (const c of group) {
-    const k = criterionKeys(c, rules, syntax);
+    const k = criterionKeys(c, rules, syntax, fields);
     if (k === undefined) return undefined;
     (k[0] ? positive : negative).push(k[1]);
   }
@@ -81,14 +123,20 @@ function groupKeys(group: readonly SearchCriterion[], rules: SearchRules, syntax
 
 /**
  * DataHub's orFilters as one full-text expression over the keys (any group whose every criterion holds, soft-deleted
- * entities left out unless `includeRemoved`), or undefined when some criterion is not an equality on a key field
- * (the SQL filter answers those).
+ * entities left out unless `includeRemoved`), or undefined when some criterion is not an equality on one of the
+ * engine's key `fields` (the SQL filter answers those).
  */
-export function filterKeys(filter: SearchFilter, includeRemoved: boolean, rules: SearchRules, syntax: KeySyntax): string | undefined {
+export function filterKeys(
+  filter: SearchFilter,
+  includeRemoved: boolean,
+  rules: SearchRules,
+  syntax: KeySyntax,
+  fields: ReadonlySet<string>,
+): string | undefined {
   if (filter.length === 0) return undefined;
   const groups: string[] = [];
   for (const g of filter) {
-    const expr = groupKeys(g, rules, syntax);
+    const expr = groupKeys(g, rules, syntax, fields);
     if (expr === undefined) return undefined;
     groups.push(expr);
   }

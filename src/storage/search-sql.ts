@@ -57,6 +57,20 @@ export interface SearchDialect {
     /** The number of the document of the entity `urn` (an expression), NULL if it has none. */
     readonly ofUrn: (urn: string) => string;
   };
+  /**
+   * The fields whose entities the engine finds through their search keys and a table of their distinct values, not
+   * an index entry per value (SQLite: VALUE_KEY_FIELDS, storage/search-keys.ts); absent where every value is indexed.
+   */
+  readonly valueKeys?: {
+    readonly fields: ReadonlySet<string>;
+    /** The term a read of `search_fields` (as `alias`) by value carries, so that the engine reads its index on values. */
+    readonly indexed: (alias: string) => string;
+    /**
+     * `SELECT urn FROM ... WHERE ...` (more terms may follow with AND) of the entities holding a value of `field` that
+     * `condition` selects (over `value`, `folded` and `num`; undefined: any value).
+     */
+    readonly holding: (params: unknown[], field: string, condition: string | undefined) => string;
+  };
 }
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -86,9 +100,11 @@ export function matchSql(q: ParsedQuery, d: SearchDialect, params: unknown[], un
     case 'words':
       return d.wordsMatch(params, q.words, wordsPrefix(q), q.field);
     case 'exists':
-      return `SELECT DISTINCT urn, 0 AS score FROM search_fields WHERE field = ${d.param(params, q.field)}`;
-    case 'wildcard':
-      return `SELECT DISTINCT urn, 0 AS score FROM search_fields WHERE field = ${d.param(params, q.field)} AND folded ${d.like} ${d.param(params, likePattern(q.pattern))} ESCAPE '\\'`;
+      return `SELECT DISTINCT urn, 0 AS score FROM (${fieldRows(q.field, undefined, d, params)}) v`;
+    case 'wildcard': {
+      const pattern = `folded ${d.like} ${d.param(params, likePattern(q.pattern))} ESCAPE '\\'`;
+      return `SELECT DISTINCT urn, 0 AS score FROM (${fieldRows(q.field, pattern, d, params)}) v`;
+    }
     case 'or': {
       const parts = q.children.map((c) => matchSql(c, d, params, universe));
       return `SELECT urn, max(score) AS score FROM (${parts.join(' UNION ALL ')}) o GROUP BY urn`;
@@ -127,40 +143,55 @@ const COMPARISONS: Readonly<Record<string, string>> = {
   LESS_THAN_OR_EQUAL_TO: '<=',
 };
 
-/** The urns holding a value of `field` that meets the criterion, as a subquery of `search_fields`. */
+/**
+ * The urns holding a value of `field` that `condition` selects (over `value`, `folded` and `num`; undefined: any
+ * value), as `SELECT urn FROM ... WHERE ...` to which more terms may be added with AND: `search_fields` through its
+ * index on values, or the engine's keys for a field it finds that way (SearchDialect.valueKeys).
+ */
+function fieldRows(field: string, condition: string | undefined, d: SearchDialect, params: unknown[]): string {
+  if (d.valueKeys?.fields.has(field)) return d.valueKeys.holding(params, field, condition);
+  const indexed = d.valueKeys === undefined ? '' : ` AND ${d.valueKeys.indexed('')}`;
+  return `SELECT urn FROM search_fields WHERE field = ${d.param(params, field)}${indexed}${condition === undefined ? '' : ` AND ${condition}`}`;
+}
+
+/** The urns holding a value of `field` that meets the criterion (fieldRows). */
 function valuesSql(field: string, c: SearchCriterion, d: SearchDialect, params: unknown[], rules: SearchRules): string {
-  const f = `SELECT urn FROM search_fields WHERE field = ${d.param(params, field)}`;
+  return fieldRows(field, criterionCondition(c, d, params, rules), d, params);
+}
+
+/** What a criterion asks of one value, over `value`, `folded` and `num` (undefined: any value). */
+function criterionCondition(c: SearchCriterion, d: SearchDialect, params: unknown[], rules: SearchRules): string | undefined {
   const condition = c.condition ?? 'EQUAL';
   const first = c.values[0] ?? '';
   switch (condition) {
     case 'EXISTS':
-      return f;
+      return undefined;
     case 'EQUAL':
     case 'IN':
       // Exact, through the folded index: the folded value narrows, the value decides.
-      return `${f} AND folded ${d.in(params, c.values.map(rules.fold))} AND value ${d.in(params, c.values)}`;
+      return `folded ${d.in(params, c.values.map(rules.fold))} AND value ${d.in(params, c.values)}`;
     case 'IEQUAL':
-      return `${f} AND folded ${d.in(params, c.values.map(rules.fold))}`;
+      return `folded ${d.in(params, c.values.map(rules.fold))}`;
     case 'CONTAIN':
-      return `${f} AND folded ${d.like} ${d.param(params, `%${likeEscape(rules.fold(first))}%`)} ESCAPE '\\'`;
+      return `folded ${d.like} ${d.param(params, `%${likeEscape(rules.fold(first))}%`)} ESCAPE '\\'`;
     case 'START_WITH':
-      return `${f} AND folded ${d.like} ${d.param(params, `${likeEscape(rules.fold(first))}%`)} ESCAPE '\\'`;
+      return `folded ${d.like} ${d.param(params, `${likeEscape(rules.fold(first))}%`)} ESCAPE '\\'`;
     case 'END_WITH':
-      return `${f} AND folded ${d.like} ${d.param(params, `%${likeEscape(rules.fold(first))}`)} ESCAPE '\\'`;
+      return `folded ${d.like} ${d.param(params, `%${likeEscape(rules.fold(first))}`)} ESCAPE '\\'`;
     default: {
       const op = COMPARISONS[condition]!;
-      return numeric(first) ? `${f} AND num ${op} ${d.param(params, Number(first))}` : `${f} AND value ${op} ${d.param(params, first)}`;
+      return numeric(first) ? `num ${op} ${d.param(params, Number(first))}` : `value ${op} ${d.param(params, first)}`;
     }
   }
 }
 
 /** The entity `alias` holds `field` with the folded value `folded`: one seek of the index on (field, folded, urn). */
-const holds = (alias: string, field: string, folded: string): string =>
-  `EXISTS (SELECT 1 FROM search_fields x WHERE x.field = '${field}' AND x.folded = '${folded}' AND x.urn = ${alias}.urn)`;
+const holds = (alias: string, field: string, folded: string, d: SearchDialect): string =>
+  `EXISTS (SELECT 1 FROM search_fields x WHERE x.field = '${field}'${d.valueKeys === undefined ? '' : ` AND ${d.valueKeys.indexed('x.')}`} AND x.folded = '${folded}' AND x.urn = ${alias}.urn)`;
 
 /** DataHub's deprecation lifecycle (catalog/deprecation-lifecycle.ts) over the indexed flag and decommission time, for the entity `alias`. */
 export function deprecationStateSql(state: string, d: SearchDialect, params: unknown[], now: number, alias = 'e'): string {
-  const deprecated = holds(alias, 'deprecated', 'true');
+  const deprecated = holds(alias, 'deprecated', 'true', d);
   if (state === 'ACTIVE') return `NOT ${deprecated}`;
   // `num + 0`: the entity's own rows by (urn, field), not every decommission time before now through (field, num).
   const overdue = `EXISTS (SELECT 1 FROM search_fields x WHERE x.urn = ${alias}.urn AND x.field = 'decommissionTime' AND x.num + 0 <= ${d.param(params, now)})`;
@@ -198,7 +229,7 @@ function criterionSql(c: SearchCriterion, d: SearchDialect, params: unknown[], r
   if (field === 'urn' && (c.condition ?? 'EQUAL') === 'EQUAL') return `${not}e.urn ${d.in(params, c.values)}`;
   if (field === 'deprecationState') return `${not}(${c.values.map((v) => deprecationStateSql(v, d, params, now)).join(' OR ')})`;
   if (isFalseFlag(c)) {
-    return urnIn(!negated, `SELECT urn FROM search_fields WHERE field = ${d.param(params, field)} AND folded = 'true'`, d);
+    return urnIn(!negated, fieldRows(field, `folded = 'true'`, d, params), d);
   }
   return urnIn(negated, valuesSql(field, c, d, params, rules), d);
 }
@@ -256,7 +287,7 @@ function entityConditions(
   filterDrives: boolean,
 ): string[] {
   const where = [`e.entity_type ${d.in(params, types)}`];
-  if (!includesRemoved(q, rules)) where.push(`NOT ${holds('e', 'removed', 'true')}`);
+  if (!includesRemoved(q, rules)) where.push(`NOT ${holds('e', 'removed', 'true', d)}`);
   const filter = filterSql(q.filter, d, params, rules, now, filterDrives);
   if (filter) where.push(filter);
   return where;

@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
 import { SEARCH_KEYS_MIGRATION as POSTGRES_SEARCH_KEYS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
-import { CLUSTERED_SEARCH_FIELDS_MIGRATION, SEARCH_KEYS_MIGRATION as SQLITE_SEARCH_KEYS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
+import {
+  CLUSTERED_SEARCH_FIELDS_MIGRATION,
+  SEARCH_KEYS_MIGRATION as SQLITE_SEARCH_KEYS_MIGRATION,
+  VALUE_KEYS_MIGRATION,
+} from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
 import { useStore } from '../support/lifecycle.ts';
@@ -192,6 +196,74 @@ for (const backend of await backends()) {
       assert.deepEqual(await urns([[hive]]), [a]);
     });
 
+    it('field paths: every condition, alone and with words, follows each write (SQLite finds them through its keys)', async () => {
+      const rivers = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.rivers,PROD)';
+      const roads = 'urn:li:dataset:(urn:li:dataPlatform:kafka,geo.roads,PROD)';
+      const put = (urn: string, aspect: string, value: Record<string, unknown>) =>
+        store.aspects.write({ ops: [datasetOp(urn, aspect, value)], actor: ACTOR, now: Date.now() });
+      await put(rivers, 'datasetProperties', { name: 'rivers', description: 'water of the north' });
+      await put(rivers, 'schemaMetadata', columns('latitude', 'longitude', 'Flow_Rate'));
+      await put(roads, 'datasetProperties', { name: 'roads', description: 'ways of the north' });
+      await put(roads, 'schemaMetadata', columns('latitude', 'surface'));
+      // (The suite's store holds another test's dataset with columns too: only these two are looked at.)
+      const urns = async (text: string | undefined, filter: SearchFilter = []) =>
+        (await store.search.search({ ...query(text, filter), paging: { start: 0, count: 10 } })).hits
+          .map((h) => h.urn)
+          .filter((u) => u === rivers || u === roads)
+          .sort();
+      const paths = (condition: string, values: string[], negated = false): SearchFilter => [
+        [{ field: 'fieldPaths', condition, values, ...(negated ? { negated } : {}) }] as SearchFilter[number],
+      ];
+      const both = [rivers, roads].sort();
+      for (const text of [undefined, 'north']) {
+        assert.deepEqual(await urns(text, paths('EQUAL', ['latitude'])), both, `equal, words: ${text}`);
+        assert.deepEqual(await urns(text, paths('EQUAL', ['surface'])), [roads]);
+        assert.deepEqual(await urns(text, paths('EQUAL', ['flow_rate'])), [], 'equal is exact');
+        assert.deepEqual(await urns(text, paths('IN', ['surface', 'Flow_Rate'])), both);
+        assert.deepEqual(await urns(text, paths('EQUAL', ['surface'], true)), [rivers], 'negated');
+        assert.deepEqual(await urns(text, paths('CONTAIN', ['ITUD'])), both, 'contains, folded');
+        assert.deepEqual(await urns(text, paths('START_WITH', ['flow'])), [rivers]);
+        assert.deepEqual(await urns(text, paths('END_WITH', ['face'])), [roads]);
+        assert.deepEqual(await urns(text, paths('EXISTS', [])), both);
+        assert.deepEqual(await urns(text, paths('GREATER_THAN', ['r'])), [roads]);
+        assert.deepEqual(await urns(text, paths('CONTAIN', ['nowhere'])), []);
+        assert.deepEqual(
+          await urns(text, [
+            [
+              { field: 'fieldPaths', values: ['latitude'] },
+              { field: 'platform', values: ['urn:li:dataPlatform:kafka'] },
+            ],
+          ]),
+          [roads],
+          'with a facet field',
+        );
+      }
+      assert.deepEqual(await urns('/q fieldPaths: *rat*'), [rivers], 'a wildcard');
+      assert.deepEqual(await urns('/q _exists_:fieldPaths'), both);
+      assert.deepEqual(await urns('/q -_exists_:fieldPaths'), []);
+
+      // A column renamed: the old path is no entity's any more (though once seen), the new one is found.
+      await put(roads, 'schemaMetadata', columns('latitude', 'paving'));
+      assert.deepEqual(await urns(undefined, paths('EQUAL', ['surface'])), []);
+      assert.deepEqual(await urns('north', paths('END_WITH', ['face'])), []);
+      assert.deepEqual(await urns(undefined, paths('START_WITH', ['pav'])), [roads]);
+      // A column dropped, none added.
+      await put(rivers, 'schemaMetadata', columns('latitude', 'longitude'));
+      assert.deepEqual(await urns(undefined, paths('START_WITH', ['flow'])), []);
+      assert.deepEqual(await urns(undefined, paths('EQUAL', ['longitude'])), [rivers]);
+      // The schema gone: no paths, not among those that have them.
+      await store.aspects.deleteAspect(rivers, 'schemaMetadata');
+      assert.deepEqual(await urns(undefined, paths('EQUAL', ['latitude'])), [roads]);
+      assert.deepEqual(await urns('north', paths('EXISTS', [])), [roads]);
+      assert.deepEqual(await urns('north', paths('EXISTS', [], true)), [rivers]);
+      // Soft-deleted: left out unless asked for; deleted: gone.
+      await put(roads, 'status', { removed: true });
+      assert.deepEqual(await urns(undefined, paths('EQUAL', ['paving'])), []);
+      assert.equal((await store.search.count({ ...query(undefined, paths('EQUAL', ['paving'])), includeSoftDeleted: true })) ?? 0, 1);
+      await store.aspects.deleteEntity(roads);
+      assert.equal((await store.search.count({ ...query(undefined, paths('EQUAL', ['paving'])), includeSoftDeleted: true })) ?? 0, 0);
+    });
+
     it('autocomplete names: those starting with the text in name order (not urn order), the soft-deleted left out, at most the limit', async () => {
       const named = async (urn: string, name: string) =>
         store.aspects.write({
@@ -291,6 +363,44 @@ for (const backend of await backends()) {
     });
   });
 }
+
+describe('search index on SQLite: a database from before the field paths keys', () => {
+  it('finds its field paths through the keys: equal, contains, exists; its facet filters as before', async () => {
+    const db = await createSqliteDatabase();
+    try {
+      let store = await openStore(db.config);
+      await store.aspects.write({
+        ops: [
+          datasetOp(DS, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.places', origin: 'PROD' }),
+          datasetOp(DS, 'schemaMetadata', columns('latitude', 'zip_code')),
+        ],
+        actor: ACTOR,
+        now: Date.now(),
+      });
+      await store.database.close();
+      // As the release before left it: field paths in the index on values, keys without them, no table of distinct values.
+      await execElsewhere(
+        db,
+        `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
+         CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
+         DELETE FROM schema_migrations WHERE version = ${VALUE_KEYS_MIGRATION};`,
+      );
+      store = await openStore(db.config);
+      try {
+        const paths = (condition: string, values: string[]) => count(store, undefined, [[{ field: 'fieldPaths', condition, values }]]);
+        assert.equal(await paths('EQUAL', ['zip_code']), 1);
+        assert.equal(await paths('EQUAL', ['zip']), 0);
+        assert.equal(await paths('CONTAIN', ['TITU']), 1);
+        assert.equal(await paths('EXISTS', []), 1);
+        assert.equal(await count(store, undefined, [[{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }]]), 1);
+      } finally {
+        await store.database.close();
+      }
+    } finally {
+      await db.drop();
+    }
+  });
+});
 
 describe('search index on SQLite: a database from before the clustered search_fields', () => {
   it('keeps the values it had indexed (a duplicate kept once), and builds the index again over every aspect', async () => {

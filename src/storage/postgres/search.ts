@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
 import { IndexSearch } from '../index-search.ts';
-import { filterKeys, TSQUERY_KEYS } from '../search-keys.ts';
+import { filterKeys, KEY_FIELDS, TSQUERY_KEYS } from '../search-keys.ts';
 import { prefixPattern, type SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
@@ -51,7 +51,7 @@ const POSTGRES_SEARCH: SearchDialect = {
   namesFrom: 'search_fields n',
   // The keys' tsvector under GIN (migration 27), read as the entity rows themselves.
   keyFilter: (params, filter, includeRemoved, rules) => {
-    const keys = filterKeys(filter, includeRemoved, rules, TSQUERY_KEYS);
+    const keys = filterKeys(filter, includeRemoved, rules, TSQUERY_KEYS, KEY_FIELDS);
     if (keys === undefined) return undefined;
     params.push(keys);
     // The keys row carries the entity's type (migration 27): no join to entities.

@@ -4,7 +4,9 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { REMOVED_KEY, REMOVED_ROWS } from '../search-keys.ts';
+import { REMOVED_KEY, REMOVED_ROWS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
+
+const VALUE_FIELDS_SQL = [...VALUE_KEY_FIELDS].map((f) => `'${f}'`).join(', ');
 /**
  * The FTS5 index over search_text's words (an external-content table kept current by its two triggers, FTS5's
  * documented pattern): created by migration 16, created again by 24 over the renumbered rows.
@@ -562,6 +564,37 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
       ) k
      GROUP BY k.doc ORDER BY k.doc;
   `,
+  // 27: what a dataset's column paths cost a write (issue 31). The fields of VALUE_KEY_FIELDS (storage/search-keys.ts)
+  // leave the index on (field, folded, urn), which took one random entry per column; a document's keys take their
+  // values and their presence instead, and search_key_values keeps each distinct value once (what a CONTAIN or a
+  // wildcard reads before it asks the keys). The keys are written again for every document, with those words.
+  `
+  CREATE TABLE search_key_values (
+    field TEXT NOT NULL,
+    value TEXT NOT NULL,
+    folded TEXT NOT NULL,
+    num REAL,
+    PRIMARY KEY (field, value)
+  ) WITHOUT ROWID;
+  INSERT OR IGNORE INTO search_key_values (field, value, folded, num)
+    SELECT field, value, folded, num FROM search_fields WHERE field IN (${VALUE_FIELDS_SQL}) ORDER BY field, value;
+  DROP TABLE search_keys;
+  CREATE VIRTUAL TABLE search_keys USING fts5 (keys, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
+  INSERT INTO search_keys (rowid, keys)
+    SELECT k.doc, group_concat(k.key, ' ') FROM (
+        SELECT f.doc AS doc, search_key(v.field, v.value) AS key FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id
+        UNION ALL
+        SELECT d.id, '${REMOVED_KEY}' FROM search_fields x JOIN search_docs d ON d.urn = x.urn WHERE ${REMOVED_ROWS}
+        UNION ALL
+        SELECT d.id, search_key(x.field, x.value) FROM search_fields x JOIN search_docs d ON d.urn = x.urn WHERE x.field IN (${VALUE_FIELDS_SQL})
+        UNION ALL
+        SELECT DISTINCT d.id, search_key(char(2) || x.field, '') FROM search_fields x JOIN search_docs d ON d.urn = x.urn
+         WHERE x.field IN (${VALUE_FIELDS_SQL})
+      ) k
+     GROUP BY k.doc ORDER BY k.doc;
+  DROP INDEX search_fields_by_value;
+  CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn) WHERE ${valueIndexTerm('')};
+  `,
 ];
 
 /** The migration that clusters search_fields on (urn, field, value, aspect). */
@@ -569,6 +602,9 @@ export const CLUSTERED_SEARCH_FIELDS_MIGRATION = 22;
 
 /** The migration that gives each search document its keys (storage/search-keys.ts). */
 export const SEARCH_KEYS_MIGRATION = 26;
+
+/** The migration that finds the values of VALUE_KEY_FIELDS through the keys (storage/search-keys.ts). */
+export const VALUE_KEYS_MIGRATION = 27;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 16;

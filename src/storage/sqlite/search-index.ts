@@ -5,11 +5,13 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
-import { KEY_FIELDS, keysOf, REMOVED_ROWS } from '../search-keys.ts';
+import { keysOf, REMOVED_ROWS, SQLITE_KEY_FIELDS, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
 export const SLOTS = 65536;
+
+const VALUE_FIELDS_JSON = JSON.stringify([...VALUE_KEY_FIELDS]);
 
 /** Rows per INSERT statement: each count is one cached statement. */
 const ROWS_PER_INSERT = 32;
@@ -50,11 +52,19 @@ export class SqliteSearchIndex {
     if (entries.length === 0) return;
     const fields = entries.map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
+    this.rememberValues(entries);
     const doc = this.docFor(entityType, urn);
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
     const facets = this.facetValues(entries);
     this.insertFacets(doc, aspect, facets);
-    if (entries.some((e) => KEY_FIELDS.has(e.field))) this.refreshKeys(doc, urn);
+    if (entries.some((e) => SQLITE_KEY_FIELDS.has(e.field))) this.refreshKeys(doc, urn);
+  }
+
+  /** The values of VALUE_KEY_FIELDS among `entries` in search_key_values (migration 27), the distinct values a filter reads. */
+  private rememberValues(entries: Iterable<SearchEntry>): void {
+    const rows: unknown[][] = [];
+    for (const e of entries) if (VALUE_KEY_FIELDS.has(e.field)) rows.push([e.field, e.value, e.folded, e.number ?? null]);
+    this.insertRows('INSERT OR IGNORE INTO search_key_values (field, value, folded, num)', 4, rows);
   }
 
   /**
@@ -82,9 +92,10 @@ export class SqliteSearchIndex {
     for (const r of oldFields) {
       if (wanted.delete(fieldKey(r.field, r.value, r.folded, r.num, r.is_name))) continue;
       this.sql('DELETE FROM search_fields WHERE urn = ? AND field = ? AND value = ? AND aspect = ?').run(urn, r.field, r.value, aspect);
-      if (r.field === 'removed') keysChanged = true;
+      if (r.field === 'removed' || VALUE_KEY_FIELDS.has(r.field)) keysChanged = true;
     }
-    if ([...wanted.values()].some((e) => e.field === 'removed')) keysChanged = true;
+    if ([...wanted.values()].some((e) => e.field === 'removed' || VALUE_KEY_FIELDS.has(e.field))) keysChanged = true;
+    this.rememberValues(wanted.values());
     // A value whose folded form, number or name flag changed was deleted above: the insert never meets its key.
     const fields = [...wanted.values()].map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
     this.insertRows('INSERT OR IGNORE INTO search_fields (urn, aspect, field, value, folded, num, is_name)', 7, fields);
@@ -138,13 +149,15 @@ export class SqliteSearchIndex {
   }
 
   /**
-   * Writes the document's keys row again (storage/search-keys.ts) from its facet rows and soft-deletion flag as they
-   * now stand (every aspect's, not only the one written).
+   * Writes the document's keys row again (storage/search-keys.ts) from its facet rows, its values of VALUE_KEY_FIELDS
+   * and its soft-deletion flag as they now stand (every aspect's, not only the one written).
    */
   private writeKeys(doc: number, urn: string): void {
     const values = this.sql(
-      'SELECT v.field AS field, v.value AS value FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id WHERE f.doc = ?',
-    ).all(doc) as Array<{ field: string; value: string }>;
+      `SELECT v.field AS field, v.value AS value FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id WHERE f.doc = ?
+       UNION ALL
+       SELECT field, value FROM search_fields WHERE urn = ? AND field IN (SELECT value FROM json_each(?))`,
+    ).all(doc, urn, VALUE_FIELDS_JSON) as Array<{ field: string; value: string }>;
     const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND ${REMOVED_ROWS}`).get(urn) !== undefined;
     const keys = keysOf(values, removed);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);

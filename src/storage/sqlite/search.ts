@@ -4,7 +4,7 @@ import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
-import { filterKeys, FTS5_KEYS } from '../search-keys.ts';
+import { filterKeys, FTS5_KEYS, NO_KEY, presenceKey, SQLITE_KEY_FIELDS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
 
 /**
  * The documents whose words match as `SELECT doc, score`. The rowid names the document and the slot
@@ -52,7 +52,7 @@ const SQLITE_SEARCH: SearchDialect = {
   },
   // The keys' FTS5 table, by document number (migration 26).
   keyFilter: (params, filter, includeRemoved, rules) => {
-    const keys = filterKeys(filter, includeRemoved, rules, FTS5_KEYS);
+    const keys = filterKeys(filter, includeRemoved, rules, FTS5_KEYS, SQLITE_KEY_FIELDS);
     if (keys === undefined) return undefined;
     params.push(keys);
     return {
@@ -67,6 +67,24 @@ const SQLITE_SEARCH: SearchDialect = {
     wordDocs,
     table: 'search_docs',
     ofUrn: (urn) => `(SELECT id FROM search_docs WHERE urn = ${urn})`,
+  },
+  // A field path's entities (migration 27): the distinct values the condition selects, from search_key_values, as one
+  // OR of their keys (search_key is the store's function, storage/search-keys.ts), FTS5 merging their lists.
+  valueKeys: {
+    fields: VALUE_KEY_FIELDS,
+    indexed: valueIndexTerm,
+    holding: (params, field, condition) => {
+      let match: string;
+      if (condition === undefined) {
+        params.push(presenceKey(field));
+        match = `@p${params.length}`;
+      } else {
+        params.push(field);
+        match = `(SELECT coalesce(group_concat(search_key(field, value), ' OR '), '${NO_KEY}') FROM search_key_values
+          WHERE field = @p${params.length} AND ${condition})`;
+      }
+      return `SELECT urn FROM search_docs WHERE id IN (SELECT rowid FROM search_keys WHERE search_keys MATCH ${match})`;
+    },
   },
   // Otherwise SQLite reads (field, folded, urn) as two ranges and sorts them.
   namesFrom: 'search_fields n INDEXED BY search_fields_names',
