@@ -16,13 +16,22 @@ import type { SearchRules } from './search-sql.ts';
 export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'removed']);
 
 /**
- * The fields SQLite finds entities by through their keys alone (migration 27): a field with many values per entity,
- * most of them shared by many entities (a dataset's 10 to 50 column paths). Their `search_fields` rows stay (facets,
- * sorts, the entity's own values), but the index on (field, folded, urn) leaves them out: a dataset's column paths
- * cost an ingest one random index entry each, about a quarter of what the index cost a write at 30,000 entities.
- * A filter or `/q` on one reads the distinct values from `search_key_values` and their entities from the keys.
+ * The fields SQLite finds entities by through their keys alone (migration 27): fields whose values many entities
+ * share, so that an index entry per value is a random b-tree write on every ingest for little a filter cannot get
+ * from the keys: the facet fields, the has-value flags every dataset carries, and a dataset's 10 to 50 column paths.
+ * Their `search_fields` rows stay (facets, sorts, an entity's own values, a check of one entity), but the index on
+ * (field, folded, urn) leaves them out. A filter or `/q` on one reads the distinct values it selects from
+ * `search_key_values` and their entities from the keys. Changing this list needs a migration (the index's condition
+ * and every document's keys).
  */
-export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set(['fieldPaths']);
+export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set([
+  ...FACET_FIELD_SET,
+  'fieldPaths',
+  'hasDescription',
+  'hasTags',
+  'hasOwners',
+  'hasGlossaryTerms',
+]);
 
 /**
  * The term every read of `search_fields` (as `alias`, say `x.`) by value carries on SQLite: the index on (field,
@@ -91,16 +100,15 @@ export function keysOf(values: ReadonlyArray<{ readonly field: string; readonly 
   return [...keys];
 }
 
-/** The flags whose `false` means "holds no `true`", as the SQL filter reads a false flag (storage/search-sql.ts). */
-const FLAGS = new Set(['removed', 'deprecated']);
-
 /** One criterion as `[positive, expression]`, or undefined if the keys cannot answer it exactly. */
 function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax, fields: ReadonlySet<string>): [boolean, string] | undefined {
   const field = rules.baseField(c.field);
   const condition = c.condition ?? 'EQUAL';
   if ((condition !== 'EQUAL' && condition !== 'IN') || c.values.length === 0) return undefined;
   const negated = c.negated === true;
-  if (FLAGS.has(field) && c.values.every((v) => v === 'false')) return [negated, key(field, 'true')];
+  // A false flag is "holds no `true`", as the SQL filter reads it (storage/search-sql.ts): an entity may hold both
+  // values (a dataset's hasTags from its tags and from its columns').
+  if ((field === 'removed' || fields.has(field)) && c.values.every((v) => v === 'false')) return [negated, key(field, 'true')];
   if (field === 'removed') return c.values.every((v) => v === 'true') ? [!negated, REMOVED_KEY] : undefined;
   if (!fields.has(field)) return undefined;
   return [!negated, `(${c.values.map((v) => searchKey(field, v)).join(syntax.or)})`];

@@ -145,14 +145,27 @@ const COMPARISONS: Readonly<Record<string, string>> = {
 
 /**
  * The urns holding a value of `field` that `condition` selects (over `value`, `folded` and `num`; undefined: any
- * value), as `SELECT urn FROM ... WHERE ...` to which more terms may be added with AND: `search_fields` through its
- * index on values, or the engine's keys for a field it finds that way (SearchDialect.valueKeys).
+ * value), as a subquery: `search_fields` through its index on values, or the engine's keys for a field it finds that
+ * way (SearchDialect.valueKeys).
  */
 function fieldRows(field: string, condition: string | undefined, d: SearchDialect, params: unknown[]): string {
   if (d.valueKeys?.fields.has(field)) return d.valueKeys.holding(params, field, condition);
-  const indexed = d.valueKeys === undefined ? '' : ` AND ${d.valueKeys.indexed('')}`;
-  return `SELECT urn FROM search_fields WHERE field = ${d.param(params, field)}${indexed}${condition === undefined ? '' : ` AND ${condition}`}`;
+  return `SELECT urn FROM search_fields WHERE field = ${d.param(params, field)}${indexedTerm(field, d, '')}${condition === undefined ? '' : ` AND ${condition}`}`;
 }
+
+/**
+ * The entity `urn` (an expression) holds a value of `field` that `condition` selects: one seek, of the index on values
+ * or, for a field the engine finds through its keys, of the table's own order by urn.
+ */
+function holdsValue(urn: string, field: string, condition: string | undefined, d: SearchDialect, params: unknown[], alias = 'x'): string {
+  const where = [`${alias}.urn = ${urn}`, `${alias}.field = ${d.param(params, field)}${indexedTerm(field, d, `${alias}.`)}`];
+  if (condition !== undefined) where.push(condition);
+  return `EXISTS (SELECT 1 FROM search_fields ${alias} WHERE ${where.join(' AND ')})`;
+}
+
+/** The term a read of `search_fields` by `field`'s values states so that the engine reads its index on values (none where all are there). */
+const indexedTerm = (field: string, d: SearchDialect, alias: string): string =>
+  d.valueKeys === undefined || d.valueKeys.fields.has(field) ? '' : ` AND ${d.valueKeys.indexed(alias)}`;
 
 /** The urns holding a value of `field` that meets the criterion (fieldRows). */
 function valuesSql(field: string, c: SearchCriterion, d: SearchDialect, params: unknown[], rules: SearchRules): string {
@@ -185,13 +198,13 @@ function criterionCondition(c: SearchCriterion, d: SearchDialect, params: unknow
   }
 }
 
-/** The entity `alias` holds `field` with the folded value `folded`: one seek of the index on (field, folded, urn). */
-const holds = (alias: string, field: string, folded: string, d: SearchDialect): string =>
-  `EXISTS (SELECT 1 FROM search_fields x WHERE x.field = '${field}'${d.valueKeys === undefined ? '' : ` AND ${d.valueKeys.indexed('x.')}`} AND x.folded = '${folded}' AND x.urn = ${alias}.urn)`;
+/** The entity `alias` holds `field` with the folded value `folded`: one seek (holdsValue). */
+const holds = (alias: string, field: string, folded: string, d: SearchDialect, params: unknown[]): string =>
+  holdsValue(`${alias}.urn`, field, `x.folded = '${folded}'`, d, params);
 
 /** DataHub's deprecation lifecycle (catalog/deprecation-lifecycle.ts) over the indexed flag and decommission time, for the entity `alias`. */
 export function deprecationStateSql(state: string, d: SearchDialect, params: unknown[], now: number, alias = 'e'): string {
-  const deprecated = holds(alias, 'deprecated', 'true', d);
+  const deprecated = holds(alias, 'deprecated', 'true', d, params);
   if (state === 'ACTIVE') return `NOT ${deprecated}`;
   // `num + 0`: the entity's own rows by (urn, field), not every decommission time before now through (field, num).
   const overdue = `EXISTS (SELECT 1 FROM search_fields x WHERE x.urn = ${alias}.urn AND x.field = 'decommissionTime' AND x.num + 0 <= ${d.param(params, now)})`;
@@ -222,7 +235,7 @@ function isPositive(c: SearchCriterion, rules: SearchRules): boolean {
  */
 function criterionSql(c: SearchCriterion, d: SearchDialect, params: unknown[], rules: SearchRules, now: number): string {
   const field = rules.baseField(c.field);
-  if (isPositive(c, rules)) return `EXISTS (${valuesSql(field, c, d, params, rules)} AND urn = e.urn)`;
+  if (isPositive(c, rules)) return holdsValue('e.urn', field, criterionCondition(c, d, params, rules), d, params);
   const negated = c.negated === true;
   const not = negated ? 'NOT ' : '';
   if (ENTITY_TYPE_FIELDS.has(field)) return `${not}e.entity_type ${d.in(params, c.values.map(rules.entityType))}`;
@@ -245,13 +258,12 @@ function groupSql(group: readonly SearchCriterion[], d: SearchDialect, params: u
   if (group.length === 0) return '1 = 1';
   const driver = drive ? group.findIndex((c) => isPositive(c, rules)) : -1;
   if (driver < 0) return group.map((c) => criterionSql(c, d, params, rules, now)).join(' AND ');
-  const values = (c: SearchCriterion) => valuesSql(rules.baseField(c.field), c, d, params, rules);
-  const found = values(group[driver]!);
+  const found = valuesSql(rules.baseField(group[driver]!.field), group[driver]!, d, params, rules);
   const checks: string[] = [];
   const onEntity: string[] = [];
   group.forEach((c, i) => {
     if (i === driver) return;
-    if (isPositive(c, rules)) checks.push(`EXISTS (${values(c)} AND urn = g.urn)`);
+    if (isPositive(c, rules)) checks.push(holdsValue('g.urn', rules.baseField(c.field), criterionCondition(c, d, params, rules), d, params));
     else onEntity.push(criterionSql(c, d, params, rules, now));
   });
   const urns = `SELECT g.urn FROM (${found}) g${checks.length > 0 ? ` WHERE ${checks.join(' AND ')}` : ''}`;
@@ -287,7 +299,7 @@ function entityConditions(
   filterDrives: boolean,
 ): string[] {
   const where = [`e.entity_type ${d.in(params, types)}`];
-  if (!includesRemoved(q, rules)) where.push(`NOT ${holds('e', 'removed', 'true', d)}`);
+  if (!includesRemoved(q, rules)) where.push(`NOT ${holds('e', 'removed', 'true', d, params)}`);
   const filter = filterSql(q.filter, d, params, rules, now, filterDrives);
   if (filter) where.push(filter);
   return where;

@@ -238,6 +238,30 @@ for (const backend of await backends()) {
           'with a facet field',
         );
       }
+      // The other shared values SQLite finds through its keys: facet fields and has-value flags, with conditions the keys'
+      // own expression does not take, alone and with words.
+      await put(rivers, 'globalTags', { tags: [{ tag: 'urn:li:tag:water' }] });
+      await put(roads, 'deprecation', { deprecated: true, note: '', actor: ACTOR });
+      const one = (field: string, condition: string, values: string[], negated = false): SearchFilter => [
+        [{ field, condition, values, ...(negated ? { negated } : {}) }] as SearchFilter[number],
+      ];
+      for (const text of [undefined, 'north']) {
+        assert.deepEqual(await urns(text, one('tags', 'CONTAIN', ['WATER'])), [rivers], `tags contain, words: ${text}`);
+        assert.deepEqual(await urns(text, one('tags', 'EXISTS', [])), [rivers]);
+        assert.deepEqual(await urns(text, one('tags', 'EXISTS', [], true)), [roads]);
+        assert.deepEqual(await urns(text, one('tags', 'EQUAL', ['urn:li:tag:water'], true)), [roads]);
+        assert.deepEqual(await urns(text, one('platform', 'END_WITH', ['kafka'])), [roads]);
+        assert.deepEqual(await urns(text, one('hasTags', 'EQUAL', ['true'])), [rivers]);
+        assert.deepEqual(await urns(text, one('hasTags', 'EQUAL', ['false'])), [roads], 'a false flag');
+        assert.deepEqual(await urns(text, one('deprecated', 'EQUAL', ['false'])), [rivers]);
+        assert.deepEqual(await urns(text, [[{ field: 'deprecationState', values: ['DEPRECATED'] }]]), [roads]);
+      }
+      assert.deepEqual(await urns('/q _exists_:tags'), [rivers]);
+      assert.deepEqual(await urns('/q tags: *wat*'), [rivers]);
+      await put(rivers, 'globalTags', { tags: [] });
+      assert.deepEqual(await urns('north', one('tags', 'EXISTS', [])), []);
+      assert.deepEqual(await urns('north', one('hasTags', 'EQUAL', ['true'])), []);
+
       assert.deepEqual(await urns('/q fieldPaths: *rat*'), [rivers], 'a wildcard');
       assert.deepEqual(await urns('/q _exists_:fieldPaths'), both);
       assert.deepEqual(await urns('/q -_exists_:fieldPaths'), []);

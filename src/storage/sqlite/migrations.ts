@@ -564,10 +564,11 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
       ) k
      GROUP BY k.doc ORDER BY k.doc;
   `,
-  // 27: what a dataset's column paths cost a write (issue 31). The fields of VALUE_KEY_FIELDS (storage/search-keys.ts)
-  // leave the index on (field, folded, urn), which took one random entry per column; a document's keys take their
-  // values and their presence instead, and search_key_values keeps each distinct value once (what a CONTAIN or a
-  // wildcard reads before it asks the keys). The keys are written again for every document, with those words.
+  // 27: what shared values cost a write (issue 31). The fields of VALUE_KEY_FIELDS (storage/search-keys.ts: facet
+  // fields, has-value flags, column paths) leave the index on (field, folded, urn), which took one random entry per
+  // value; a document's keys take their values and their presence instead, and search_key_values keeps each distinct
+  // value once (what a CONTAIN or a wildcard reads before it asks the keys). The keys are written again for every
+  // document, with those words.
   `
   CREATE TABLE search_key_values (
     field TEXT NOT NULL,
