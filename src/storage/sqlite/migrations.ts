@@ -568,7 +568,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   // fields, has-value flags, column paths) leave the index on (field, folded, urn), which took one random entry per
   // value; a document's keys take their values and their presence instead, and search_key_values keeps each distinct
   // value once (what a CONTAIN or a wildcard reads before it asks the keys). The keys are written again for every
-  // document, with those words.
+  // document, with those words, each document's from its own rows (seeks by urn in document order: no sort).
   `
   CREATE TABLE search_key_values (
     field TEXT NOT NULL,
@@ -582,17 +582,17 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   DROP TABLE search_keys;
   CREATE VIRTUAL TABLE search_keys USING fts5 (keys, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
   INSERT INTO search_keys (rowid, keys)
-    SELECT k.doc, group_concat(k.key, ' ') FROM (
-        SELECT f.doc AS doc, search_key(v.field, v.value) AS key FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id
-        UNION ALL
-        SELECT d.id, '${REMOVED_KEY}' FROM search_fields x JOIN search_docs d ON d.urn = x.urn WHERE ${REMOVED_ROWS}
-        UNION ALL
-        SELECT d.id, search_key(x.field, x.value) FROM search_fields x JOIN search_docs d ON d.urn = x.urn WHERE x.field IN (${VALUE_FIELDS_SQL})
-        UNION ALL
-        SELECT DISTINCT d.id, search_key(char(2) || x.field, '') FROM search_fields x JOIN search_docs d ON d.urn = x.urn
-         WHERE x.field IN (${VALUE_FIELDS_SQL})
-      ) k
-     GROUP BY k.doc ORDER BY k.doc;
+    SELECT doc, keys FROM (
+      SELECT d.id AS doc, (
+          SELECT group_concat(k.key, ' ') FROM (
+            SELECT search_key(x.field, x.value) AS key FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${VALUE_FIELDS_SQL})
+            UNION ALL
+            SELECT DISTINCT search_key(char(2) || x.field, '') FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${VALUE_FIELDS_SQL})
+            UNION ALL
+            SELECT '${REMOVED_KEY}' FROM search_fields x WHERE x.urn = d.urn AND ${REMOVED_ROWS}
+          ) k) AS keys
+        FROM search_docs d)
+     WHERE keys IS NOT NULL ORDER BY doc;
   DROP INDEX search_fields_by_value;
   CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn) WHERE ${valueIndexTerm('')};
   `,

@@ -149,15 +149,14 @@ export class SqliteSearchIndex {
   }
 
   /**
-   * Writes the document's keys row again (storage/search-keys.ts) from its facet rows, its values of VALUE_KEY_FIELDS
-   * and its soft-deletion flag as they now stand (every aspect's, not only the one written).
+   * Writes the document's keys row again (storage/search-keys.ts) from its values of VALUE_KEY_FIELDS (the facet
+   * fields among them) and its soft-deletion flag as they now stand (every aspect's, not only the one written).
    */
   private writeKeys(doc: number, urn: string): void {
-    const values = this.sql(
-      `SELECT v.field AS field, v.value AS value FROM search_facets f JOIN search_facet_values v ON v.id = f.value_id WHERE f.doc = ?
-       UNION ALL
-       SELECT field, value FROM search_fields WHERE urn = ? AND field IN (SELECT value FROM json_each(?))`,
-    ).all(doc, urn, VALUE_FIELDS_JSON) as Array<{ field: string; value: string }>;
+    const values = this.sql('SELECT field, value FROM search_fields WHERE urn = ? AND field IN (SELECT value FROM json_each(?))').all(
+      urn,
+      VALUE_FIELDS_JSON,
+    ) as Array<{ field: string; value: string }>;
     const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND ${REMOVED_ROWS}`).get(urn) !== undefined;
     const keys = keysOf(values, removed);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
