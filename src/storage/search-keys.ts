@@ -16,22 +16,17 @@ import type { SearchRules } from './search-sql.ts';
 export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'removed']);
 
 /**
- * The fields SQLite finds entities by through their keys alone (migration 27): fields whose values many entities
- * share, so that an index entry per value is a random b-tree write on every ingest for little a filter cannot get
- * from the keys: the facet fields, the has-value flags every dataset carries, and a dataset's 10 to 50 column paths.
- * Their `search_fields` rows stay (facets, sorts, an entity's own values, a check of one entity), but the index on
- * (field, folded, urn) leaves them out. A filter or `/q` on one reads the distinct values it selects from
- * `search_key_values` and their entities from the keys. Changing this list needs a migration (the index's condition
- * and every document's keys).
+ * The fields SQLite finds entities by through their keys alone (migration 27): fields with many values per entity, or
+ * values most entities share, so that an index entry per value is a random b-tree write on every ingest for little a
+ * filter cannot get from the keys: a dataset's 10 to 50 column paths and the has-value flags. Their `search_fields`
+ * rows stay (facets, sorts, an entity's own values, a check of one candidate by urn), but the index on (field,
+ * folded, urn) leaves them out. A filter or `/q` on one reads the distinct values it selects from `search_key_values`
+ * and their entities from the keys. The facet fields stay in that index too: a word search with a facet filter checks
+ * each candidate there, in a range a few megabytes long, where a seek by urn lands anywhere in the whole table (at a
+ * million entities the deprecation facet's check per match cost twice as much that way). Changing this list needs a
+ * migration (the index's condition and every document's keys).
  */
-export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set([
-  ...FACET_FIELD_SET,
-  'fieldPaths',
-  'hasDescription',
-  'hasTags',
-  'hasOwners',
-  'hasGlossaryTerms',
-]);
+export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set(['fieldPaths', 'hasDescription', 'hasTags', 'hasOwners', 'hasGlossaryTerms']);
 
 /**
  * The term every read of `search_fields` (as `alias`, say `x.`) by value carries on SQLite: the index on (field,
@@ -44,6 +39,9 @@ export const NO_KEY = 'knone';
 
 /** The fields that give an SQLite document keys. */
 export const SQLITE_KEY_FIELDS: ReadonlySet<string> = new Set([...KEY_FIELDS, ...VALUE_KEY_FIELDS]);
+
+/** The fields whose `search_fields` rows an SQLite document's value keys come from (all but the soft-deletion flag). */
+export const SQLITE_VALUE_ROWS: readonly string[] = [...SQLITE_KEY_FIELDS].filter((f) => f !== 'removed');
 
 /** The `search_fields` rows that say an entity is soft-deleted: the rows REMOVED_KEY stands for. */
 export const REMOVED_ROWS = `field = 'removed' AND folded = 'true'`;

@@ -238,8 +238,8 @@ for (const backend of await backends()) {
           'with a facet field',
         );
       }
-      // The other shared values SQLite finds through its keys: facet fields and has-value flags, with conditions the keys'
-      // own expression does not take, alone and with words.
+      // Facet fields and has-value flags (SQLite finds the flags through its keys), with conditions the keys' own
+      // expression does not take, alone and with words.
       await put(rivers, 'globalTags', { tags: [{ tag: 'urn:li:tag:water' }] });
       await put(roads, 'deprecation', { deprecated: true, note: '', actor: ACTOR });
       const one = (field: string, condition: string, values: string[], negated = false): SearchFilter => [

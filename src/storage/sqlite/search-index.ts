@@ -5,13 +5,13 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
-import { keysOf, REMOVED_ROWS, SQLITE_KEY_FIELDS, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { keysOf, REMOVED_ROWS, SQLITE_KEY_FIELDS, SQLITE_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
 export const SLOTS = 65536;
 
-const VALUE_FIELDS_JSON = JSON.stringify([...VALUE_KEY_FIELDS]);
+const KEY_ROWS_JSON = JSON.stringify(SQLITE_VALUE_ROWS);
 
 /** Rows per INSERT statement: each count is one cached statement. */
 const ROWS_PER_INSERT = 32;
@@ -149,13 +149,13 @@ export class SqliteSearchIndex {
   }
 
   /**
-   * Writes the document's keys row again (storage/search-keys.ts) from its values of VALUE_KEY_FIELDS (the facet
-   * fields among them) and its soft-deletion flag as they now stand (every aspect's, not only the one written).
+   * Writes the document's keys row again (storage/search-keys.ts) from its values of the key fields and its
+   * soft-deletion flag as they now stand (every aspect's, not only the one written).
    */
   private writeKeys(doc: number, urn: string): void {
     const values = this.sql('SELECT field, value FROM search_fields WHERE urn = ? AND field IN (SELECT value FROM json_each(?))').all(
       urn,
-      VALUE_FIELDS_JSON,
+      KEY_ROWS_JSON,
     ) as Array<{ field: string; value: string }>;
     const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND ${REMOVED_ROWS}`).get(urn) !== undefined;
     const keys = keysOf(values, removed);
