@@ -34,9 +34,6 @@ export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set(['fieldPaths', 'has
  */
 export const valueIndexTerm = (alias: string): string => `${alias}field NOT IN (${[...VALUE_KEY_FIELDS].map((f) => `'${f}'`).join(', ')})`;
 
-/** A word no key is (keys are `k` and hex digits): what a full-text expression over no keys matches. */
-export const NO_KEY = 'knone';
-
 /** The fields that give an SQLite document keys. */
 export const SQLITE_KEY_FIELDS: ReadonlySet<string> = new Set([...KEY_FIELDS, ...VALUE_KEY_FIELDS]);
 
@@ -98,6 +95,9 @@ export function keysOf(values: ReadonlyArray<{ readonly field: string; readonly 
   return [...keys];
 }
 
+/** The flags (`true` or `false`) a key stands for: `false` is "holds no `true`". */
+const FLAGS: ReadonlySet<string> = new Set(['removed', 'deprecated', 'hasDescription', 'hasTags', 'hasOwners', 'hasGlossaryTerms']);
+
 /** One criterion as `[positive, expression]`, or undefined if the keys cannot answer it exactly. */
 function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax, fields: ReadonlySet<string>): [boolean, string] | undefined {
   const field = rules.baseField(c.field);
@@ -105,8 +105,10 @@ function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax
   if ((condition !== 'EQUAL' && condition !== 'IN') || c.values.length === 0) return undefined;
   const negated = c.negated === true;
   // A false flag is "holds no `true`", as the SQL filter reads it (storage/search-sql.ts): an entity may hold both
-  // values (a dataset's hasTags from its tags and from its columns').
-  if ((field === 'removed' || fields.has(field)) && c.values.every((v) => v === 'false')) return [negated, key(field, 'true')];
+  // values (a dataset's hasTags from its tags and from its columns'). Any other field's `false` is the SQL's to read.
+  if (c.values.every((v) => v === 'false')) {
+    return FLAGS.has(field) && (field === 'removed' || fields.has(field)) ? [negated, key(field, 'true')] : undefined;
+  }
   if (field === 'removed') return c.values.every((v) => v === 'true') ? [!negated, REMOVED_KEY] : undefined;
   if (!fields.has(field)) return undefined;
   return [!negated, `(${c.values.map((v) => searchKey(field, v)).join(syntax.or)})`];

@@ -267,7 +267,12 @@ for (const backend of await backends()) {
       assert.deepEqual(await urns('/q -_exists_:fieldPaths'), []);
 
       // A column renamed: the old path is no entity's any more (though once seen), the new one is found.
-      await put(roads, 'schemaMetadata', columns('latitude', 'paving'));
+      assert.deepEqual(await urns(undefined, paths('EQUAL', ['false'])), both, 'a false value: no path folded to true');
+      await put(roads, 'schemaMetadata', columns('latitude', 'paving', 'True'));
+      for (const text of [undefined, 'north']) {
+        assert.deepEqual(await urns(text, paths('EQUAL', ['false'])), [rivers], `a false value, words: ${text}`);
+        assert.deepEqual(await urns(text, [[{ field: 'platform', values: ['urn:li:dataPlatform:kafka'] }, ...paths('EQUAL', ['false'])[0]!]]), []);
+      }
       assert.deepEqual(await urns(undefined, paths('EQUAL', ['surface'])), []);
       assert.deepEqual(await urns('north', paths('END_WITH', ['face'])), []);
       assert.deepEqual(await urns(undefined, paths('START_WITH', ['pav'])), [roads]);
@@ -275,6 +280,12 @@ for (const backend of await backends()) {
       await put(rivers, 'schemaMetadata', columns('latitude', 'longitude'));
       assert.deepEqual(await urns(undefined, paths('START_WITH', ['flow'])), []);
       assert.deepEqual(await urns(undefined, paths('EQUAL', ['longitude'])), [rivers]);
+      // Many distinct values one condition selects: each value's documents looked up.
+      await put(rivers, 'schemaMetadata', columns('latitude', 'longitude', ...Array.from({ length: 300 }, (_, i) => `wide_${i}`)));
+      assert.deepEqual(await urns('north', paths('START_WITH', ['wide_'])), [rivers]);
+      assert.deepEqual(await urns(undefined, paths('CONTAIN', ['IDE_29'])), [rivers]);
+      await put(rivers, 'schemaMetadata', columns('latitude', 'longitude'));
+      assert.deepEqual(await urns(undefined, paths('START_WITH', ['wide_'])), []);
       // The schema gone: no paths, not among those that have them.
       await store.aspects.deleteAspect(rivers, 'schemaMetadata');
       assert.deepEqual(await urns(undefined, paths('EQUAL', ['latitude'])), [roads]);
@@ -388,6 +399,8 @@ for (const backend of await backends()) {
   });
 }
 
+const GONE = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.gone,PROD)';
+
 describe('search index on SQLite: a database from before the field paths keys', () => {
   it('finds its field paths through the keys: equal, contains, exists; its facet filters as before', async () => {
     const db = await createSqliteDatabase();
@@ -397,6 +410,9 @@ describe('search index on SQLite: a database from before the field paths keys', 
         ops: [
           datasetOp(DS, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.places', origin: 'PROD' }),
           datasetOp(DS, 'schemaMetadata', columns('latitude', 'zip_code')),
+          datasetOp(GONE, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.gone', origin: 'PROD' }),
+          datasetOp(GONE, 'schemaMetadata', columns('zip_code')),
+          datasetOp(GONE, 'status', { removed: true }),
         ],
         actor: ACTOR,
         now: Date.now(),
@@ -417,6 +433,9 @@ describe('search index on SQLite: a database from before the field paths keys', 
         assert.equal(await paths('CONTAIN', ['TITU']), 1);
         assert.equal(await paths('EXISTS', []), 1);
         assert.equal(await count(store, undefined, [[{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }]]), 1);
+        assert.equal(await count(store, undefined, [[{ field: 'hasDescription', values: ['false'] }]]), 1);
+        const all = { ...query(undefined, [[{ field: 'fieldPaths', values: ['zip_code'] }]]), includeSoftDeleted: true };
+        assert.equal(await store.search.count(all), 2, 'the soft-deleted one too, when asked');
       } finally {
         await store.database.close();
       }

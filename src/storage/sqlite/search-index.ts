@@ -60,11 +60,20 @@ export class SqliteSearchIndex {
     if (entries.some((e) => SQLITE_KEY_FIELDS.has(e.field))) this.refreshKeys(doc, urn);
   }
 
-  /** The values of VALUE_KEY_FIELDS among `entries` in search_key_values (migration 27), the distinct values a filter reads. */
+  /**
+   * The values of VALUE_KEY_FIELDS among `entries` in search_key_values (migration 27), the distinct values a filter
+   * reads: a value known already is read, not written, unless its folded form or number changed (a release that
+   * folds differently rebuilds the index through `replace`).
+   */
   private rememberValues(entries: Iterable<SearchEntry>): void {
     const rows: unknown[][] = [];
     for (const e of entries) if (VALUE_KEY_FIELDS.has(e.field)) rows.push([e.field, e.value, e.folded, e.number ?? null]);
-    this.insertRows('INSERT OR IGNORE INTO search_key_values (field, value, folded, num)', 4, rows);
+    this.insertRows(
+      'INSERT INTO search_key_values (field, value, folded, num)',
+      4,
+      rows,
+      ' ON CONFLICT (field, value) DO UPDATE SET folded = excluded.folded, num = excluded.num WHERE folded IS NOT excluded.folded OR num IS NOT excluded.num',
+    );
   }
 
   /**
@@ -231,11 +240,11 @@ export class SqliteSearchIndex {
     ).all(doc * SLOTS, (doc + 1) * SLOTS, aspect) as Array<{ id: number; words: string }>;
   }
 
-  /** Rows as multi-row INSERTs of up to ROWS_PER_INSERT rows: one statement call where a row each cost one. */
-  private insertRows(insert: string, width: number, rows: ReadonlyArray<readonly unknown[]>): void {
+  /** Rows as multi-row INSERTs of up to ROWS_PER_INSERT rows (then `after`): one statement call where a row each cost one. */
+  private insertRows(insert: string, width: number, rows: ReadonlyArray<readonly unknown[]>, after = ''): void {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT);
-      this.sql(insertText(insert, width, chunk.length)).run(...chunk.flat());
+      this.sql(insertText(insert, width, chunk.length) + after).run(...chunk.flat());
     }
   }
 

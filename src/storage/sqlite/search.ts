@@ -4,7 +4,7 @@ import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
-import { filterKeys, FTS5_KEYS, NO_KEY, presenceKey, SQLITE_KEY_FIELDS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
+import { filterKeys, FTS5_KEYS, presenceKey, SQLITE_KEY_FIELDS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
 
 /**
  * The documents whose words match as `SELECT doc, score`. The rowid names the document and the slot
@@ -68,22 +68,22 @@ const SQLITE_SEARCH: SearchDialect = {
     table: 'search_docs',
     ofUrn: (urn) => `(SELECT id FROM search_docs WHERE urn = ${urn})`,
   },
-  // A field path's entities (migration 27): the distinct values the condition selects, from search_key_values, as one
-  // OR of their keys (search_key is the store's function, storage/search-keys.ts), FTS5 merging their lists.
+  // A field path's or a flag's entities (migration 27): each distinct value the condition selects, from
+  // search_key_values, then FTS5's documents for that value's key (search_key is the store's function,
+  // storage/search-keys.ts), one lookup per value: a CONTAIN may select thousands of values, and one OR of them all
+  // costs FTS5 time in the square of their number to parse.
   valueKeys: {
     fields: VALUE_KEY_FIELDS,
     indexed: valueIndexTerm,
     holding: (params, field, condition) => {
-      let match: string;
       if (condition === undefined) {
         params.push(presenceKey(field));
-        match = `@p${params.length}`;
-      } else {
-        params.push(field);
-        match = `(SELECT coalesce(group_concat(search_key(field, value), ' OR '), '${NO_KEY}') FROM search_key_values
-          WHERE field = @p${params.length} AND ${condition})`;
+        return `SELECT urn FROM search_docs WHERE id IN (SELECT rowid FROM search_keys WHERE search_keys MATCH @p${params.length})`;
       }
-      return `SELECT urn FROM search_docs WHERE id IN (SELECT rowid FROM search_keys WHERE search_keys MATCH ${match})`;
+      params.push(field);
+      return `SELECT urn FROM search_docs WHERE id IN (
+          SELECT k.rowid FROM search_key_values v CROSS JOIN search_keys k
+           WHERE v.field = @p${params.length} AND ${condition} AND k.search_keys MATCH search_key(v.field, v.value))`;
     },
   },
   // Otherwise SQLite reads (field, folded, urn) as two ranges and sorts them.
