@@ -15,6 +15,9 @@ import type { SearchRules } from './search-sql.ts';
 /** The fields whose values give an entity keys on both engines: the facet fields and the soft-deletion flag. */
 export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'removed']);
 
+/** The has-value flags every dataset carries (`true` or `false`). */
+const HAS_VALUE_FLAGS = ['hasDescription', 'hasTags', 'hasOwners', 'hasGlossaryTerms'];
+
 /**
  * The fields SQLite finds entities by through their keys alone (migration 27): fields with many values per entity, or
  * values most entities share, so that an index entry per value is a random b-tree write on every ingest for little a
@@ -26,13 +29,16 @@ export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'rem
  * million entities the deprecation facet's check per match cost twice as much that way). Changing this list needs a
  * migration (the index's condition and every document's keys).
  */
-export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set(['fieldPaths', 'hasDescription', 'hasTags', 'hasOwners', 'hasGlossaryTerms']);
+export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set(['fieldPaths', ...HAS_VALUE_FLAGS]);
+
+/** Field names as an SQL list (`'a', 'b'`): constants of this module, never a caller's text. */
+export const sqlFieldList = (fields: Iterable<string>): string => [...fields].map((f) => `'${f}'`).join(', ');
 
 /**
  * The term every read of `search_fields` (as `alias`, say `x.`) by value carries on SQLite: the index on (field,
  * folded, urn) holds only the rows it selects, and SQLite reads a partial index only for a query that says its terms.
  */
-export const valueIndexTerm = (alias: string): string => `${alias}field NOT IN (${[...VALUE_KEY_FIELDS].map((f) => `'${f}'`).join(', ')})`;
+export const valueIndexTerm = (alias: string): string => `${alias}field NOT IN (${sqlFieldList(VALUE_KEY_FIELDS)})`;
 
 /** The fields that give an SQLite document keys. */
 export const SQLITE_KEY_FIELDS: ReadonlySet<string> = new Set([...KEY_FIELDS, ...VALUE_KEY_FIELDS]);
@@ -96,7 +102,7 @@ export function keysOf(values: ReadonlyArray<{ readonly field: string; readonly 
 }
 
 /** The flags (`true` or `false`) a key stands for: `false` is "holds no `true`". */
-const FLAGS: ReadonlySet<string> = new Set(['removed', 'deprecated', 'hasDescription', 'hasTags', 'hasOwners', 'hasGlossaryTerms']);
+const FLAGS: ReadonlySet<string> = new Set(['removed', 'deprecated', ...HAS_VALUE_FLAGS]);
 
 /** One criterion as `[positive, expression]`, or undefined if the keys cannot answer it exactly. */
 function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax, fields: ReadonlySet<string>): [boolean, string] | undefined {
@@ -107,7 +113,7 @@ function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax
   // A false flag is "holds no `true`", as the SQL filter reads it (storage/search-sql.ts): an entity may hold both
   // values (a dataset's hasTags from its tags and from its columns'). Any other field's `false` is the SQL's to read.
   if (c.values.every((v) => v === 'false')) {
-    return FLAGS.has(field) && (field === 'removed' || fields.has(field)) ? [negated, key(field, 'true')] : undefined;
+    return FLAGS.has(field) && fields.has(field) ? [negated, key(field, 'true')] : undefined;
   }
   if (field === 'removed') return c.values.every((v) => v === 'true') ? [!negated, REMOVED_KEY] : undefined;
   if (!fields.has(field)) return undefined;

@@ -65,10 +65,7 @@ export interface SearchDialect {
     readonly fields: ReadonlySet<string>;
     /** The term a read of `search_fields` (as `alias`) by value carries, so that the engine reads its index on values. */
     readonly indexed: (alias: string) => string;
-    /**
-     * `SELECT urn FROM ... WHERE ...` (more terms may follow with AND) of the entities holding a value of `field` that
-     * `condition` selects (over `value`, `folded` and `num`; undefined: any value).
-     */
+    /** `SELECT urn` of the entities holding a value of `field` that `condition` selects (over `value`, `folded` and `num`; undefined: any value). */
     readonly holding: (params: unknown[], field: string, condition: string | undefined) => string;
   };
 }
@@ -157,10 +154,10 @@ function fieldRows(field: string, condition: string | undefined, d: SearchDialec
  * The entity `urn` (an expression) holds a value of `field` that `condition` selects: one seek, of the index on values
  * or, for a field the engine finds through its keys, of the table's own order by urn.
  */
-function holdsValue(urn: string, field: string, condition: string | undefined, d: SearchDialect, params: unknown[], alias = 'x'): string {
-  const where = [`${alias}.urn = ${urn}`, `${alias}.field = ${d.param(params, field)}${indexedTerm(field, d, `${alias}.`)}`];
+function holdsValue(urn: string, field: string, condition: string | undefined, d: SearchDialect, params: unknown[]): string {
+  const where = [`x.urn = ${urn}`, `x.field = ${d.param(params, field)}${indexedTerm(field, d, 'x.')}`];
   if (condition !== undefined) where.push(condition);
-  return `EXISTS (SELECT 1 FROM search_fields ${alias} WHERE ${where.join(' AND ')})`;
+  return `EXISTS (SELECT 1 FROM search_fields x WHERE ${where.join(' AND ')})`;
 }
 
 /** The term a read of `search_fields` by `field`'s values states so that the engine reads its index on values (none where all are there). */

@@ -4,11 +4,10 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { REMOVED_KEY, REMOVED_ROWS, SQLITE_VALUE_ROWS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
+import { REMOVED_KEY, REMOVED_ROWS, sqlFieldList, SQLITE_VALUE_ROWS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
 
-const sqlList = (fields: Iterable<string>): string => [...fields].map((f) => `'${f}'`).join(', ');
-const VALUE_FIELDS_SQL = sqlList(VALUE_KEY_FIELDS);
-const KEY_ROWS_SQL = sqlList(SQLITE_VALUE_ROWS);
+const VALUE_FIELDS_SQL = sqlFieldList(VALUE_KEY_FIELDS);
+const KEY_ROWS_SQL = sqlFieldList(SQLITE_VALUE_ROWS);
 /**
  * The FTS5 index over search_text's words (an external-content table kept current by its two triggers, FTS5's
  * documented pattern): created by migration 16, created again by 24 over the renumbered rows.
@@ -567,7 +566,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      GROUP BY k.doc ORDER BY k.doc;
   `,
   // 27: what shared values cost a write (issue 31). The fields of VALUE_KEY_FIELDS (storage/search-keys.ts: column
-  // paths and has-value flags) leave the index on (field, folded, urn), which took one random entry per value; a document's keys take their values and their presence instead, and search_key_values keeps each distinct
+  // paths and has-value flags) leave the index on (field, folded, urn), which took one random entry per value; a
+  // document's keys take their values and their presence instead, and search_key_values keeps each distinct
   // value once (what a CONTAIN or a wildcard reads before it asks the keys). The keys are written again for every
   // document, with those words, each document's from its own rows (seeks by urn in document order: no sort).
   `

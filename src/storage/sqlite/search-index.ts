@@ -96,7 +96,8 @@ export class SqliteSearchIndex {
     const fieldKey = (field: string, value: string, folded: string, num: number | null, isName: number) =>
       JSON.stringify([field, value, folded, num, isName]);
     const wanted = new Map(entries.map((e) => [fieldKey(e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0), e]));
-    // Whether the document's keys (storage/search-keys.ts) change: a facet value or the soft-deletion flag came or went.
+    // Whether the document's keys (storage/search-keys.ts) change: a facet value, a value of VALUE_KEY_FIELDS or the
+    // soft-deletion flag came or went.
     let keysChanged = false;
     for (const r of oldFields) {
       if (wanted.delete(fieldKey(r.field, r.value, r.folded, r.num, r.is_name))) continue;

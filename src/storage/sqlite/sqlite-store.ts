@@ -38,7 +38,8 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_size_limit = 67108864');
   db.pragma('cache_size = -65536');
-  // The key of a facet value in the search index (storage/search-keys.ts), for the migration that fills the keys.
+  // The key of a value in the search index (storage/search-keys.ts), for the migrations that fill the keys and the
+  // searches that look a value's documents up by it.
   db.function('search_key', { deterministic: true }, (field, value) => searchKey(String(field), String(value)));
   const statements = new StatementCache(db);
   const sql = (text: string) => statements.get(text);
