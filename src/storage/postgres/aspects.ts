@@ -27,7 +27,8 @@ import { END_SESSIONS_SQL } from './user-access.ts';
 type AspectOp = Extract<WriteOp, { kind: 'aspect' }>;
 
 /** A key aspect write: inserted when absent, never versioned, so a batch's keys can go in one statement. */
-const isKeyWrite = (op: WriteOp): op is AspectOp => op.kind === 'aspect' && op.onlyIfAbsent === true && op.update === undefined;
+const writesKey = (op: AspectOp): boolean => op.onlyIfAbsent === true && op.update === undefined;
+const isKeyWrite = (op: WriteOp): op is AspectOp => op.kind === 'aspect' && writesKey(op);
 const keyOf = (op: AspectOp): string => `${op.urn}\u0000${op.aspect}`;
 
 type AspectRow = StoredRow<Json>;
@@ -77,12 +78,17 @@ export class PostgresAspects implements PortImpl<AspectPort> {
           if (batch.requireEntities && batch.requireEntities.length > 0) await requireEntities(c, batch.requireEntities);
           const keys = batch.ops.filter(isKeyWrite);
           const created = keys.length > 0 ? await this.insertKeys(c, keys, batch.actor, batch.now) : new Set<string>();
+          const fresh = await this.insertFresh(c, batch.ops, batch.actor, batch.now);
           const outcomes: AspectWriteOutcome[] = [];
           for (const op of batch.ops) {
             if (op.kind !== 'aspect') continue;
-            if (isKeyWrite(op))
+            if (writesKey(op))
               outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: created.has(keyOf(op)) ? 'created' : 'unchanged', value: op.value });
-            else outcomes.push(await this.writeAspect(c, op, batch.actor, batch.now));
+            else if (fresh.has(op)) {
+              // Logged here, in the batch's order, though written before the loop.
+              this.events.aspectChanged(c, { ...changeOf(op, batch.actor, batch.now), before: null, after: op.value });
+              outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: 'created', value: op.value });
+            } else outcomes.push(await this.writeAspect(c, op, batch.actor, batch.now));
           }
           if (series.length > 0) {
             await this.ts.upsert(c, series);
@@ -101,10 +107,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     }
   }
 
-  /**
-   * Writes every key aspect of the batch (and its entity row) in one statement,
-   * in urn order so concurrent batches lock in the same order; returns those it created.
-   */
+  /** Writes every key aspect of the batch (and its entity row) in one statement; returns those it created. */
   private async insertKeys(c: pg.PoolClient, ops: readonly AspectOp[], actor: string, now: number): Promise<Set<string>> {
     // Most keys of a batch exist already (events of known datasets): one read finds them, and only the rest are inserted.
     const present = await c.query<{ urn: string; aspect: string }>(
@@ -116,7 +119,41 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     const known = new Set(present.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
     const missing = ops.filter((o) => !known.has(keyOf(o)));
     if (missing.length === 0) return new Set();
-    const sorted = [...missing].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+    const createdOps = await this.createAbsent(c, missing, actor, now);
+    const created = new Set(createdOps.map(keyOf));
+    // A key can declare a relationship (a data job's flow): createAbsent indexed those the batch created.
+    for (const op of createdOps) this.events.aspectChanged(c, { ...changeOf(op, actor, now), before: null, after: op.value });
+    return created;
+  }
+
+  /**
+   * Creates, in one statement, the batch's plain writes (no update function) of aspects that do not exist yet, the
+   * first write of each (urn, aspect) only, and indexes them all at once (an ingest of new entities: a statement or
+   * three per aspect cost PostgreSQL more than the rows). Returns the ops it created: the rest (aspects that exist, a
+   * second write of one, a lost race) are written one by one. A batch with fewer than two such writes skips it (one
+   * insert attempt is what writeAspect tries first anyway). Their change-log entries are the caller's, in the
+   * batch's order.
+   */
+  private async insertFresh(c: pg.PoolClient, ops: readonly WriteOp[], actor: string, now: number): Promise<Set<AspectOp>> {
+    const seen = new Set<string>();
+    const candidates: AspectOp[] = [];
+    for (const op of ops) {
+      if (op.kind !== 'aspect' || writesKey(op)) continue;
+      const key = keyOf(op);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (op.update === undefined && op.onlyIfAbsent !== true) candidates.push(op);
+    }
+    if (candidates.length < 2) return new Set();
+    return new Set(await this.createAbsent(c, candidates, actor, now));
+  }
+
+  /**
+   * Inserts the ops' aspects (and their entities' rows) where absent, in one statement, in key order so concurrent
+   * batches lock in one order, and indexes those it created, all at once; returns those, in key order.
+   */
+  private async createAbsent(c: pg.PoolClient, ops: readonly AspectOp[], actor: string, now: number): Promise<AspectOp[]> {
+    const sorted = [...ops].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
     const r = await c.query<{ urn: string; aspect: string }>(
       named(
         `WITH k AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $8::text[]) WITH ORDINALITY AS k(urn, aspect, entity_type, metadata, sm, run_id, n)),
@@ -136,13 +173,9 @@ export class PostgresAspects implements PortImpl<AspectPort> {
         ],
       ),
     );
-    const created = new Set(r.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
-    // A key can declare a relationship (a data job's flow): the keys this batch created index theirs.
-    for (const op of sorted) {
-      if (!created.has(keyOf(op))) continue;
-      await this.relationships.index(c, op.entityType, op.urn, op.aspect, op.value);
-      this.events.aspectChanged(c, { ...changeOf(op, actor, now), before: null, after: op.value });
-    }
+    const inserted = new Set(r.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
+    const created = sorted.filter((op) => inserted.has(keyOf(op)));
+    await this.relationships.indexCreated(c, created);
     return created;
   }
 

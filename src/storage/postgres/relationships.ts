@@ -82,6 +82,23 @@ export class PostgresRelationships implements PortImpl<RelationshipPort> {
     await this.searchIndex.replace(c, urn, aspect, entries.search ?? []);
   }
 
+  /**
+   * Indexes aspects this transaction created: their edges, marks and search entries only inserted, since the tables
+   * hold none of theirs (each removal of an aspect removes what it indexed, in its transaction).
+   */
+  async indexCreated(c: pg.PoolClient, items: ReadonlyArray<{ entityType: string; urn: string; aspect: string; value: Json }>): Promise<void> {
+    const indexed = items
+      .filter((i) => this.indexer.aspects.has(i.aspect))
+      .map((i) => ({ urn: i.urn, aspect: i.aspect, entries: this.indexer.index(i.entityType, i.urn, i.aspect, i.value) }));
+    if (indexed.length === 0) return;
+    await this.insert(c, indexed);
+    await this.searchIndex.replaceMany(
+      c,
+      indexed.map((i) => ({ urn: i.urn, aspect: i.aspect, entries: i.entries.search ?? [] })),
+      true,
+    );
+  }
+
   /** Inserts the entries of several aspects, into tables that hold none of theirs, in two statements. */
   private async insert(c: pg.PoolClient, items: ReadonlyArray<{ urn: string; aspect: string; entries: AspectIndexEntries }>): Promise<void> {
     const edges = items.flatMap(({ urn, aspect, entries }) => entries.relationships.map((e) => ({ ...e, urn, aspect })));

@@ -54,6 +54,10 @@ const INSERT_FIELDS = `INSERT INTO search_fields (urn, aspect, field, value, fol
 const INSERT_FACETS = `INSERT INTO search_facets (urn, field, value, aspect)
   SELECT DISTINCT u.urn, u.field, u.value, u.aspect FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(urn, aspect, field, value)
    WHERE u.field = ANY($16::text[])`;
+/** What an aspect contributed before, deleted: the facet rows' urns, and the flags' rows, returned. */
+const GONE = `gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn, s.field),
+            gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
+            gone_facets AS (DELETE FROM search_facets s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn),`;
 /** The collector of the urns whose keys a transaction writes at its commit. */
 const KEYS = {};
 
@@ -179,8 +183,17 @@ export class PostgresSearchIndex {
     });
   }
 
-  /** Replaces what each aspect contributed with its entries, all in one statement. */
-  private async replaceMany(c: pg.PoolClient, items: ReadonlyArray<{ urn: string; aspect: string; entries: readonly SearchEntry[] }>): Promise<void> {
+  /**
+   * Replaces what each aspect contributed with its entries, all in one statement. `created`: the aspects were created
+   * in this transaction, so the index holds nothing of theirs (every removal of an aspect removes its entries in the
+   * same transaction) and their entries are only inserted: no delete to plan, which at bulk-load sizes and without
+   * fresh statistics PostgreSQL would plan as a scan of the whole table.
+   */
+  async replaceMany(
+    c: pg.PoolClient,
+    items: ReadonlyArray<{ urn: string; aspect: string; entries: readonly SearchEntry[] }>,
+    created = false,
+  ): Promise<void> {
     if (items.length === 0) return;
     const { f, t } = columns(
       items.map((i) => i.urn),
@@ -189,15 +202,14 @@ export class PostgresSearchIndex {
     );
     // The urns whose facet values or soft-deletion flag went (deleted to be written again, or for good), and those
     // whose entries hold some: their keys are written at the commit.
+    // (The keys item types $14 and $15 when no delete reads it.)
     const { rows } = await c.query<{ urn: string }>(
       `WITH keys AS (SELECT * FROM unnest($14::text[], $15::text[]) AS k(urn, aspect)),
-            gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn, s.field),
-            gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
-            gone_facets AS (DELETE FROM search_facets s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn),
+            ${created ? '' : GONE}
             fields AS (${INSERT_FIELDS}),
             facets AS (${INSERT_FACETS}),
             text AS (${INSERT_TEXT})
-       SELECT urn FROM gone_facets UNION SELECT urn FROM gone_fields WHERE field = 'removed'`,
+       ${created ? 'SELECT NULL::text AS urn WHERE false' : "SELECT urn FROM gone_facets UNION SELECT urn FROM gone_fields WHERE field = 'removed'"}`,
       [
         f.urn,
         f.aspect,
