@@ -111,6 +111,28 @@ for (const backend of await backends()) {
       assert.deepEqual(await urns(search(undefined, [[{ field: 'tags', values: ['urn:li:tag:old'] }]])), []);
     });
 
+    it('writes one op given twice in a batch once, and then finds it unchanged', async () => {
+      const [f, g] = [ds('f'), ds('g')];
+      const twice = op(f, 'datasetProperties', { name: 'f' });
+      const { next } = await store.changeEvents.eventLogBounds();
+      const outcomes = await store.aspects.write({ ops: [twice, op(g, 'status', { removed: false }), twice], actor: 'urn:li:corpuser:t', now: 4 });
+      assert.deepEqual(
+        outcomes.map((o) => [o.urn, o.outcome]),
+        [
+          [f, 'created'],
+          [g, 'created'],
+          [f, 'unchanged'],
+        ],
+      );
+      assert.deepEqual(
+        (await store.changeEvents.readEventLog('MetadataChangeLog_Versioned_v1', next, 100)).map((e) => read(e).slice(0, 2)),
+        [
+          [f, 'datasetProperties'],
+          [g, 'status'],
+        ],
+      );
+    });
+
     it('leaves nothing of a failing batch that created new aspects', async () => {
       const [d, e] = [ds('d'), ds('e')];
       const failing: WriteOp = {

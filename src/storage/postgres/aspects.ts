@@ -80,11 +80,11 @@ export class PostgresAspects implements PortImpl<AspectPort> {
           const created = keys.length > 0 ? await this.insertKeys(c, keys, batch.actor, batch.now) : new Set<string>();
           const fresh = await this.insertFresh(c, batch.ops, batch.actor, batch.now);
           const outcomes: AspectWriteOutcome[] = [];
-          for (const op of batch.ops) {
+          for (const [i, op] of batch.ops.entries()) {
             if (op.kind !== 'aspect') continue;
             if (writesKey(op))
               outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: created.has(keyOf(op)) ? 'created' : 'unchanged', value: op.value });
-            else if (fresh.has(op)) {
+            else if (fresh.has(i)) {
               // Logged here, in the batch's order, though written before the loop.
               this.events.aspectChanged(c, { ...changeOf(op, batch.actor, batch.now), before: null, after: op.value });
               outcomes.push({ urn: op.urn, aspect: op.aspect, outcome: 'created', value: op.value });
@@ -129,23 +129,27 @@ export class PostgresAspects implements PortImpl<AspectPort> {
   /**
    * Creates, in one statement, the batch's plain writes (no update function) of aspects that do not exist yet, the
    * first write of each (urn, aspect) only, and indexes them all at once (an ingest of new entities: a statement or
-   * three per aspect cost PostgreSQL more than the rows). Returns the ops it created: the rest (aspects that exist, a
-   * second write of one, a lost race) are written one by one. A batch with fewer than two such writes skips it (one
-   * insert attempt is what writeAspect tries first anyway). Their change-log entries are the caller's, in the
-   * batch's order.
+   * three per aspect cost PostgreSQL more than the rows). Returns the places in `ops` of those it created: the rest
+   * (aspects that exist, a second write of one, a lost race) are written one by one. A batch with fewer than two
+   * such writes skips it (one insert attempt is what writeAspect tries first anyway). Their change-log entries are
+   * the caller's, in the batch's order.
    */
-  private async insertFresh(c: pg.PoolClient, ops: readonly WriteOp[], actor: string, now: number): Promise<Set<AspectOp>> {
+  private async insertFresh(c: pg.PoolClient, ops: readonly WriteOp[], actor: string, now: number): Promise<Set<number>> {
     const seen = new Set<string>();
     const candidates: AspectOp[] = [];
-    for (const op of ops) {
+    const at = new Map<AspectOp, number>();
+    for (const [i, op] of ops.entries()) {
       if (op.kind !== 'aspect' || writesKey(op)) continue;
       const key = keyOf(op);
       if (seen.has(key)) continue;
       seen.add(key);
-      if (op.update === undefined && op.onlyIfAbsent !== true) candidates.push(op);
+      if (op.update === undefined && op.onlyIfAbsent !== true) {
+        candidates.push(op);
+        at.set(op, i);
+      }
     }
     if (candidates.length < 2) return new Set();
-    return new Set(await this.createAbsent(c, candidates, actor, now));
+    return new Set((await this.createAbsent(c, candidates, actor, now)).map((op) => at.get(op)!));
   }
 
   /**
