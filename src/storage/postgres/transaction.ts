@@ -12,6 +12,12 @@ export interface CommitPart {
   readonly with: (name: (local: string) => string, param: (n: number) => string) => string;
   readonly select?: (name: (local: string) => string) => string;
   readonly values: readonly unknown[];
+  /**
+   * Plan the statement on every call when this part is in it (not prepared): a generic plan made while a table it
+   * reads by `= ANY(...)` was small (a new database, an index emptied for a rebuild) stays a scan of that table
+   * however large it grows, for the connection's life.
+   */
+  readonly planEachTime?: boolean;
 }
 
 /** What a transaction's statements left for its end: items collected per collector, each made into parts by its flush. */
@@ -54,7 +60,8 @@ function joined(parts: readonly CommitPart[]): pg.QueryConfig {
     if (part.select) selects.push(part.select(name));
     values.push(...part.values);
   });
-  return named(`WITH ${items.join(',\n')}\nSELECT ${selects.length > 0 ? selects.join(', ') : '1'}`, values);
+  const text = `WITH ${items.join(',\n')}\nSELECT ${selects.length > 0 ? selects.join(', ') : '1'}`;
+  return parts.some((p) => p.planEachTime) ? { text, values } : named(text, values);
 }
 
 /** Runs `fn` in one transaction on one pooled connection: committed when it returns, rolled back when it throws. */
