@@ -33,6 +33,9 @@ const keyOf = (op: AspectOp): string => `${op.urn}\u0000${op.aspect}`;
 
 type AspectRow = StoredRow<Json>;
 
+/** PostgreSQL's SQLSTATE for a transaction ended to break a deadlock. */
+const DEADLOCK_DETECTED = '40P01';
+
 /** WriteBatch.requireEntities inside the batch's transaction: the entities found stay until it ends (FOR KEY SHARE). */
 async function requireEntities(c: pg.PoolClient, urns: readonly string[]): Promise<void> {
   const wanted = [...new Set(urns)];
@@ -58,7 +61,8 @@ const toAspect = (r: AspectRow): StoredAspect => toStoredAspect(r, (json) => jso
 
 /**
  * Versioned aspects on PostgreSQL: DataHub's aspect table (version 0 the latest), the entities table, and the batch
- * write that also carries timeseries events, one transaction per batch; concurrent writers lock rows in urn order.
+ * write that also carries timeseries events, one transaction per batch. A batch locks the aspects it creates first (in
+ * key order), then the rest in its own order; a batch that two writers' orders deadlock is run again (below).
  */
 export class PostgresAspects implements PortImpl<AspectPort> {
   constructor(
@@ -101,8 +105,11 @@ export class PostgresAspects implements PortImpl<AspectPort> {
           return outcomes;
         });
       } catch (e) {
-        if (!(e instanceof PartitionMoved) || attempt >= 3) throw e;
-        this.ts.resetCaches();
+        // PostgreSQL ends one of two transactions that wait on each other's rows (40P01): the batch was rolled back
+        // whole, so it runs again (an update function included) on the rows as the other left them.
+        const again = e instanceof PartitionMoved || (e as { code?: unknown }).code === DEADLOCK_DETECTED;
+        if (!again || attempt >= 3) throw e;
+        if (e instanceof PartitionMoved) this.ts.resetCaches();
       }
     }
   }
@@ -117,7 +124,8 @@ export class PostgresAspects implements PortImpl<AspectPort> {
       ),
     );
     const known = new Set(present.rows.map((row) => `${row.urn}\u0000${row.aspect}`));
-    const missing = ops.filter((o) => !known.has(keyOf(o)));
+    // A key given twice is created once (its index rows inserted once).
+    const missing = [...new Map(ops.filter((o) => !known.has(keyOf(o))).map((o) => [keyOf(o), o] as const)).values()];
     if (missing.length === 0) return new Set();
     const createdOps = await this.createAbsent(c, missing, actor, now);
     const created = new Set(createdOps.map(keyOf));
@@ -153,8 +161,9 @@ export class PostgresAspects implements PortImpl<AspectPort> {
   }
 
   /**
-   * Inserts the ops' aspects (and their entities' rows) where absent, in one statement, in key order so concurrent
-   * batches lock in one order, and indexes those it created, all at once; returns those, in key order.
+   * Inserts the ops' aspects (and their entities' rows) where absent, in one statement, in key order (two batches
+   * creating the same aspects wait on each other in one order), and indexes those it created, all at once; returns
+   * those, in key order. The ops name distinct aspects.
    */
   private async createAbsent(c: pg.PoolClient, ops: readonly AspectOp[], actor: string, now: number): Promise<AspectOp[]> {
     const sorted = [...ops].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
@@ -361,6 +370,9 @@ export class PostgresAspects implements PortImpl<AspectPort> {
 
   async deleteAspect(urn: string, aspect: string): Promise<number> {
     return inTransaction(this.pool, async (c) => {
+      // The latest value locked first: a write replacing it meanwhile commits before what it indexed is forgotten (or
+      // waits, and finds it gone), so no edge or search row outlives the aspect (a new aspect's are only inserted).
+      await c.query(named('SELECT 1 FROM aspects WHERE urn = $1 AND aspect = $2 AND version = 0 FOR UPDATE', [urn, aspect]));
       await this.relationships.forgetAspect(c, urn, aspect);
       const deleted = await c.query<AspectRow>('DELETE FROM aspects WHERE urn = $1 AND aspect = $2 RETURNING *', [urn, aspect]);
       this.logDeleted(c, deleted.rows);

@@ -84,7 +84,8 @@ export class PostgresRelationships implements PortImpl<RelationshipPort> {
 
   /**
    * Indexes aspects this transaction created: their edges, marks and search entries only inserted, since the tables
-   * hold none of theirs (each removal of an aspect removes what it indexed, in its transaction).
+   * hold none of theirs (each removal of an aspect locks its latest value, then removes what it indexed, in its
+   * transaction).
    */
   async indexCreated(c: pg.PoolClient, items: ReadonlyArray<{ entityType: string; urn: string; aspect: string; value: Json }>): Promise<void> {
     const indexed = items

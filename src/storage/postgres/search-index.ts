@@ -64,9 +64,9 @@ const KEYS = {};
 /**
  * Writes the keys of `urns` again (storage/search-keys.ts) from their facet rows and soft-deletion flags as the
  * transaction leaves them: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
- * A tsvector unchanged is not written again (its GIN entries stay). Planned on every call: prepared once while the
- * index was small (a new database; a rebuild after TRUNCATE), its reads by urn stayed scans of `search_facets` as it
- * grew (a rebuild at a million entities fell from 4,000 to under 1,000 aspects/s).
+ * A tsvector unchanged is not written again (its GIN entries stay). Planned on every call: prepared while the index
+ * was small (a new database; a rebuild after TRUNCATE), its reads by urn stayed scans of `search_facets` as it grew,
+ * until the next ANALYZE (a rebuild at a million entities fell from 4,000 to under 1,000 aspects/s).
  */
 const keysPart = (urns: string[]): CommitPart => ({
   with: (name, param) => `${name('keys')} AS (
@@ -188,8 +188,8 @@ export class PostgresSearchIndex {
 
   /**
    * Replaces what each aspect contributed with its entries, all in one statement. `created`: the aspects were created
-   * in this transaction, so the index holds nothing of theirs (every removal of an aspect removes its entries in the
-   * same transaction) and their entries are only inserted: no delete to plan, which at bulk-load sizes and without
+   * in this transaction, so the index holds nothing of theirs (every removal of an aspect locks its latest value and
+   * removes its entries in the same transaction) and their entries are only inserted: no delete to plan, which at bulk-load sizes and without
    * fresh statistics PostgreSQL would plan as a scan of the whole table.
    */
   async replaceMany(

@@ -14,8 +14,8 @@ export interface CommitPart {
   readonly values: readonly unknown[];
   /**
    * Plan the statement on every call when this part is in it (not prepared): a generic plan made while a table it
-   * reads by `= ANY(...)` was small (a new database, an index emptied for a rebuild) stays a scan of that table
-   * however large it grows, for the connection's life.
+   * reads by `= ANY(...)` was small (a new database, an index emptied for a rebuild) stays a scan of that table as it
+   * grows, until its statistics change (the next ANALYZE; none during a bulk load without autovacuum).
    */
   readonly planEachTime?: boolean;
 }
