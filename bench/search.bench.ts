@@ -137,6 +137,9 @@ const emptyIndex = (db: TestDatabase): Promise<void> =>
 /** What autovacuum does after a bulk load on PostgreSQL (statistics for the planner, the visibility map), done now. */
 const settle = async (db: TestDatabase): Promise<void> => (db.config.kind === 'postgres' ? execElsewhere(db, 'VACUUM ANALYZE') : undefined);
 
+/** Requests per second, with a decimal when under ten (a search of seconds runs a fraction of one). */
+const rate = (perSecond: number): string => fmt(perSecond, perSecond < 10 ? 1 : 0);
+
 const progress = (label: string, total: number, started: bigint) => (done: number) => {
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   console.log(`  ${label}: ${fmt(done)} / ${fmt(total)} (${fmt(done / seconds)}/s)`);
@@ -228,8 +231,8 @@ export default async function searchBench(args: string[]): Promise<void> {
         fmt(a1.p50, 1),
         fmt(a1.p99, 1),
         fmt(c1.p50, 1),
-        fmt(a4.perSecond, a4.perSecond < 10 ? 1 : 0),
-        fmt(c4.perSecond, c4.perSecond < 10 ? 1 : 0),
+        rate(a4.perSecond),
+        rate(c4.perSecond),
         `${fmt((100 * a4.perSecond) / c4.perSecond)}%`,
       ]);
     }

@@ -151,7 +151,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
       const key = keyOf(op);
       if (seen.has(key)) continue;
       seen.add(key);
-      if (op.update === undefined && op.onlyIfAbsent !== true) {
+      if (op.update === undefined) {
         candidates.push(op);
         at.set(op, i);
       }

@@ -189,8 +189,8 @@ export class PostgresSearchIndex {
   /**
    * Replaces what each aspect contributed with its entries, all in one statement. `created`: the aspects were created
    * in this transaction, so the index holds nothing of theirs (every removal of an aspect locks its latest value and
-   * removes its entries in the same transaction) and their entries are only inserted: no delete to plan, which at bulk-load sizes and without
-   * fresh statistics PostgreSQL would plan as a scan of the whole table.
+   * removes its entries in the same transaction) and their entries are only inserted: no delete to plan, which at
+   * bulk-load sizes and without fresh statistics PostgreSQL would plan as a scan of the whole table.
    */
   async replaceMany(
     c: pg.PoolClient,
@@ -205,7 +205,7 @@ export class PostgresSearchIndex {
     );
     // The urns whose facet values or soft-deletion flag went (deleted to be written again, or for good), and those
     // whose entries hold some: their keys are written at the commit.
-    // (The keys item types $14 and $15 when no delete reads it.)
+    // The `keys` item stays when nothing reads it (`created`): it gives $14 and $15 their types.
     const { rows } = await c.query<{ urn: string }>(
       `WITH keys AS (SELECT * FROM unnest($14::text[], $15::text[]) AS k(urn, aspect)),
             ${created ? '' : GONE}
