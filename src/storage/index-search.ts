@@ -1,6 +1,6 @@
 import type { FacetCounts, IndexedValue, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
 import { FACET_FIELD_SET } from './search-facet-fields.ts';
-import { deprecationStateSql, matchedSql, namesSql, orderSql, type SearchDialect, type SearchRules } from './search-sql.ts';
+import { deprecationStateSql, matchedSql, namesSql, orderSql, walkSql, type SearchDialect, type SearchRules } from './search-sql.ts';
 
 /** Runs one read statement with its parameters and answers its rows. */
 export type RunQuery = (sql: string, params: readonly unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -10,10 +10,19 @@ const MAX_FACET_VALUES = 1000;
 const ENTITY_TYPE_FACETS = new Set(['_entityType', 'entityType']);
 const DEPRECATION_STATES = ['ACTIVE', 'DEPRECATED', 'OVERDUE'] as const;
 
+/**
+ * A filter's page is walked in urn order (IndexSearch.walk) when it ends within this many matches, reading at most
+ * WALK_BUDGET times as many entities of its first value; a deeper page, or one the walk leaves short, reads every match.
+ */
+const MAX_WALKED_PAGE_END = 1000;
+const WALK_BUDGET = 16;
+
 /** What each row of the one statement is: a hit of the page, the total, or a facet value's count. */
 const HIT = 0;
 const TOTAL = 1;
 const FACET = 2;
+/** A walk step's row of the entities it read: how many, and the last urn. */
+const LAST = 3;
 
 interface Cursor {
   /** How many matches came before the next page. */
@@ -46,9 +55,84 @@ export class IndexSearch {
     if (paging.count === 0 && !req.withTotal && facetFields.length === 0) {
       return { hits: [], ...('scrollId' in paging && paging.scrollId ? { nextScrollId: paging.scrollId } : {}) };
     }
-    const params: unknown[] = [];
     const now = this.clock();
-    const matched = matchedSql(req, this.dialect, params, this.rules, now);
+    if (paging.count > 0 && facetFields.length === 0 && start + paging.count < MAX_WALKED_PAGE_END) {
+      const walked = await this.walk(req, start, now);
+      if (walked !== undefined) return this.answer(req, start, walked, facetFields);
+    }
+    const params: unknown[] = [];
+    const result = await this.read(
+      req,
+      start,
+      req.withTotal === true,
+      facetFields,
+      params,
+      now,
+      matchedSql(req, this.dialect, params, this.rules, now),
+    );
+    return this.answer(req, start, result, facetFields);
+  }
+
+  /**
+   * A filter's page found by walking its first value's entities in urn order (walkSql), in steps of twice as many
+   * entities as the last, until the page is full or the value's entities end; its total, if asked, from the search
+   * keys. Undefined when the search is not of that shape, its total needs every match counted, or the walk reads
+   * WALK_BUDGET times the page's end without filling it (matches are rare among the value's entities: reading every
+   * match is cheaper). A platform and a tag over a million entities: about 60 entities read for a page of ten, where
+   * every match's row (40,000) was read and sorted.
+   */
+  private async walk(req: SearchRequest, start: number, now: number): Promise<{ hits: SearchHit[]; total?: number } | undefined> {
+    const end = start + req.paging.count + 1;
+    const hits: SearchHit[] = [];
+    let total: number | undefined;
+    let after = '';
+    let read = 0;
+    for (let limit = 2 * end; read < WALK_BUDGET * end; limit *= 2) {
+      const params: unknown[] = [];
+      const count = req.withTotal && read === 0 ? matchedSql(req, this.dialect, params, this.rules, now).count : undefined;
+      if (req.withTotal && read === 0 && count === undefined) return undefined;
+      const step = walkSql(req, this.dialect, params, this.rules, now, after, limit);
+      if (step === undefined) return undefined;
+      const parts = [
+        `SELECT ${HIT}, m.urn, m.entity_type, ${NAME}, 0 FROM (${step.matches}) m`,
+        `SELECT ${LAST}, max(g.urn), NULL, NULL, count(*) FROM g`,
+        ...(count !== undefined ? [`SELECT ${TOTAL}, NULL, NULL, NULL, c.n FROM (${count}) c`] : []),
+      ];
+      const rows = await this.run(
+        `WITH g AS MATERIALIZED (${step.driver}), r (kind, urn, entity_type, value, n) AS (${parts.join(' UNION ALL ')})
+          SELECT * FROM r ORDER BY kind, urn`,
+        params,
+      );
+      let walked = 0;
+      for (const r of rows) {
+        const kind = Number(r.kind);
+        if (kind === HIT) hits.push({ urn: String(r.urn), entityType: String(r.entity_type), ...(r.value != null ? { name: String(r.value) } : {}) });
+        else if (kind === TOTAL) total = Number(r.n);
+        else {
+          walked = Number(r.n);
+          if (r.urn != null) after = String(r.urn);
+        }
+      }
+      read += walked;
+      if (hits.length >= end || walked < limit) return { hits: hits.slice(start, end), ...(total !== undefined ? { total } : {}) };
+    }
+    return undefined;
+  }
+
+  /**
+   * One statement over the matches `matched`: the page (one row more than asked), the total if `withTotal` (the keys'
+   * count when given, else counted) and the facets.
+   */
+  private async read(
+    req: SearchRequest,
+    start: number,
+    withTotal: boolean,
+    facetFields: readonly string[],
+    params: unknown[],
+    now: number,
+    matched: { readonly sql: string; readonly count?: string },
+  ): Promise<{ hits: SearchHit[]; total?: number; facets: FacetCounts }> {
+    const { paging } = req;
     const p = (v: unknown) => this.dialect.param(params, v);
     const parts: string[] = [];
     if (paging.count > 0) {
@@ -58,29 +142,42 @@ export class IndexSearch {
       parts.push(`SELECT ${HIT}, row_number() OVER (ORDER BY ${outer}), CAST(NULL AS text), m.urn, m.entity_type, ${NAME}, 0
         FROM (SELECT * FROM m ORDER BY ${inner} LIMIT ${p(paging.count + 1)} OFFSET ${p(start)}) m`);
     }
-    if (req.withTotal) parts.push(`SELECT ${TOTAL}, 0, NULL, NULL, NULL, NULL, count(*) FROM m`);
-    parts.push(...this.facetParts(facetFields, params, now));
-    // Read more than once, the matches are computed once; read once, the engine may fold them into the page's plan.
-    const materialized = parts.length > 1 ? 'MATERIALIZED ' : '';
-    const statement = `WITH m AS ${materialized}(${matched}), r (kind, ord, field, urn, entity_type, value, n) AS (${parts.join(' UNION ALL ')})
+    // A filter's total from the search keys alone, when they answer it: no row of each match is read.
+    if (withTotal) parts.push(`SELECT ${TOTAL}, 0, NULL, NULL, NULL, NULL, c.n FROM (${matched.count ?? 'SELECT count(*) AS n FROM m'}) c`);
+    const facetReads = this.facetParts(facetFields, params, now);
+    parts.push(...facetReads);
+    // Read more than once, the matches are computed once; read once, the engine may fold them into that part's plan.
+    const reads = (paging.count > 0 ? 1 : 0) + (withTotal && matched.count === undefined ? 1 : 0) + facetReads.length;
+    const materialized = reads > 1 ? 'MATERIALIZED ' : '';
+    const statement = `WITH m AS ${materialized}(${matched.sql}), r (kind, ord, field, urn, entity_type, value, n) AS (${parts.join(' UNION ALL ')})
       SELECT * FROM r ORDER BY kind, ord`;
-    const rows = await this.run(statement, params);
     const hits: SearchHit[] = [];
     let total: number | undefined;
     const facets: FacetCounts = new Map(facetFields.map((f) => [this.rules.baseField(f), new Map<string, number>()]));
-    for (const r of rows) {
+    for (const r of await this.run(statement, params)) {
       const kind = Number(r.kind);
       if (kind === HIT) hits.push({ urn: String(r.urn), entityType: String(r.entity_type), ...(r.value != null ? { name: String(r.value) } : {}) });
       else if (kind === TOTAL) total = Number(r.n);
       else if (Number(r.n) > 0) facets.get(String(r.field))?.set(String(r.value), Number(r.n));
     }
-    const more = hits.length > paging.count;
+    return { hits, ...(total !== undefined ? { total } : {}), facets };
+  }
+
+  /** The result a caller sees: the page asked, the next scroll id, and the total and facets it asked for. */
+  private answer(
+    req: SearchRequest,
+    start: number,
+    read: { hits: SearchHit[]; total?: number; facets?: FacetCounts },
+    facetFields: readonly string[],
+  ): SearchResult {
+    const { paging } = req;
+    const more = read.hits.length > paging.count;
     return {
-      hits: hits.slice(0, paging.count),
+      hits: read.hits.slice(0, paging.count),
       ...('scrollId' in paging && more ? { nextScrollId: encode({ o: start + paging.count }) } : {}),
       ...('scrollId' in paging && paging.count === 0 && paging.scrollId ? { nextScrollId: paging.scrollId } : {}),
-      ...(total !== undefined ? { total } : {}),
-      ...(facetFields.length > 0 ? { facets } : {}),
+      ...(req.withTotal && read.total !== undefined ? { total: read.total } : {}),
+      ...(facetFields.length > 0 ? { facets: read.facets ?? new Map() } : {}),
     };
   }
 

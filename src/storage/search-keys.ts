@@ -74,8 +74,23 @@ export function searchKey(field: string, value: string): string {
 const recentKeys = new Map<string, string>();
 const RECENT_KEYS = 50_000;
 
+/** searchKey in PostgreSQL's SQL, over two text expressions. */
+const keySql = (field: string, value: string): string => `'k' || left(encode(sha256(convert_to(${field} || chr(1) || ${value}, 'UTF8')), 'hex'), 20)`;
+
 /** searchKey in PostgreSQL's SQL, over the columns `field` and `value`. */
-export const KEY_SQL = `'k' || left(encode(sha256(convert_to(field || chr(1) || value, 'UTF8')), 'hex'), 20)`;
+export const KEY_SQL = keySql('field', 'value');
+
+/** The field whose key every document with keys holds: its entity type (the registry's name). */
+export const TYPE_FIELD = '_entityType';
+
+/**
+ * The key of an entity type: every document that has keys holds its type's, so that a filter's matches among the
+ * asked types are the engine's own full-text answer (a count needs no row of the entity).
+ */
+export const typeKey = (entityType: string): string => searchKey(TYPE_FIELD, entityType);
+
+/** typeKey in PostgreSQL's SQL, over a text expression. */
+export const typeKeySql = (entityType: string): string => keySql(`'${TYPE_FIELD}'`, entityType);
 
 /** How an engine's full-text expressions say AND, OR and AND NOT. */
 export interface KeySyntax {
@@ -92,12 +107,17 @@ export const presenceKey = (field: string): string => searchKey(`\u0002${field}`
 
 /**
  * A document's keys: its key fields' values, the presence of each VALUE_KEY_FIELDS field it holds, and, if it is
- * soft-deleted, REMOVED_KEY; empty if it has none.
+ * soft-deleted, REMOVED_KEY; then its type's key. Empty if it has none of the others.
  */
-export function keysOf(values: ReadonlyArray<{ readonly field: string; readonly value: string }>, removed: boolean): string[] {
+export function keysOf(
+  values: ReadonlyArray<{ readonly field: string; readonly value: string }>,
+  removed: boolean,
+  entityType: string,
+): string[] {
   const keys = new Set(values.map((v) => searchKey(v.field, v.value)));
   for (const v of values) if (VALUE_KEY_FIELDS.has(v.field)) keys.add(presenceKey(v.field));
   if (removed) keys.add(REMOVED_KEY);
+  if (keys.size > 0) keys.add(typeKey(entityType));
   return [...keys];
 }
 
@@ -136,18 +156,19 @@ function groupKeys(group: readonly SearchCriterion[], rules: SearchRules, syntax
 }
 
 /**
- * DataHub's orFilters as one full-text expression over the keys (any group whose every criterion holds, soft-deleted
- * entities left out unless `includeRemoved`), or undefined when some criterion is not an equality on one of the
- * engine's key `fields` (the SQL filter answers those).
+ * DataHub's orFilters as one full-text expression over the keys: entities of one of `types` (the registry's names) in
+ * any group whose every criterion holds, soft-deleted ones left out unless `includeRemoved`; or undefined when some
+ * criterion is not an equality on one of the engine's key `fields` (the SQL filter answers those).
  */
 export function filterKeys(
   filter: SearchFilter,
   includeRemoved: boolean,
+  types: readonly string[],
   rules: SearchRules,
   syntax: KeySyntax,
   fields: ReadonlySet<string>,
 ): string | undefined {
-  if (filter.length === 0) return undefined;
+  if (filter.length === 0 || types.length === 0) return undefined;
   const groups: string[] = [];
   for (const g of filter) {
     const expr = groupKeys(g, rules, syntax, fields);
@@ -155,5 +176,6 @@ export function filterKeys(
     groups.push(expr);
   }
   const any = groups.length === 1 ? groups[0]! : `(${groups.join(syntax.or)})`;
-  return includeRemoved ? any : `(${any}${syntax.andNot}${REMOVED_KEY})`;
+  const typed = `(${any}${syntax.and}(${types.map(typeKey).join(syntax.or)}))`;
+  return includeRemoved ? typed : `(${typed}${syntax.andNot}${REMOVED_KEY})`;
 }

@@ -34,16 +34,18 @@ export interface SearchDialect {
    */
   readonly facetCounts: (params: unknown[], fields: readonly string[]) => string;
   /**
-   * The entities a filter alone selects (soft-deleted ones left out unless `includeRemoved`) from the engine's search
-   * keys (storage/search-keys.ts), or undefined when the keys cannot answer this filter: `from` names their rows `e`
-   * (with `urn` and `entity_type`), `where` selects them, `doc` is `e`'s document number (or NULL).
+   * The entities of `types` a filter alone selects (soft-deleted ones left out unless `includeRemoved`) from the
+   * engine's search keys (storage/search-keys.ts), or undefined when the keys cannot answer this filter: `from` names
+   * their rows `e` (with `urn` and `entity_type`), `where` selects them, `doc` is `e`'s document number (or NULL), and
+   * `count` is a `SELECT count(*)` of them from the keys alone.
    */
   readonly keyFilter: (
     params: unknown[],
     filter: SearchFilter,
     includeRemoved: boolean,
+    types: readonly string[],
     rules: SearchRules,
-  ) => { readonly from: string; readonly where: string; readonly doc: string } | undefined;
+  ) => KeyedMatches | undefined;
   /**
    * Where the engine numbers its documents (SQLite's search_docs: each entity the index holds, numbered with its
    * first value): a words query's matches by number, read with their entity rows from `table` (`id`, `urn`,
@@ -68,6 +70,14 @@ export interface SearchDialect {
     /** `SELECT urn` of the entities holding a value of `field` that `condition` selects (over `value`, `folded` and `num`; undefined: any value). */
     readonly holding: (params: unknown[], field: string, condition: string | undefined) => string;
   };
+}
+
+/** A filter's matches as the engine's search keys give them (SearchDialect.keyFilter). */
+export interface KeyedMatches {
+  readonly from: string;
+  readonly where: string;
+  readonly doc: string;
+  readonly count: string;
 }
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -303,6 +313,46 @@ function entityConditions(
 }
 
 /**
+ * One step of a walk through a filter's matches in urn order without reading every match, or undefined when the
+ * search is not of that shape: a filter alone (no words, no sort), one entity type, one AND group with a positive
+ * equality on one value of a field the index on values holds. `driver` selects that value's next `limit` entities
+ * after `after` in urn order (from the index on (field, folded, urn)); `matches` (over the driver's rows as `g`) keeps
+ * those the whole search matches, each checked as matchedSql would (a seek per criterion). Every match holds the
+ * value, so walking the value's entities in order finds the matches in order.
+ */
+export function walkSql(
+  q: SearchQuery & { readonly parsed?: ParsedQuery },
+  d: SearchDialect,
+  params: unknown[],
+  rules: SearchRules,
+  now: number,
+  after: string,
+  limit: number,
+): { readonly driver: string; readonly matches: string } | undefined {
+  if ((q.parsed !== undefined && q.parsed.kind !== 'all') || q.sort.length > 0 || q.entityTypes.length !== 1 || q.filter.length !== 1)
+    return undefined;
+  const driver = q.filter[0]!.find((c) => {
+    const condition = c.condition ?? 'EQUAL';
+    return (
+      isPositive(c, rules) &&
+      (condition === 'EQUAL' || condition === 'IN') &&
+      c.values.length === 1 &&
+      !d.valueKeys?.fields.has(rules.baseField(c.field))
+    );
+  });
+  if (driver === undefined) return undefined;
+  const field = rules.baseField(driver.field);
+  const value = driver.values[0]!;
+  const types = q.entityTypes.map(rules.entityType);
+  return {
+    driver: `SELECT DISTINCT urn FROM search_fields WHERE field = ${d.param(params, field)} AND folded = ${d.param(params, rules.fold(value))}
+      AND value = ${d.param(params, value)}${indexedTerm(field, d, '')} AND urn > ${d.param(params, after)} ORDER BY urn LIMIT ${d.param(params, limit)}`,
+    matches: `SELECT e.urn AS urn, e.entity_type AS entity_type FROM g CROSS JOIN entities e
+      WHERE e.urn = g.urn AND ${entityConditions(q, types, d, params, rules, now, false).join(' AND ')}`,
+  };
+}
+
+/**
  * The entities among the query's types and filters (its text ignored) whose name or key name, folded, starts with
  * `prefix`, as `(urn, entity_type, folded)` rows in the order of that name, then urn, at most `limit` rows (an entity
  * whose two names both start so is two rows). The order is the partial index on names' own, so the engine reads that
@@ -328,7 +378,8 @@ export function namesSql(
  * Every match of a search as `(urn, doc, entity_type, score, tier, type_order)`: the query's matches among the asked
  * types, soft-deleted ones left out unless asked for, the filter applied. `tier` ranks an exact name match (2) and a
  * name prefix (1) over the rest, from one read of the names with that prefix (the partial index on names); `type_order`
- * is the type's place in the request.
+ * is the type's place in the request. `count`, when set, is their number as the engine's search keys give it alone
+ * (a filter's matches, counted without a row of each entity).
  */
 export function matchedSql(
   q: SearchQuery & { readonly parsed?: ParsedQuery },
@@ -336,7 +387,7 @@ export function matchedSql(
   params: unknown[],
   rules: SearchRules,
   now: number,
-): string {
+): { readonly sql: string; readonly count?: string } {
   const types = q.entityTypes.map(rules.entityType);
   const universe = () => `SELECT urn FROM entities WHERE entity_type ${d.in(params, types)}`;
   const parsed = q.parsed ?? { kind: 'all' as const };
@@ -346,12 +397,12 @@ export function matchedSql(
   let from = 'entities e';
   let doc = d.documents?.ofUrn('e.urn') ?? 'NULL';
   const where: string[] = [];
-  const keyed = parsed.kind === 'all' ? d.keyFilter(params, q.filter, includesRemoved(q, rules), rules) : undefined;
+  const keyed = parsed.kind === 'all' ? d.keyFilter(params, q.filter, includesRemoved(q, rules), types, rules) : undefined;
   if (keyed !== undefined) {
-    // The filter, soft deletion included, answered by the engine's search keys: only the types are left to check.
+    // The filter, the types and soft deletion, answered by the engine's search keys.
     from = keyed.from;
     doc = keyed.doc;
-    where.push(keyed.where, `e.entity_type ${d.in(params, types)}`);
+    where.push(keyed.where);
   } else if (parsed.kind === 'words' && d.documents !== undefined) {
     from = `(${d.documents.wordDocs(params, parsed.words, wordsPrefix(parsed), parsed.field)}) h CROSS JOIN ${d.documents.table} e`;
     doc = 'e.id';
@@ -371,8 +422,9 @@ export function matchedSql(
       WHERE ${NAME_FIELDS} AND ${d.namePrefix(params, name)} GROUP BY urn) t ON t.urn = e.urn`;
   }
   const typeOrder = types.length <= 1 ? '0' : `CASE e.entity_type ${types.map((t, i) => `WHEN ${d.param(params, t)} THEN ${i}`).join(' ')} END`;
-  return `SELECT e.urn AS urn, ${doc} AS doc, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order
+  const sql = `SELECT e.urn AS urn, ${doc} AS doc, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order
     FROM ${from}${names} WHERE ${where.join(' AND ')}`;
+  return keyed === undefined ? { sql } : { sql, count: keyed.count };
 }
 
 /** The order of a page: the sort criteria when given (missing values last), else the ranking; then type and urn. */

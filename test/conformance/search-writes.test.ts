@@ -2,10 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
-import { SEARCH_KEYS_MIGRATION as POSTGRES_SEARCH_KEYS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
+import {
+  SEARCH_KEYS_MIGRATION as POSTGRES_SEARCH_KEYS_MIGRATION,
+  TYPE_KEYS_MIGRATION as POSTGRES_TYPE_KEYS_MIGRATION,
+} from '../../src/storage/postgres/migrations.ts';
 import {
   CLUSTERED_SEARCH_FIELDS_MIGRATION,
   SEARCH_KEYS_MIGRATION as SQLITE_SEARCH_KEYS_MIGRATION,
+  TYPE_KEYS_MIGRATION as SQLITE_TYPE_KEYS_MIGRATION,
   VALUE_KEYS_MIGRATION,
 } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
@@ -376,9 +380,12 @@ for (const backend of await backends()) {
           });
         }
         await store.database.close();
-        // As the release before the keys left it: no keys table, the migration not recorded.
-        const version = backend.name === 'sqlite' ? SQLITE_SEARCH_KEYS_MIGRATION : POSTGRES_SEARCH_KEYS_MIGRATION;
-        await execElsewhere(db, `DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version = ${version};`);
+        // As the release before the keys left it: no keys table, neither the migrations that write them recorded.
+        const versions =
+          backend.name === 'sqlite'
+            ? [SQLITE_SEARCH_KEYS_MIGRATION, SQLITE_TYPE_KEYS_MIGRATION]
+            : [POSTGRES_SEARCH_KEYS_MIGRATION, POSTGRES_TYPE_KEYS_MIGRATION];
+        await execElsewhere(db, `DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`);
         store = await openStore(db.config);
         try {
           const urns = async (filter: SearchFilter, includeSoftDeleted = false) =>
@@ -423,7 +430,7 @@ describe('search index on SQLite: a database from before the field paths keys', 
         db,
         `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
          CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
-         DELETE FROM schema_migrations WHERE version = ${VALUE_KEYS_MIGRATION};`,
+         DELETE FROM schema_migrations WHERE version >= ${VALUE_KEYS_MIGRATION};`,
       );
       store = await openStore(db.config);
       try {

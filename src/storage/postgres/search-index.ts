@@ -4,7 +4,7 @@ import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { KEY_FIELDS, KEY_SQL, REMOVED_KEY, REMOVED_ROWS } from '../search-keys.ts';
+import { KEY_FIELDS, KEY_SQL, REMOVED_KEY, REMOVED_ROWS, typeKeySql } from '../search-keys.ts';
 import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
@@ -63,7 +63,7 @@ const KEYS = {};
 
 /**
  * Writes the keys of `urns` again (storage/search-keys.ts) from their facet rows and soft-deletion flags as the
- * transaction leaves them: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
+ * transaction leaves them, and their entity types: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
  * A tsvector unchanged is not written again (its GIN entries stay). Planned on every call: prepared while the index
  * was small (a new database; a rebuild after TRUNCATE), its reads by urn stayed scans of `search_facets` as it grew,
  * until the next ANALYZE (a rebuild at a million entities fell from 4,000 to under 1,000 aspects/s).
@@ -80,7 +80,8 @@ const keysPart = (urns: string[]): CommitPart => ({
        GROUP BY u.urn, e.entity_type),
     ${name('gone')} AS (DELETE FROM search_keys s USING ${name('keys')} k WHERE s.urn = k.urn AND (k.keys IS NULL OR k.entity_type IS NULL)),
     ${name('put')} AS (INSERT INTO search_keys (urn, entity_type, keys)
-        SELECT urn, entity_type, array_to_tsvector(keys) FROM ${name('keys')} WHERE keys IS NOT NULL AND entity_type IS NOT NULL
+        SELECT urn, entity_type, array_to_tsvector(array_append(keys, ${typeKeySql('entity_type')})) FROM ${name('keys')}
+         WHERE keys IS NOT NULL AND entity_type IS NOT NULL
       ON CONFLICT (urn) DO UPDATE SET keys = excluded.keys WHERE search_keys.keys IS DISTINCT FROM excluded.keys)`,
   values: [urns],
   planEachTime: true,

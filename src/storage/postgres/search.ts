@@ -50,12 +50,15 @@ const POSTGRES_SEARCH: SearchDialect = {
   },
   namesFrom: 'search_fields n',
   // The keys' tsvector under GIN (migration 27), read as the entity rows themselves.
-  keyFilter: (params, filter, includeRemoved, rules) => {
-    const keys = filterKeys(filter, includeRemoved, rules, TSQUERY_KEYS, KEY_FIELDS);
+  keyFilter: (params, filter, includeRemoved, types, rules) => {
+    const keys = filterKeys(filter, includeRemoved, types, rules, TSQUERY_KEYS, KEY_FIELDS);
     if (keys === undefined) return undefined;
     params.push(keys);
-    // The keys row carries the entity's type (migration 27): no join to entities.
-    return { from: 'search_keys e', where: `e.keys @@ $${params.length}::tsquery`, doc: 'NULL' };
+    const match = `keys @@ $${params.length}::tsquery`;
+    // The keys row carries the entity's urn and type (migrations 27, 28): no join to entities. The count reads no
+    // column: where GIN's answer needs no recheck, PostgreSQL skips the rows of pages the visibility map says are
+    // all visible, and counts the index's answer.
+    return { from: 'search_keys e', where: `e.${match}`, doc: 'NULL', count: `SELECT count(*) AS n FROM search_keys WHERE ${match}` };
   },
   // The partial index on names is under text_pattern_ops: its order is `~<~`'s (bytes), which ORDER BY can name.
   nameOrder: (expr) => `${expr} USING ~<~`,

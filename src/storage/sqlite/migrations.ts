@@ -4,10 +4,33 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { REMOVED_KEY, REMOVED_ROWS, sqlFieldList, SQLITE_VALUE_ROWS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
+import { REMOVED_KEY, REMOVED_ROWS, sqlFieldList, SQLITE_VALUE_ROWS, TYPE_FIELD, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
 
 const VALUE_FIELDS_SQL = sqlFieldList(VALUE_KEY_FIELDS);
 const KEY_ROWS_SQL = sqlFieldList(SQLITE_VALUE_ROWS);
+
+/**
+ * The keys table made again, every document's keys written from its own rows (seeks by urn in document order: no
+ * sort): its values of the key fields, the presence of each VALUE_KEY_FIELDS field, the soft-deletion key, then
+ * `typed` (SQL appended to a document's keys that has some).
+ */
+const documentKeys = (typed: string): string => `
+  DROP TABLE search_keys;
+  CREATE VIRTUAL TABLE search_keys USING fts5 (keys, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
+  INSERT INTO search_keys (rowid, keys)
+    SELECT doc, keys${typed} FROM (
+      SELECT d.id AS doc, d.entity_type AS entity_type, (
+          SELECT group_concat(k.key, ' ') FROM (
+            SELECT search_key(x.field, x.value) AS key FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${KEY_ROWS_SQL})
+            UNION ALL
+            SELECT DISTINCT search_key(char(2) || x.field, '') FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${VALUE_FIELDS_SQL})
+            UNION ALL
+            SELECT '${REMOVED_KEY}' FROM search_fields x WHERE x.urn = d.urn AND ${REMOVED_ROWS}
+          ) k) AS keys
+        FROM search_docs d) t
+     WHERE keys IS NOT NULL ORDER BY doc;
+`;
+
 /**
  * The FTS5 index over search_text's words (an external-content table kept current by its two triggers, FTS5's
  * documented pattern): created by migration 16, created again by 24 over the renumbered rows.
@@ -580,23 +603,14 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   INSERT OR IGNORE INTO search_key_values (field, value, folded, num)
     SELECT field, value, folded, num FROM search_fields WHERE field IN (${VALUE_FIELDS_SQL}) ORDER BY field, value;
-  DROP TABLE search_keys;
-  CREATE VIRTUAL TABLE search_keys USING fts5 (keys, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
-  INSERT INTO search_keys (rowid, keys)
-    SELECT doc, keys FROM (
-      SELECT d.id AS doc, (
-          SELECT group_concat(k.key, ' ') FROM (
-            SELECT search_key(x.field, x.value) AS key FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${KEY_ROWS_SQL})
-            UNION ALL
-            SELECT DISTINCT search_key(char(2) || x.field, '') FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${VALUE_FIELDS_SQL})
-            UNION ALL
-            SELECT '${REMOVED_KEY}' FROM search_fields x WHERE x.urn = d.urn AND ${REMOVED_ROWS}
-          ) k) AS keys
-        FROM search_docs d)
-     WHERE keys IS NOT NULL ORDER BY doc;
+  ${documentKeys('')}
   DROP INDEX search_fields_by_value;
   CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn) WHERE ${valueIndexTerm('')};
   `,
+  // 28: a filter's total without a row per match (issue 31). Every document with keys holds its entity type's key
+  // too (storage/search-keys.ts: typeKey), so the asked types are part of the keys' expression and FTS5's answer is
+  // the count. The keys are written again for every document, as by 27.
+  documentKeys(` || ' ' || search_key('${TYPE_FIELD}', entity_type)`),
 ];
 
 /** The migration that clusters search_fields on (urn, field, value, aspect). */
@@ -607,6 +621,9 @@ export const SEARCH_KEYS_MIGRATION = 26;
 
 /** The migration that finds the values of VALUE_KEY_FIELDS through the keys (storage/search-keys.ts). */
 export const VALUE_KEYS_MIGRATION = 27;
+
+/** The migration that gives each document its entity type's key (storage/search-keys.ts). */
+export const TYPE_KEYS_MIGRATION = 28;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 16;

@@ -159,8 +159,8 @@ export class SqliteSearchIndex {
   }
 
   /**
-   * Writes the document's keys row again (storage/search-keys.ts) from its values of the key fields and its
-   * soft-deletion flag as they now stand (every aspect's, not only the one written).
+   * Writes the document's keys row again (storage/search-keys.ts) from its values of the key fields, its
+   * soft-deletion flag as they now stand (every aspect's, not only the one written) and its entity type.
    */
   private writeKeys(doc: number, urn: string): void {
     const values = this.sql('SELECT field, value FROM search_fields WHERE urn = ? AND field IN (SELECT value FROM json_each(?))').all(
@@ -168,7 +168,8 @@ export class SqliteSearchIndex {
       KEY_ROWS_JSON,
     ) as Array<{ field: string; value: string }>;
     const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND ${REMOVED_ROWS}`).get(urn) !== undefined;
-    const keys = keysOf(values, removed);
+    const entityType = this.sql('SELECT entity_type FROM search_docs WHERE id = ?').pluck().get(doc) as string;
+    const keys = keysOf(values, removed, entityType);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
     if (keys.length > 0) this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, keys.join(' '));
   }

@@ -51,14 +51,17 @@ const SQLITE_SEARCH: SearchDialect = {
       JOIN search_facet_values fv ON fv.id = c.value_id WHERE fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
   },
   // The keys' FTS5 table, by document number (migration 26).
-  keyFilter: (params, filter, includeRemoved, rules) => {
-    const keys = filterKeys(filter, includeRemoved, rules, FTS5_KEYS, SQLITE_KEY_FIELDS);
+  keyFilter: (params, filter, includeRemoved, types, rules) => {
+    const keys = filterKeys(filter, includeRemoved, types, rules, FTS5_KEYS, SQLITE_KEY_FIELDS);
     if (keys === undefined) return undefined;
     params.push(keys);
+    const match = `search_keys MATCH @p${params.length}`;
     return {
-      from: `(SELECT rowid AS doc FROM search_keys WHERE search_keys MATCH @p${params.length}) h CROSS JOIN search_docs e`,
+      from: `(SELECT rowid AS doc FROM search_keys WHERE ${match}) h CROSS JOIN search_docs e`,
       where: 'e.id = h.doc',
       doc: 'e.id',
+      // Every keys row is a document's (its rowid is the document's number): FTS5's answer is the count.
+      count: `SELECT count(*) AS n FROM search_keys WHERE ${match}`,
     };
   },
   // Each entity the index holds is a numbered document (sqlite/search-index.ts numbers it with its first value;
