@@ -80,17 +80,32 @@ const keySql = (field: string, value: string): string => `'k' || left(encode(sha
 /** searchKey in PostgreSQL's SQL, over the columns `field` and `value`. */
 export const KEY_SQL = keySql('field', 'value');
 
-/** The field whose key every document with keys holds: its entity type (the registry's name). */
-export const TYPE_FIELD = '_entityType';
+/**
+ * The key of a facet field's value for an entity of one type: the field, prefixed with the type and U+0003 (in no
+ * field name), as searchKey's field. A facet value's key is its type's: a filter's keys select the asked types
+ * themselves, so its count is the engine's own answer to one expression, with no list of every entity of a type in it
+ * (a type's list was as long as the catalog, and doubled the count's time).
+ */
+export const facetKey = (entityType: string, field: string, value: string): string => searchKey(`${entityType}\u0003${field}`, value);
+
+/** facetKey in PostgreSQL's SQL, over text expressions for the type, the field and the value. */
+export const facetKeySql = (entityType: string, field: string, value: string): string => keySql(`${entityType} || chr(3) || ${field}`, value);
 
 /**
- * The key of an entity type: every document that has keys holds its type's, so that a filter's matches among the
- * asked types are the engine's own full-text answer (a count needs no row of the entity).
+ * The key of a PostgreSQL keys row's source in SQL: a facet row's (`field` and `value`, for an entity of type
+ * `entityType`), or REMOVED_KEY for a soft-deletion row (NULL field). Text expressions.
  */
-export const typeKey = (entityType: string): string => searchKey(TYPE_FIELD, entityType);
+export const rowKeySql = (entityType: string, field: string, value: string): string =>
+  `CASE WHEN ${field} IS NULL THEN '${REMOVED_KEY}' ELSE ${facetKeySql(entityType, field, value)} END`;
+
+/**
+ * The key of an entity type, which every document with keys holds: a group of criteria with no facet value (a column
+ * path, a flag) selects the asked types with it.
+ */
+export const typeKey = (entityType: string): string => searchKey('\u0003', entityType);
 
 /** typeKey in PostgreSQL's SQL, over a text expression. */
-export const typeKeySql = (entityType: string): string => keySql(`'${TYPE_FIELD}'`, entityType);
+export const typeKeySql = (entityType: string): string => keySql('chr(3)', entityType);
 
 /** How an engine's full-text expressions say AND, OR and AND NOT. */
 export interface KeySyntax {
@@ -106,26 +121,33 @@ export const TSQUERY_KEYS: KeySyntax = { and: ' & ', or: ' | ', andNot: ' & !' }
 export const presenceKey = (field: string): string => searchKey(`\u0002${field}`, '');
 
 /**
- * A document's keys: its key fields' values, the presence of each VALUE_KEY_FIELDS field it holds, and, if it is
- * soft-deleted, REMOVED_KEY; then its type's key. Empty if it has none of the others.
+ * A document's keys: its facet values' (facetKey, its type's), its other key fields' values, the presence of each
+ * VALUE_KEY_FIELDS field it holds, and, if it is soft-deleted, REMOVED_KEY; then its type's key. Empty if it has none
+ * of the others.
  */
-export function keysOf(
-  values: ReadonlyArray<{ readonly field: string; readonly value: string }>,
-  removed: boolean,
-  entityType: string,
-): string[] {
-  const keys = new Set(values.map((v) => searchKey(v.field, v.value)));
+export function keysOf(values: ReadonlyArray<{ readonly field: string; readonly value: string }>, removed: boolean, entityType: string): string[] {
+  const keys = new Set(values.map((v) => valueKey(entityType, v.field, v.value)));
   for (const v of values) if (VALUE_KEY_FIELDS.has(v.field)) keys.add(presenceKey(v.field));
   if (removed) keys.add(REMOVED_KEY);
   if (keys.size > 0) keys.add(typeKey(entityType));
   return [...keys];
 }
 
+/** A key field's value's key in a document of `entityType`: its type's for a facet field, REMOVED_KEY for the flag. */
+const valueKey = (entityType: string, field: string, value: string): string =>
+  FACET_FIELD_SET.has(field) ? facetKey(entityType, field, value) : field === 'removed' ? REMOVED_KEY : searchKey(field, value);
+
 /** The flags (`true` or `false`) a key stands for: `false` is "holds no `true`". */
 const FLAGS: ReadonlySet<string> = new Set(['removed', 'deprecated', ...HAS_VALUE_FLAGS]);
 
-/** One criterion as `[positive, expression]`, or undefined if the keys cannot answer it exactly. */
-function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax, fields: ReadonlySet<string>): [boolean, string] | undefined {
+/** One criterion as `[positive, expression]` for entities of `entityType`, or undefined if the keys cannot answer it exactly. */
+function criterionKeys(
+  c: SearchCriterion,
+  entityType: string,
+  rules: SearchRules,
+  syntax: KeySyntax,
+  fields: ReadonlySet<string>,
+): [boolean, string] | undefined {
   const field = rules.baseField(c.field);
   const condition = c.condition ?? 'EQUAL';
   if ((condition !== 'EQUAL' && condition !== 'IN') || c.values.length === 0) return undefined;
@@ -133,32 +155,44 @@ function criterionKeys(c: SearchCriterion, rules: SearchRules, syntax: KeySyntax
   // A false flag is "holds no `true`", as the SQL filter reads it (storage/search-sql.ts): an entity may hold both
   // values (a dataset's hasTags from its tags and from its columns'). Any other field's `false` is the SQL's to read.
   if (c.values.every((v) => v === 'false')) {
-    return FLAGS.has(field) && fields.has(field) ? [negated, key(field, 'true')] : undefined;
+    return FLAGS.has(field) && fields.has(field) ? [negated, valueKey(entityType, field, 'true')] : undefined;
   }
   if (field === 'removed') return c.values.every((v) => v === 'true') ? [!negated, REMOVED_KEY] : undefined;
   if (!fields.has(field)) return undefined;
-  return [!negated, `(${c.values.map((v) => searchKey(field, v)).join(syntax.or)})`];
+  return [!negated, `(${c.values.map((v) => valueKey(entityType, field, v)).join(syntax.or)})`];
 }
 
-const key = (field: string, value: string): string => (field === 'removed' ? REMOVED_KEY : searchKey(field, value));
-
-/** One AND group as an expression: its positive criteria AND-ed, each negative one NOT-ed; undefined if any criterion is not a key's or none is positive. */
-function groupKeys(group: readonly SearchCriterion[], rules: SearchRules, syntax: KeySyntax, fields: ReadonlySet<string>): string | undefined {
+/**
+ * One AND group for entities of `entityType`: its positive criteria AND-ed (with the type's key when none is a facet
+ * value's, which would carry the type), each negative one NOT-ed; undefined if any criterion is not a key's or none
+ * is positive.
+ */
+function groupKeys(
+  group: readonly SearchCriterion[],
+  entityType: string,
+  rules: SearchRules,
+  syntax: KeySyntax,
+  fields: ReadonlySet<string>,
+): string | undefined {
   const positive: string[] = [];
   const negative: string[] = [];
+  let typed = false;
   for (const c of group) {
-    const k = criterionKeys(c, rules, syntax, fields);
+    const k = criterionKeys(c, entityType, rules, syntax, fields);
     if (k === undefined) return undefined;
     (k[0] ? positive : negative).push(k[1]);
+    if (k[0] && FACET_FIELD_SET.has(rules.baseField(c.field))) typed = true;
   }
   if (positive.length === 0) return undefined;
+  if (!typed) positive.push(typeKey(entityType));
   return negative.reduce((expr, n) => `(${expr}${syntax.andNot}${n})`, `(${positive.join(syntax.and)})`);
 }
 
 /**
  * DataHub's orFilters as one full-text expression over the keys: entities of one of `types` (the registry's names) in
  * any group whose every criterion holds, soft-deleted ones left out unless `includeRemoved`; or undefined when some
- * criterion is not an equality on one of the engine's key `fields` (the SQL filter answers those).
+ * criterion is not an equality on one of the engine's key `fields` (the SQL filter answers those). Each group is
+ * written once per type, with that type's keys.
  */
 export function filterKeys(
   filter: SearchFilter,
@@ -169,13 +203,14 @@ export function filterKeys(
   fields: ReadonlySet<string>,
 ): string | undefined {
   if (filter.length === 0 || types.length === 0) return undefined;
-  const groups: string[] = [];
-  for (const g of filter) {
-    const expr = groupKeys(g, rules, syntax, fields);
-    if (expr === undefined) return undefined;
-    groups.push(expr);
+  const branches: string[] = [];
+  for (const t of types) {
+    for (const g of filter) {
+      const expr = groupKeys(g, t, rules, syntax, fields);
+      if (expr === undefined) return undefined;
+      branches.push(expr);
+    }
   }
-  const any = groups.length === 1 ? groups[0]! : `(${groups.join(syntax.or)})`;
-  const typed = `(${any}${syntax.and}(${types.map(typeKey).join(syntax.or)}))`;
-  return includeRemoved ? typed : `(${typed}${syntax.andNot}${REMOVED_KEY})`;
+  const any = branches.length === 1 ? branches[0]! : `(${branches.join(syntax.or)})`;
+  return includeRemoved ? any : `(${any}${syntax.andNot}${REMOVED_KEY})`;
 }

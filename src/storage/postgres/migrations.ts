@@ -4,7 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { KEY_SQL, REMOVED_KEY, REMOVED_ROWS, typeKeySql } from '../search-keys.ts';
+import { KEY_SQL, REMOVED_KEY, REMOVED_ROWS, rowKeySql, typeKeySql } from '../search-keys.ts';
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -591,12 +591,20 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      GROUP BY k.urn, e.entity_type;
   CREATE INDEX search_keys_gin ON search_keys USING gin (keys);
   `,
-  // 28: a filter's total without a row per match (issue 31). Every entity's keys hold its type's key too
-  // (storage/search-keys.ts: typeKey), so the asked types are part of the tsquery and the count reads GIN's answer
-  // alone. The GIN index is built again after the update rather than updated a million times.
+  // 28: a filter's total without a row per match (issue 31). A facet value's key is its entity type's
+  // (storage/search-keys.ts: facetKey), and every entity's keys hold its type's key, so the asked types are part of
+  // the tsquery. The keys are written again for every entity from its facet rows and soft-deletion flag, and the GIN
+  // index built after them rather than updated a million times.
   `
   DROP INDEX search_keys_gin;
-  UPDATE search_keys SET keys = keys || array_to_tsvector(ARRAY[${typeKeySql('entity_type')}]);
+  TRUNCATE search_keys;
+  INSERT INTO search_keys (urn, entity_type, keys)
+    SELECT k.urn, e.entity_type, array_to_tsvector(array_append(array_agg(DISTINCT ${rowKeySql('e.entity_type', 'k.field', 'k.value')}), ${typeKeySql('e.entity_type')}))
+      FROM (SELECT urn, field, value FROM search_facets
+            UNION ALL
+            SELECT urn, NULL, NULL FROM search_fields WHERE ${REMOVED_ROWS}) k
+      JOIN entities e ON e.urn = k.urn
+     GROUP BY k.urn, e.entity_type;
   CREATE INDEX search_keys_gin ON search_keys USING gin (keys);
   `,
 ];

@@ -4,7 +4,7 @@ import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { KEY_FIELDS, KEY_SQL, REMOVED_KEY, REMOVED_ROWS, typeKeySql } from '../search-keys.ts';
+import { KEY_FIELDS, REMOVED_ROWS, rowKeySql, typeKeySql } from '../search-keys.ts';
 import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
@@ -63,19 +63,19 @@ const KEYS = {};
 
 /**
  * Writes the keys of `urns` again (storage/search-keys.ts) from their facet rows and soft-deletion flags as the
- * transaction leaves them, and their entity types: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
+ * transaction leaves them, with their entity types: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
  * A tsvector unchanged is not written again (its GIN entries stay). Planned on every call: prepared while the index
  * was small (a new database; a rebuild after TRUNCATE), its reads by urn stayed scans of `search_facets` as it grew,
  * until the next ANALYZE (a rebuild at a million entities fell from 4,000 to under 1,000 aspects/s).
  */
 const keysPart = (urns: string[]): CommitPart => ({
   with: (name, param) => `${name('keys')} AS (
-      SELECT u.urn, e.entity_type, array_agg(DISTINCT x.key) FILTER (WHERE x.key IS NOT NULL) AS keys
+      SELECT u.urn, e.entity_type, array_agg(DISTINCT ${rowKeySql('e.entity_type', 'x.field', 'x.value')}) FILTER (WHERE x.urn IS NOT NULL) AS keys
         FROM unnest(${param(1)}::text[]) AS u(urn)
         LEFT JOIN entities e ON e.urn = u.urn
-        LEFT JOIN (SELECT urn, ${KEY_SQL} AS key FROM search_facets WHERE urn = ANY(${param(1)}::text[])
+        LEFT JOIN (SELECT urn, field, value FROM search_facets WHERE urn = ANY(${param(1)}::text[])
                    UNION ALL
-                   SELECT urn, '${REMOVED_KEY}' FROM search_fields WHERE urn = ANY(${param(1)}::text[]) AND ${REMOVED_ROWS}) x
+                   SELECT urn, NULL, NULL FROM search_fields WHERE urn = ANY(${param(1)}::text[]) AND ${REMOVED_ROWS}) x
           ON x.urn = u.urn
        GROUP BY u.urn, e.entity_type),
     ${name('gone')} AS (DELETE FROM search_keys s USING ${name('keys')} k WHERE s.urn = k.urn AND (k.keys IS NULL OR k.entity_type IS NULL)),

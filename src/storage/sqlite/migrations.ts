@@ -4,24 +4,26 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { REMOVED_KEY, REMOVED_ROWS, sqlFieldList, SQLITE_VALUE_ROWS, TYPE_FIELD, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
+import { REMOVED_KEY, REMOVED_ROWS, sqlFieldList, SQLITE_VALUE_ROWS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
 
 const VALUE_FIELDS_SQL = sqlFieldList(VALUE_KEY_FIELDS);
 const KEY_ROWS_SQL = sqlFieldList(SQLITE_VALUE_ROWS);
+const FACET_FIELDS_SQL = sqlFieldList(FACET_FIELDS);
 
 /**
  * The keys table made again, every document's keys written from its own rows (seeks by urn in document order: no
- * sort): its values of the key fields, the presence of each VALUE_KEY_FIELDS field, the soft-deletion key, then
- * `typed` (SQL appended to a document's keys that has some).
+ * sort): its values of the key fields, the presence of each VALUE_KEY_FIELDS field, the soft-deletion key; `typed`
+ * (migration 28): its facet values' keys its type's (storage/search-keys.ts: facetKey), and its type's key.
  */
-const documentKeys = (typed: string): string => `
+const documentKeys = (typed: boolean): string => `
   DROP TABLE search_keys;
   CREATE VIRTUAL TABLE search_keys USING fts5 (keys, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
   INSERT INTO search_keys (rowid, keys)
-    SELECT doc, keys${typed} FROM (
+    SELECT doc, keys${typed ? ` || ' ' || search_key(char(3), entity_type)` : ''} FROM (
       SELECT d.id AS doc, d.entity_type AS entity_type, (
           SELECT group_concat(k.key, ' ') FROM (
-            SELECT search_key(x.field, x.value) AS key FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${KEY_ROWS_SQL})
+            SELECT search_key(${typed ? `CASE WHEN x.field IN (${FACET_FIELDS_SQL}) THEN d.entity_type || char(3) || x.field ELSE x.field END` : 'x.field'}, x.value) AS key
+              FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${KEY_ROWS_SQL})
             UNION ALL
             SELECT DISTINCT search_key(char(2) || x.field, '') FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${VALUE_FIELDS_SQL})
             UNION ALL
@@ -603,14 +605,15 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   INSERT OR IGNORE INTO search_key_values (field, value, folded, num)
     SELECT field, value, folded, num FROM search_fields WHERE field IN (${VALUE_FIELDS_SQL}) ORDER BY field, value;
-  ${documentKeys('')}
+  ${documentKeys(false)}
   DROP INDEX search_fields_by_value;
   CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn) WHERE ${valueIndexTerm('')};
   `,
-  // 28: a filter's total without a row per match (issue 31). Every document with keys holds its entity type's key
-  // too (storage/search-keys.ts: typeKey), so the asked types are part of the keys' expression and FTS5's answer is
-  // the count. The keys are written again for every document, as by 27.
-  documentKeys(` || ' ' || search_key('${TYPE_FIELD}', entity_type)`),
+  // 28: a filter's total without a row per match (issue 31). A facet value's key is its entity type's
+  // (storage/search-keys.ts: facetKey), and every document with keys holds its type's key, so the asked types are
+  // part of the keys' expression and FTS5's answer is the count. The keys are written again for every document, as
+  // by 27.
+  documentKeys(true),
 ];
 
 /** The migration that clusters search_fields on (urn, field, value, aspect). */
