@@ -1,6 +1,6 @@
 import type { FacetCounts, IndexedValue, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
 import { FACET_FIELD_SET } from './search-facet-fields.ts';
-import { deprecationStateSql, matchedSql, namesSql, orderSql, walkSql, type SearchDialect, type SearchRules } from './search-sql.ts';
+import { deprecationStateSql, keyedCountSql, matchedSql, namesSql, orderSql, walkSql, type SearchDialect, type SearchRules } from './search-sql.ts';
 
 /** Runs one read statement with its parameters and answers its rows. */
 export type RunQuery = (sql: string, params: readonly unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -89,7 +89,7 @@ export class IndexSearch {
     let read = 0;
     for (let limit = 2 * end; read < WALK_BUDGET * end; limit *= 2) {
       const params: unknown[] = [];
-      const count = req.withTotal && read === 0 ? matchedSql(req, this.dialect, params, this.rules, now).count : undefined;
+      const count = req.withTotal && read === 0 ? keyedCountSql(req, this.dialect, params, this.rules) : undefined;
       if (req.withTotal && read === 0 && count === undefined) return undefined;
       const step = walkSql(req, this.dialect, params, this.rules, now, after, limit);
       if (step === undefined) return undefined;

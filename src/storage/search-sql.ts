@@ -313,6 +313,20 @@ function entityConditions(
 }
 
 /**
+ * The number of a filter's matches as a `SELECT count(*) AS n` of the engine's search keys alone (SearchDialect.keyFilter),
+ * or undefined when the search is not a filter the keys answer.
+ */
+export function keyedCountSql(
+  q: SearchQuery & { readonly parsed?: ParsedQuery },
+  d: SearchDialect,
+  params: unknown[],
+  rules: SearchRules,
+): string | undefined {
+  if (q.parsed !== undefined && q.parsed.kind !== 'all') return undefined;
+  return d.keyFilter(params, q.filter, includesRemoved(q, rules), q.entityTypes.map(rules.entityType), rules)?.count;
+}
+
+/**
  * One step of a walk through a filter's matches in urn order without reading every match, or undefined when the
  * search is not of that shape: a filter alone (no words, no sort), one entity type, one AND group with a positive
  * equality on one value of a field the index on values holds. `driver` selects that value's next `limit` entities

@@ -106,6 +106,25 @@ for (const backend of await backends()) {
       const pages = [];
       for (let start = 0; start < 4; start++) pages.push(...(await find(store, ['dataset'], snowflakePii, start, 1)).hits.map((h) => h.urn));
       assert.deepEqual(pages, [...TAGGED_DATASETS].sort());
+      // A criterion the keys cannot answer (a tag containing a text), no total asked: walked the same way.
+      const contains: SearchFilter = [
+        [
+          { field: 'platform', values: [SNOWFLAKE] },
+          { field: 'tags', condition: 'CONTAIN', values: ['pii'] },
+        ],
+      ];
+      const page = await store.search.search({
+        entityTypes: ['dataset'],
+        filter: contains,
+        includeSoftDeleted: false,
+        sort: [],
+        paging: { start: 1, count: 5 },
+      });
+      assert.deepEqual(
+        page.hits.map((h) => h.urn),
+        [...TAGGED_DATASETS].sort().slice(1),
+      );
+      assert.equal(page.total, undefined);
 
       // Seventy hive datasets, only the last two (in urn order) tagged rare: the first value's entities hold the page
       // far past what a walk reads for one row, so every match is read instead.
