@@ -12,7 +12,8 @@ const DEPRECATION_STATES = ['ACTIVE', 'DEPRECATED', 'OVERDUE'] as const;
 
 /**
  * A filter's page is walked in urn order (IndexSearch.walk) when it ends within this many matches, reading at most
- * WALK_BUDGET times as many entities of its first value; a deeper page, or one the walk leaves short, reads every match.
+ * WALK_BUDGET times as many entities of its first value (steps of 2, 4 and 8 times: 14 in all); a deeper page, or
+ * one the walk leaves short, reads every match.
  */
 const MAX_WALKED_PAGE_END = 1000;
 const WALK_BUDGET = 16;
@@ -29,6 +30,13 @@ interface Cursor {
   readonly o: number;
 }
 
+/** A hit from a page row (`urn`, `entity_type`, its name as `value`). */
+const hitOf = (r: Record<string, unknown>): SearchHit => ({
+  urn: String(r.urn),
+  entityType: String(r.entity_type),
+  ...(r.value != null ? { name: String(r.value) } : {}),
+});
+
 const encode = (c: Cursor): string => Buffer.from(JSON.stringify(c)).toString('base64url');
 
 /** The page's rows, each hit with its display name (the entity's name, else its key's). */
@@ -37,8 +45,10 @@ const NAME = `COALESCE((SELECT min(n.value) FROM search_fields n WHERE n.urn = m
 
 /**
  * Entity search over the search index, the same on both engines. A page, its total and its facets are one statement:
- * the matches are computed once (a materialized `m`), then the page, the count and every facet read `m`. The engine
- * gives its dialect (placeholders, full-text match) and a way to run a read; the SQL itself is storage/search-sql.ts.
+ * the matches are computed once (`m`, materialized when more than one part reads it), then the page, the count and
+ * every facet read `m`; a filter's total comes from the search keys when they answer it, and a filter's page without
+ * facets may be walked in urn order instead (walk). The engine gives its dialect (placeholders, full-text match) and a
+ * way to run a read; the SQL itself is storage/search-sql.ts.
  */
 export class IndexSearch {
   constructor(
@@ -56,20 +66,11 @@ export class IndexSearch {
       return { hits: [], ...('scrollId' in paging && paging.scrollId ? { nextScrollId: paging.scrollId } : {}) };
     }
     const now = this.clock();
-    if (paging.count > 0 && facetFields.length === 0 && start + paging.count < MAX_WALKED_PAGE_END) {
+    if (paging.count > 0 && facetFields.length === 0 && start + paging.count <= MAX_WALKED_PAGE_END) {
       const walked = await this.walk(req, start, now);
       if (walked !== undefined) return this.answer(req, start, walked, facetFields);
     }
-    const params: unknown[] = [];
-    const result = await this.read(
-      req,
-      start,
-      req.withTotal === true,
-      facetFields,
-      params,
-      now,
-      matchedSql(req, this.dialect, params, this.rules, now),
-    );
+    const result = await this.read(req, start, req.withTotal === true, facetFields, now);
     return this.answer(req, start, result, facetFields);
   }
 
@@ -79,7 +80,8 @@ export class IndexSearch {
    * keys. Undefined when the search is not of that shape, its total needs every match counted, or the walk reads
    * WALK_BUDGET times the page's end without filling it (matches are rare among the value's entities: reading every
    * match is cheaper). A platform and a tag over a million entities: about 60 entities read for a page of ten, where
-   * every match's row (40,000) was read and sorted.
+   * every match's row (40,000) was read and sorted. Its steps are statements of their own: a write committed between
+   * two of them can show in the page and not in the total (a search engine's refresh does the same).
    */
   private async walk(req: SearchRequest, start: number, now: number): Promise<{ hits: SearchHit[]; total?: number } | undefined> {
     const end = start + req.paging.count + 1;
@@ -87,7 +89,7 @@ export class IndexSearch {
     let total: number | undefined;
     let after = '';
     let read = 0;
-    for (let limit = 2 * end; read < WALK_BUDGET * end; limit *= 2) {
+    for (let limit = 2 * end; read + limit <= WALK_BUDGET * end; limit *= 2) {
       const params: unknown[] = [];
       const count = req.withTotal && read === 0 ? keyedCountSql(req, this.dialect, params, this.rules) : undefined;
       if (req.withTotal && read === 0 && count === undefined) return undefined;
@@ -106,7 +108,7 @@ export class IndexSearch {
       let walked = 0;
       for (const r of rows) {
         const kind = Number(r.kind);
-        if (kind === HIT) hits.push({ urn: String(r.urn), entityType: String(r.entity_type), ...(r.value != null ? { name: String(r.value) } : {}) });
+        if (kind === HIT) hits.push(hitOf(r));
         else if (kind === TOTAL) total = Number(r.n);
         else {
           walked = Number(r.n);
@@ -120,19 +122,19 @@ export class IndexSearch {
   }
 
   /**
-   * One statement over the matches `matched`: the page (one row more than asked), the total if `withTotal` (the keys'
-   * count when given, else counted) and the facets.
+   * One statement over every match (matchedSql): the page (one row more than asked), the total if `withTotal` (the
+   * keys' count when they answer the filter, else counted) and the facets.
    */
   private async read(
     req: SearchRequest,
     start: number,
     withTotal: boolean,
     facetFields: readonly string[],
-    params: unknown[],
     now: number,
-    matched: { readonly sql: string; readonly count?: string },
   ): Promise<{ hits: SearchHit[]; total?: number; facets: FacetCounts }> {
     const { paging } = req;
+    const params: unknown[] = [];
+    const matched = matchedSql(req, this.dialect, params, this.rules, now);
     const p = (v: unknown) => this.dialect.param(params, v);
     const parts: string[] = [];
     if (paging.count > 0) {
@@ -156,7 +158,7 @@ export class IndexSearch {
     const facets: FacetCounts = new Map(facetFields.map((f) => [this.rules.baseField(f), new Map<string, number>()]));
     for (const r of await this.run(statement, params)) {
       const kind = Number(r.kind);
-      if (kind === HIT) hits.push({ urn: String(r.urn), entityType: String(r.entity_type), ...(r.value != null ? { name: String(r.value) } : {}) });
+      if (kind === HIT) hits.push(hitOf(r));
       else if (kind === TOTAL) total = Number(r.n);
       else if (Number(r.n) > 0) facets.get(String(r.field))?.set(String(r.value), Number(r.n));
     }

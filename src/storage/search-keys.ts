@@ -4,12 +4,13 @@ import { FACET_FIELD_SET } from './search-facet-fields.ts';
 import type { SearchRules } from './search-sql.ts';
 
 /**
- * The search keys (SQLite migration 26, PostgreSQL migration 27): each entity's exact values of the default facet
- * fields (storage/search-facet-fields.ts), and whether it is soft-deleted, as a set of words each engine's own
- * full-text machinery indexes: a row of the FTS5 table `search_keys` on SQLite (rowid = the document's number, no
- * positions kept), a tsvector under GIN on PostgreSQL. A filter on those fields alone becomes one full-text
- * expression, so the engine intersects the values' lists of entities itself, where the SQL filter seeks
- * `search_fields` once per candidate (a platform and a tag over 100,000 entities on SQLite: 40 ms against 8).
+ * The search keys (SQLite migrations 26 to 28, PostgreSQL 27 and 28): each entity's exact values of the default facet
+ * fields (storage/search-facet-fields.ts), typed by its entity type (facetKey), whether it is soft-deleted, and its
+ * type, as a set of words each engine's own full-text machinery indexes: a row of the FTS5 table `search_keys` on
+ * SQLite (rowid = the document's number, no positions kept), a tsvector under GIN on PostgreSQL. A filter on those
+ * fields alone becomes one full-text expression, so the engine intersects the values' lists of entities itself, where
+ * the SQL filter seeks `search_fields` once per candidate (a platform and a tag over 100,000 entities on SQLite: 40 ms
+ * against 8), and counts its matches itself.
  */
 
 /** The fields whose values give an entity keys on both engines: the facet fields and the soft-deletion flag. */
@@ -97,6 +98,14 @@ export const facetKeySql = (entityType: string, field: string, value: string): s
  */
 export const rowKeySql = (entityType: string, field: string, value: string): string =>
   `CASE WHEN ${field} IS NULL THEN '${REMOVED_KEY}' ELSE ${facetKeySql(entityType, field, value)} END`;
+
+/**
+ * A PostgreSQL keys row's sources as `(urn, field, value)`: the facet rows and, with a NULL field, the soft-deletion
+ * rows of the entities `urns` selects (a condition on `urn`, or `true` for all).
+ */
+export const keySourcesSql = (urns: string): string => `SELECT urn, field, value FROM search_facets WHERE ${urns}
+  UNION ALL
+  SELECT urn, NULL, NULL FROM search_fields WHERE ${urns} AND ${REMOVED_ROWS}`;
 
 /**
  * The key of an entity type, which every document with keys holds: a group of criteria with no facet value (a column
@@ -188,6 +197,9 @@ function groupKeys(
   return negative.reduce((expr, n) => `(${expr}${syntax.andNot}${n})`, `(${positive.join(syntax.and)})`);
 }
 
+/** The most keys one filter's expression names (types times each group's values, and a type's key per group). */
+const MAX_FILTER_KEYS = 256;
+
 /**
  * DataHub's orFilters as one full-text expression over the keys: entities of one of `types` (the registry's names) in
  * any group whose every criterion holds, soft-deleted ones left out unless `includeRemoved`; or undefined when some
@@ -203,6 +215,10 @@ export function filterKeys(
   fields: ReadonlySet<string>,
 ): string | undefined {
   if (filter.length === 0 || types.length === 0) return undefined;
+  // Each group is written once per type: past a few hundred keys, parsing the expression costs more than the SQL
+  // filter's seeks (FTS5 parses an OR of n keys in time growing with n squared).
+  const keys = types.length * filter.reduce((n, g) => n + g.reduce((m, c) => m + Math.max(1, c.values.length), 1), 0);
+  if (keys > MAX_FILTER_KEYS) return undefined;
   const branches: string[] = [];
   for (const t of types) {
     for (const g of filter) {

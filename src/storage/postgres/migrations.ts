@@ -4,7 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { KEY_SQL, REMOVED_KEY, REMOVED_ROWS, rowKeySql, typeKeySql } from '../search-keys.ts';
+import { KEY_SQL, keySourcesSql, REMOVED_KEY, REMOVED_ROWS, rowKeySql, typeKeySql } from '../search-keys.ts';
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -600,9 +600,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   TRUNCATE search_keys;
   INSERT INTO search_keys (urn, entity_type, keys)
     SELECT k.urn, e.entity_type, array_to_tsvector(array_append(array_agg(DISTINCT ${rowKeySql('e.entity_type', 'k.field', 'k.value')}), ${typeKeySql('e.entity_type')}))
-      FROM (SELECT urn, field, value FROM search_facets
-            UNION ALL
-            SELECT urn, NULL, NULL FROM search_fields WHERE ${REMOVED_ROWS}) k
+      FROM (${keySourcesSql('true')}) k
       JOIN entities e ON e.urn = k.urn
      GROUP BY k.urn, e.entity_type;
   CREATE INDEX search_keys_gin ON search_keys USING gin (keys);

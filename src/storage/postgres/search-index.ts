@@ -4,7 +4,7 @@ import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { KEY_FIELDS, REMOVED_ROWS, rowKeySql, typeKeySql } from '../search-keys.ts';
+import { KEY_FIELDS, keySourcesSql, rowKeySql, typeKeySql } from '../search-keys.ts';
 import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
@@ -73,9 +73,7 @@ const keysPart = (urns: string[]): CommitPart => ({
       SELECT u.urn, e.entity_type, array_agg(DISTINCT ${rowKeySql('e.entity_type', 'x.field', 'x.value')}) FILTER (WHERE x.urn IS NOT NULL) AS keys
         FROM unnest(${param(1)}::text[]) AS u(urn)
         LEFT JOIN entities e ON e.urn = u.urn
-        LEFT JOIN (SELECT urn, field, value FROM search_facets WHERE urn = ANY(${param(1)}::text[])
-                   UNION ALL
-                   SELECT urn, NULL, NULL FROM search_fields WHERE urn = ANY(${param(1)}::text[]) AND ${REMOVED_ROWS}) x
+        LEFT JOIN (${keySourcesSql(`urn = ANY(${param(1)}::text[])`)}) x
           ON x.urn = u.urn
        GROUP BY u.urn, e.entity_type),
     ${name('gone')} AS (DELETE FROM search_keys s USING ${name('keys')} k WHERE s.urn = k.urn AND (k.keys IS NULL OR k.entity_type IS NULL)),

@@ -55,9 +55,8 @@ const POSTGRES_SEARCH: SearchDialect = {
     if (keys === undefined) return undefined;
     params.push(keys);
     const match = `keys @@ $${params.length}::tsquery`;
-    // The keys row carries the entity's urn and type (migrations 27, 28): no join to entities. The count reads no
-    // column: where GIN's answer needs no recheck, PostgreSQL skips the rows of pages the visibility map says are
-    // all visible, and counts the index's answer.
+    // The keys row carries the entity's urn and type (migrations 27, 28): no join to entities; the types are in the
+    // tsquery, so the count reads GIN's answer and its rows, nothing else.
     return { from: 'search_keys e', where: `e.${match}`, doc: 'NULL', count: `SELECT count(*) AS n FROM search_keys WHERE ${match}` };
   },
   // The partial index on names is under text_pattern_ops: its order is `~<~`'s (bytes), which ORDER BY can name.

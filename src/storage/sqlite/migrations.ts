@@ -11,18 +11,18 @@ const KEY_ROWS_SQL = sqlFieldList(SQLITE_VALUE_ROWS);
 const FACET_FIELDS_SQL = sqlFieldList(FACET_FIELDS);
 
 /**
- * The keys table made again, every document's keys written from its own rows (seeks by urn in document order: no
- * sort): its values of the key fields, the presence of each VALUE_KEY_FIELDS field, the soft-deletion key; `typed`
- * (migration 28): its facet values' keys its type's (storage/search-keys.ts: facetKey), and its type's key.
+ * The keys table made again with typed keys (migration 28), every document's keys written from its own rows (seeks by
+ * urn in document order: no sort): its facet values' keys its type's (storage/search-keys.ts: facetKey), its other
+ * key fields' values, the presence of each VALUE_KEY_FIELDS field, the soft-deletion key, then its type's key.
  */
-const documentKeys = (typed: boolean): string => `
+const TYPED_KEYS = `
   DROP TABLE search_keys;
   CREATE VIRTUAL TABLE search_keys USING fts5 (keys, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
   INSERT INTO search_keys (rowid, keys)
-    SELECT doc, keys${typed ? ` || ' ' || search_key(char(3), entity_type)` : ''} FROM (
+    SELECT doc, keys || ' ' || search_key(char(3), entity_type) FROM (
       SELECT d.id AS doc, d.entity_type AS entity_type, (
           SELECT group_concat(k.key, ' ') FROM (
-            SELECT search_key(${typed ? `CASE WHEN x.field IN (${FACET_FIELDS_SQL}) THEN d.entity_type || char(3) || x.field ELSE x.field END` : 'x.field'}, x.value) AS key
+            SELECT search_key(CASE WHEN x.field IN (${FACET_FIELDS_SQL}) THEN d.entity_type || char(3) || x.field ELSE x.field END, x.value) AS key
               FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${KEY_ROWS_SQL})
             UNION ALL
             SELECT DISTINCT search_key(char(2) || x.field, '') FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${VALUE_FIELDS_SQL})
@@ -605,7 +605,20 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   INSERT OR IGNORE INTO search_key_values (field, value, folded, num)
     SELECT field, value, folded, num FROM search_fields WHERE field IN (${VALUE_FIELDS_SQL}) ORDER BY field, value;
-  ${documentKeys(false)}
+  DROP TABLE search_keys;
+  CREATE VIRTUAL TABLE search_keys USING fts5 (keys, content = '', contentless_delete = 1, detail = none, tokenize = 'ascii');
+  INSERT INTO search_keys (rowid, keys)
+    SELECT doc, keys FROM (
+      SELECT d.id AS doc, (
+          SELECT group_concat(k.key, ' ') FROM (
+            SELECT search_key(x.field, x.value) AS key FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${KEY_ROWS_SQL})
+            UNION ALL
+            SELECT DISTINCT search_key(char(2) || x.field, '') FROM search_fields x WHERE x.urn = d.urn AND x.field IN (${VALUE_FIELDS_SQL})
+            UNION ALL
+            SELECT '${REMOVED_KEY}' FROM search_fields x WHERE x.urn = d.urn AND ${REMOVED_ROWS}
+          ) k) AS keys
+        FROM search_docs d)
+     WHERE keys IS NOT NULL ORDER BY doc;
   DROP INDEX search_fields_by_value;
   CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn) WHERE ${valueIndexTerm('')};
   `,
@@ -613,7 +626,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   // (storage/search-keys.ts: facetKey), and every document with keys holds its type's key, so the asked types are
   // part of the keys' expression and FTS5's answer is the count. The keys are written again for every document, as
   // by 27.
-  documentKeys(true),
+  TYPED_KEYS,
 ];
 
 /** The migration that clusters search_fields on (urn, field, value, aspect). */

@@ -168,8 +168,9 @@ export class SqliteSearchIndex {
       KEY_ROWS_JSON,
     ) as Array<{ field: string; value: string }>;
     const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND ${REMOVED_ROWS}`).get(urn) !== undefined;
-    const entityType = this.sql('SELECT entity_type FROM search_docs WHERE id = ?').pluck().get(doc) as string;
-    const keys = keysOf(values, removed, entityType);
+    const entityType = this.sql('SELECT entity_type FROM search_docs WHERE id = ?').pluck().get(doc) as string | undefined;
+    // A document forgotten in this batch after its keys were due keeps none.
+    const keys = entityType === undefined ? [] : keysOf(values, removed, entityType);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
     if (keys.length > 0) this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, keys.join(' '));
   }
