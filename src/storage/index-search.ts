@@ -148,9 +148,12 @@ export class IndexSearch {
     if (withTotal) parts.push(`SELECT ${TOTAL}, 0, NULL, NULL, NULL, NULL, c.n FROM (${matched.count ?? 'SELECT count(*) AS n FROM m'}) c`);
     const facetReads = this.facetParts(facetFields, params, now);
     parts.push(...facetReads);
-    // Read more than once, the matches are computed once; read once, the engine may fold them into that part's plan.
+    // Read more than once, the matches are computed once; read once, the engine may fold them into that part's plan,
+    // except a filter's matches from the keys: folded into the page, PostgreSQL may answer `ORDER BY urn LIMIT` by
+    // walking its primary key and checking each row's keys, and a filter's matches often sort together (a platform's
+    // datasets), after most of the catalog.
     const reads = (paging.count > 0 ? 1 : 0) + (withTotal && matched.count === undefined ? 1 : 0) + facetReads.length;
-    const materialized = reads > 1 ? 'MATERIALIZED ' : '';
+    const materialized = reads > 1 || matched.count !== undefined ? 'MATERIALIZED ' : '';
     const statement = `WITH m AS ${materialized}(${matched.sql}), r (kind, ord, field, urn, entity_type, value, n) AS (${parts.join(' UNION ALL ')})
       SELECT * FROM r ORDER BY kind, ord`;
     const hits: SearchHit[] = [];
