@@ -89,10 +89,11 @@ export class IndexSearch {
     let total: number | undefined;
     let after = '';
     let read = 0;
-    for (let limit = 2 * end; read + limit <= WALK_BUDGET * end; limit *= 2) {
+    for (let limit = 2 * end, first = true; read + limit <= WALK_BUDGET * end; limit *= 2, first = false) {
       const params: unknown[] = [];
-      const count = req.withTotal && read === 0 ? keyedCountSql(req, this.dialect, params, this.rules) : undefined;
-      if (req.withTotal && read === 0 && count === undefined) return undefined;
+      // The total, if asked, with the first step: from the keys, or no walk.
+      const count = req.withTotal && first ? keyedCountSql(req, this.dialect, params, this.rules) : undefined;
+      if (req.withTotal && first && count === undefined) return undefined;
       const step = walkSql(req, this.dialect, params, this.rules, now, after, limit);
       if (step === undefined) return undefined;
       const parts = [

@@ -358,6 +358,8 @@ export function walkSql(
   const field = rules.baseField(driver.field);
   const value = driver.values[0]!;
   const types = q.entityTypes.map(rules.entityType);
+  // One folded value and one value, not criterionCondition's lists: an equality on the index's second column keeps
+  // the read in its urn order, where a list may be read value by value and sorted.
   return {
     driver: `SELECT DISTINCT urn FROM search_fields WHERE field = ${d.param(params, field)} AND folded = ${d.param(params, rules.fold(value))}
       AND value = ${d.param(params, value)}${indexedTerm(field, d, '')} AND urn > ${d.param(params, after)} ORDER BY urn LIMIT ${d.param(params, limit)}`,
