@@ -96,6 +96,41 @@ for (const backend of await backends()) {
       assert.equal(await count(store, undefined, [[{ field: 'tags', values: ['urn:li:tag:geo'] }]]), 1);
     });
 
+    it('a value two aspects give one field is one value: a platform from the key and the platform instance counted once', async () => {
+      const kafka = 'urn:li:dataset:(urn:li:dataPlatform:kafka,geo.lanes,PROD)';
+      await store.aspects.write({
+        ops: [
+          datasetOp(DS, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.places', origin: 'PROD' }),
+          datasetOp(DS, 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' }),
+          datasetOp(DS, 'deprecation', { deprecated: true, note: 'old', actor: ACTOR }),
+          datasetOp(DS, 'datasetDeprecation', { deprecated: true, note: 'old' }),
+          datasetOp(kafka, 'datasetKey', { platform: 'urn:li:dataPlatform:kafka', name: 'geo.lanes', origin: 'PROD' }),
+          datasetOp(kafka, 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' }),
+        ],
+        actor: ACTOR,
+        now: Date.now(),
+      });
+      for (const text of [undefined, 'geo']) {
+        const result = await store.search.search({
+          ...query(text, [[{ field: 'urn', values: [DS, kafka] }]]),
+          paging: { start: 0, count: 10 },
+          withTotal: true,
+          facets: ['platform', 'origin', 'deprecated'],
+        });
+        assert.equal(result.total, 2, String(text));
+        const facets = Object.fromEntries([...result.facets!].map(([field, values]) => [field, Object.fromEntries(values)]));
+        assert.deepEqual(
+          facets,
+          {
+            platform: { 'urn:li:dataPlatform:hive': 2, 'urn:li:dataPlatform:kafka': 1 },
+            origin: { PROD: 2 },
+            deprecated: { true: 1 },
+          },
+          String(text),
+        );
+      }
+    });
+
     it('facet counts follow each write: a tag added, replaced, an aspect deleted, the entity deleted', async () => {
       const one = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.rivers,PROD)';
       const other = 'urn:li:dataset:(urn:li:dataPlatform:kafka,geo.roads,PROD)';
