@@ -1,6 +1,6 @@
 import type { FacetCounts, IndexedValue, SearchHit, SearchQuery, SearchRequest, SearchResult } from './ports/search.ts';
 import { FACET_FIELD_SET } from './search-facet-fields.ts';
-import { deprecationStateSql, keyedCountSql, matchedSql, namesSql, orderSql, walkSql, type SearchDialect, type SearchRules } from './search-sql.ts';
+import { deprecationStatesSql, keyedCountSql, matchedSql, namesSql, orderSql, walkSql, type SearchDialect, type SearchRules } from './search-sql.ts';
 
 /** Runs one read statement with its parameters and answers its rows. */
 export type RunQuery = (sql: string, params: readonly unknown[]) => Promise<Array<Record<string, unknown>>>;
@@ -8,7 +8,6 @@ export type RunQuery = (sql: string, params: readonly unknown[]) => Promise<Arra
 /** The facet values counted per field, most frequent first. */
 const MAX_FACET_VALUES = 1000;
 const ENTITY_TYPE_FACETS = new Set(['_entityType', 'entityType']);
-const DEPRECATION_STATES = ['ACTIVE', 'DEPRECATED', 'OVERDUE'] as const;
 
 /**
  * A filter's page is walked in urn order (IndexSearch.walk) when it ends within this many matches, reading at most
@@ -232,9 +231,9 @@ export class IndexSearch {
       if (ENTITY_TYPE_FACETS.has(field)) {
         parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, m.entity_type, count(*) FROM m GROUP BY m.entity_type`);
       } else if (field === 'deprecationState') {
-        const state = DEPRECATION_STATES.map((s) => `WHEN ${deprecationStateSql(s, this.dialect, params, now, 'm')} THEN ${p(s)}`).join(' ');
+        const labels = { ACTIVE: p('ACTIVE'), DEPRECATED: p('DEPRECATED'), OVERDUE: p('OVERDUE') };
         parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, s.state, count(*)
-          FROM (SELECT CASE ${state} END AS state FROM m) s GROUP BY s.state`);
+          FROM (${deprecationStatesSql(this.dialect, params, now, labels)}) s GROUP BY s.state`);
       } else if (FACET_FIELD_SET.has(field)) compact.push(field);
       else indexed.push(field);
     }

@@ -209,14 +209,32 @@ function criterionCondition(c: SearchCriterion, d: SearchDialect, params: unknow
 const holds = (alias: string, field: string, folded: string, d: SearchDialect, params: unknown[]): string =>
   holdsValue(`${alias}.urn`, field, `x.folded = '${folded}'`, d, params);
 
+/** The entity `urn` (an expression) is past its decommission time: its own rows by (urn, field) (`num + 0`), not every decommission time before now through (field, num). */
+const overdueSql = (urn: string, d: SearchDialect, params: unknown[], now: number): string =>
+  `EXISTS (SELECT 1 FROM search_fields o WHERE o.urn = ${urn} AND o.field = 'decommissionTime' AND o.num + 0 <= ${d.param(params, now)})`;
+
 /** DataHub's deprecation lifecycle (catalog/deprecation-lifecycle.ts) over the indexed flag and decommission time, for the entity `alias`. */
 export function deprecationStateSql(state: string, d: SearchDialect, params: unknown[], now: number, alias = 'e'): string {
   const deprecated = holds(alias, 'deprecated', 'true', d, params);
   if (state === 'ACTIVE') return `NOT ${deprecated}`;
-  // `num + 0`: the entity's own rows by (urn, field), not every decommission time before now through (field, num).
-  const overdue = `EXISTS (SELECT 1 FROM search_fields x WHERE x.urn = ${alias}.urn AND x.field = 'decommissionTime' AND x.num + 0 <= ${d.param(params, now)})`;
+  const overdue = overdueSql(`${alias}.urn`, d, params, now);
   if (state === 'OVERDUE') return `(${deprecated} AND ${overdue})`;
   return `(${deprecated} AND NOT ${overdue})`;
+}
+
+/**
+ * The deprecation lifecycle state (deprecationStateSql: ACTIVE, DEPRECATED or OVERDUE) of each match of `m`, as
+ * `SELECT state`: the deprecated entities read once (few, in a catalog) and joined to the matches, where a seek per
+ * match found most of them not deprecated (the facet of 18,000 matches on SQLite: about 45 ms).
+ */
+export function deprecationStatesSql(
+  d: SearchDialect,
+  params: unknown[],
+  now: number,
+  labels: Readonly<Record<'ACTIVE' | 'DEPRECATED' | 'OVERDUE', string>>,
+): string {
+  return `SELECT CASE WHEN x.urn IS NULL THEN ${labels.ACTIVE} WHEN ${overdueSql('x.urn', d, params, now)} THEN ${labels.OVERDUE} ELSE ${labels.DEPRECATED} END AS state
+    FROM m LEFT JOIN (SELECT DISTINCT urn FROM (${fieldRows('deprecated', `folded = 'true'`, d, params)}) v) x ON x.urn = m.urn`;
 }
 
 /** `e.urn` among a subquery's urns, or (negated) not: a semi-join either engine may drive from the subquery, or an anti-join. */

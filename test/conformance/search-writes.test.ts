@@ -96,8 +96,9 @@ for (const backend of await backends()) {
       assert.equal(await count(store, undefined, [[{ field: 'tags', values: ['urn:li:tag:geo'] }]]), 1);
     });
 
-    it('a value two aspects give one field is one value: a platform from the key and the platform instance counted once', async () => {
+    it('a value two aspects give one field is one value: a platform from the key and the platform instance, a deprecation, counted once', async () => {
       const kafka = 'urn:li:dataset:(urn:li:dataPlatform:kafka,geo.lanes,PROD)';
+      const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.paths,PROD)';
       await store.aspects.write({
         ops: [
           datasetOp(DS, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.places', origin: 'PROD' }),
@@ -106,6 +107,9 @@ for (const backend of await backends()) {
           datasetOp(DS, 'datasetDeprecation', { deprecated: true, note: 'old' }),
           datasetOp(kafka, 'datasetKey', { platform: 'urn:li:dataPlatform:kafka', name: 'geo.lanes', origin: 'PROD' }),
           datasetOp(kafka, 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' }),
+          // Deprecated, outside the matches.
+          datasetOp(other, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.paths', origin: 'PROD' }),
+          datasetOp(other, 'deprecation', { deprecated: true, note: 'old', actor: ACTOR }),
         ],
         actor: ACTOR,
         now: Date.now(),
@@ -115,7 +119,7 @@ for (const backend of await backends()) {
           ...query(text, [[{ field: 'urn', values: [DS, kafka] }]]),
           paging: { start: 0, count: 10 },
           withTotal: true,
-          facets: ['platform', 'origin', 'deprecated'],
+          facets: ['platform', 'origin', 'deprecated', 'deprecationState'],
         });
         assert.equal(result.total, 2, String(text));
         const facets = Object.fromEntries([...result.facets!].map(([field, values]) => [field, Object.fromEntries(values)]));
@@ -125,6 +129,7 @@ for (const backend of await backends()) {
             platform: { 'urn:li:dataPlatform:hive': 2, 'urn:li:dataPlatform:kafka': 1 },
             origin: { PROD: 2 },
             deprecated: { true: 1 },
+            deprecationState: { ACTIVE: 1, DEPRECATED: 1 },
           },
           String(text),
         );
