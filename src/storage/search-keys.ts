@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { SearchCriterion, SearchFilter } from './ports/search.ts';
 import { FACET_FIELD_SET } from './search-facet-fields.ts';
-import type { SearchRules } from './search-sql.ts';
+import type { SearchDialect, SearchRules } from './search-sql.ts';
 
 /**
- * The search keys (SQLite migrations 26 to 28, PostgreSQL 27 and 28): each entity's exact values of the default facet
- * fields (storage/search-facet-fields.ts), typed by its entity type (facetKey), whether it is soft-deleted, and its
- * type, as a set of words each engine's own full-text machinery indexes: a row of the FTS5 table `search_keys` on
+ * The search keys (SQLite migrations 26 to 28, PostgreSQL 27 to 29): each entity's exact values of the default facet
+ * fields (storage/search-facet-fields.ts), typed by its entity type (facetKey), its values of VALUE_KEY_FIELDS and
+ * which of those fields it holds, whether it is soft-deleted, and its type, as a set of words each engine's own full-text machinery indexes: a row of the FTS5 table `search_keys` on
  * SQLite (rowid = the document's number, no positions kept), a tsvector under GIN on PostgreSQL. A filter on those
  * fields alone becomes one full-text expression, so the engine intersects the values' lists of entities itself, where
  * the SQL filter seeks `search_fields` once per candidate (a platform and a tag over 100,000 entities on SQLite: 40 ms
@@ -20,11 +20,11 @@ export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'rem
 const HAS_VALUE_FLAGS = ['hasDescription', 'hasTags', 'hasOwners', 'hasGlossaryTerms'];
 
 /**
- * The fields SQLite finds entities by through their keys alone (migration 27): fields with many values per entity, or
- * values most entities share, so that an index entry per value is a random b-tree write on every ingest for little a
- * filter cannot get from the keys: a dataset's 10 to 50 column paths and the has-value flags. Their `search_fields`
- * rows stay (facets, sorts, an entity's own values, a check of one candidate by urn), but the index on (field,
- * folded, urn) leaves them out. A filter or `/q` on one reads the distinct values it selects from `search_key_values`
+ * The fields both engines find entities by through their keys alone (SQLite migration 27, PostgreSQL 29): fields with
+ * many values per entity, or values most entities share, so that an index entry per value is a random b-tree write on
+ * every ingest for little a filter cannot get from the keys: a dataset's 10 to 50 column paths and the has-value
+ * flags. Their `search_fields` rows stay (facets, sorts, an entity's own values, a check of one candidate by urn), but
+ * the index on (field, folded, urn), and PostgreSQL's trigram index, leave them out. A filter or `/q` on one reads the distinct values it selects from `search_key_values`
  * and their entities from the keys. The facet fields stay in that index too: a word search with a facet filter checks
  * each candidate there, in a range a few megabytes long, where a seek by urn lands anywhere in the whole table (at a
  * million entities the deprecation facet's check per match cost twice as much that way). Changing this list needs a
@@ -36,16 +36,17 @@ export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set(['fieldPaths', ...H
 export const sqlFieldList = (fields: Iterable<string>): string => [...fields].map((f) => `'${f}'`).join(', ');
 
 /**
- * The term every read of `search_fields` (as `alias`, say `x.`) by value carries on SQLite: the index on (field,
- * folded, urn) holds only the rows it selects, and SQLite reads a partial index only for a query that says its terms.
+ * The term every read of `search_fields` (as `alias`, say `x.`) by value carries: the index on (field, folded, urn)
+ * holds only the rows it selects, and SQLite reads a partial index only for a query that says its terms (PostgreSQL
+ * proves it from them at once, whatever its parameters).
  */
 export const valueIndexTerm = (alias: string): string => `${alias}field NOT IN (${sqlFieldList(VALUE_KEY_FIELDS)})`;
 
-/** The fields that give an SQLite document keys. */
-export const SQLITE_KEY_FIELDS: ReadonlySet<string> = new Set([...KEY_FIELDS, ...VALUE_KEY_FIELDS]);
+/** The fields that give a document keys. */
+export const DOC_KEY_FIELDS: ReadonlySet<string> = new Set([...KEY_FIELDS, ...VALUE_KEY_FIELDS]);
 
-/** The fields whose `search_fields` rows an SQLite document's value keys come from (all but the soft-deletion flag). */
-export const SQLITE_VALUE_ROWS: readonly string[] = [...SQLITE_KEY_FIELDS].filter((f) => f !== 'removed');
+/** The fields whose `search_fields` rows a document's value keys come from (all but the soft-deletion flag). */
+export const DOC_VALUE_ROWS: readonly string[] = [...DOC_KEY_FIELDS].filter((f) => f !== 'removed');
 
 /** The `search_fields` rows that say an entity is soft-deleted: the rows REMOVED_KEY stands for. */
 export const REMOVED_ROWS = `field = 'removed' AND folded = 'true'`;
@@ -76,10 +77,11 @@ const recentKeys = new Map<string, string>();
 const RECENT_KEYS = 50_000;
 
 /** searchKey in PostgreSQL's SQL, over two text expressions. */
-const keySql = (field: string, value: string): string => `'k' || left(encode(sha256(convert_to(${field} || chr(1) || ${value}, 'UTF8')), 'hex'), 20)`;
+export const searchKeySql = (field: string, value: string): string =>
+  `'k' || left(encode(sha256(convert_to(${field} || chr(1) || ${value}, 'UTF8')), 'hex'), 20)`;
 
 /** searchKey in PostgreSQL's SQL, over the columns `field` and `value`. */
-export const KEY_SQL = keySql('field', 'value');
+export const KEY_SQL = searchKeySql('field', 'value');
 
 /**
  * The key of a facet field's value for an entity of one type: the field, prefixed with the type and U+0003 (in no
@@ -90,7 +92,7 @@ export const KEY_SQL = keySql('field', 'value');
 export const facetKey = (entityType: string, field: string, value: string): string => searchKey(`${entityType}\u0003${field}`, value);
 
 /** facetKey in PostgreSQL's SQL, over text expressions for the type, the field and the value. */
-export const facetKeySql = (entityType: string, field: string, value: string): string => keySql(`${entityType} || chr(3) || ${field}`, value);
+export const facetKeySql = (entityType: string, field: string, value: string): string => searchKeySql(`${entityType} || chr(3) || ${field}`, value);
 
 /**
  * The key of a PostgreSQL keys row's source in SQL: a facet row's (`field` and `value`, for an entity of type
@@ -108,13 +110,31 @@ export const keySourcesSql = (urns: string): string => `SELECT urn, field, value
   SELECT urn, NULL, NULL FROM search_fields WHERE ${urns} AND ${REMOVED_ROWS}`;
 
 /**
+ * A PostgreSQL keys row's sources since migration 29, as `(urn, kind, field, value)`: each facet row (`f`), each
+ * soft-deletion row (`r`), each value of VALUE_KEY_FIELDS (`v`) and, for each such value, its field's presence (`p`),
+ * of the entities `urns` selects (a condition on `urn`, or `true` for all). docKeySql makes each a key, as keysOf does.
+ */
+export const docKeySourcesSql = (urns: string): string => `SELECT urn, 'f' AS kind, field, value FROM search_facets WHERE ${urns}
+  UNION ALL
+  SELECT urn, 'r', NULL, NULL FROM search_fields WHERE ${urns} AND ${REMOVED_ROWS}
+  UNION ALL
+  SELECT urn, 'v', field, value FROM search_fields WHERE ${urns} AND field IN (${sqlFieldList(VALUE_KEY_FIELDS)})
+  UNION ALL
+  SELECT DISTINCT urn, 'p', field, '' FROM search_fields WHERE ${urns} AND field IN (${sqlFieldList(VALUE_KEY_FIELDS)})`;
+
+/** The key of one of docKeySourcesSql's rows (text expressions), for an entity of type `entityType`. */
+export const docKeySql = (entityType: string, kind: string, field: string, value: string): string =>
+  `CASE ${kind} WHEN 'f' THEN ${facetKeySql(entityType, field, value)} WHEN 'r' THEN '${REMOVED_KEY}'
+     WHEN 'v' THEN ${searchKeySql(field, value)} ELSE ${searchKeySql(`chr(2) || ${field}`, `''`)} END`;
+
+/**
  * The key of an entity type, which every document with keys holds: a group of criteria with no facet value (a column
  * path, a flag) selects the asked types with it.
  */
 export const typeKey = (entityType: string): string => searchKey('\u0003', entityType);
 
 /** typeKey in PostgreSQL's SQL, over a text expression. */
-export const typeKeySql = (entityType: string): string => keySql('chr(3)', entityType);
+export const typeKeySql = (entityType: string): string => searchKeySql('chr(3)', entityType);
 
 /** How an engine's full-text expressions say AND, OR and AND NOT. */
 export interface KeySyntax {
@@ -229,4 +249,23 @@ export function filterKeys(
   }
   const any = branches.length === 1 ? branches[0]! : `(${branches.join(syntax.or)})`;
   return includeRemoved ? any : `(${any}${syntax.andNot}${REMOVED_KEY})`;
+}
+
+/**
+ * SearchDialect.valueKeys over an engine's keys: `holding` selects the entities holding a key (the placeholder of a
+ * parameter), `ofValue` those holding the key of a value of search_key_values `v` (an SQL fragment over `v`'s
+ * columns, so one lookup per value the condition selects: a CONTAIN may select thousands of values, and one OR of
+ * them all costs FTS5 time in the square of their number to parse).
+ */
+export function valueKeysOf(
+  param: (params: unknown[], value: unknown) => string,
+  holding: (key: string) => string,
+  ofValue: (field: string, condition: string) => string,
+): NonNullable<SearchDialect['valueKeys']> {
+  return {
+    fields: VALUE_KEY_FIELDS,
+    indexed: valueIndexTerm,
+    holding: (params, field, condition) =>
+      condition === undefined ? holding(param(params, presenceKey(field))) : ofValue(param(params, field), condition),
+  };
 }

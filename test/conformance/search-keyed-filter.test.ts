@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { openStore } from '../../src/storage/open-store.ts';
-import { TYPE_KEYS_MIGRATION as POSTGRES_TYPE_KEYS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
+import {
+  TYPE_KEYS_MIGRATION as POSTGRES_TYPE_KEYS_MIGRATION,
+  VALUE_KEYS_MIGRATION as POSTGRES_VALUE_KEYS_MIGRATION,
+} from '../../src/storage/postgres/migrations.ts';
 import { TYPE_KEYS_MIGRATION as SQLITE_TYPE_KEYS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, Store } from '../../src/storage/store.ts';
-import { backends, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
+import { backends, execElsewhere, type TestDatabase } from '../support/databases.ts';
+import { storedKeys } from '../support/search-keys.ts';
 import { useStore } from '../support/lifecycle.ts';
 
 // A filter the search keys answer alone (issue 31): the asked entity types are part of the keys' expression, so the
@@ -86,18 +90,6 @@ async function assertAnswers(store: Store): Promise<void> {
   );
   assert.equal((await find(store, ['chart'], removed)).total, 0);
 }
-
-/** Every stored key, by document: FTS5's own vocabulary of the keys table on SQLite, each tsvector on PostgreSQL. */
-const storedKeys = (db: TestDatabase): Promise<string[]> =>
-  onConnection(db, {
-    sqlite: (conn) => {
-      conn.exec(`CREATE VIRTUAL TABLE temp.keys_vocabulary USING fts5vocab(main, search_keys, 'instance')`);
-      const rows = conn.prepare('SELECT doc, term FROM temp.keys_vocabulary ORDER BY doc, term').all() as Array<{ doc: number; term: string }>;
-      return rows.map((r) => `${r.doc} ${r.term}`);
-    },
-    postgres: async (client) =>
-      (await client.query<{ row: string }>(`SELECT urn || ' ' || keys::text AS row FROM search_keys ORDER BY urn`)).rows.map((r) => r.row),
-  });
 
 for (const backend of await backends()) {
   describe(`search keys answer a filter with its types: ${backend.name}`, { skip: backend.skip }, () => {
@@ -200,9 +192,10 @@ for (const backend of await backends()) {
         await store.database.close();
         const written = await storedKeys(db);
         // As the release before left it, as far as this migration can tell: it writes every entity's keys again from
-        // its facet rows and flags (FTS5 keeps no content to take the old keys from), so none are left.
-        const version = backend.name === 'sqlite' ? SQLITE_TYPE_KEYS_MIGRATION : POSTGRES_TYPE_KEYS_MIGRATION;
-        await execElsewhere(db, `DELETE FROM search_keys; DELETE FROM schema_migrations WHERE version = ${version};`);
+        // its facet rows and flags (FTS5 keeps no content to take the old keys from), so none are left. On PostgreSQL
+        // the field paths' keys (migration 29) come after it and run again too.
+        const versions = backend.name === 'sqlite' ? [SQLITE_TYPE_KEYS_MIGRATION] : [POSTGRES_TYPE_KEYS_MIGRATION, POSTGRES_VALUE_KEYS_MIGRATION];
+        await execElsewhere(db, `DELETE FROM search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`);
         store = await openStore(db.config);
         try {
           await assertAnswers(store);

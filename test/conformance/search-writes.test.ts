@@ -5,6 +5,7 @@ import { openStore } from '../../src/storage/open-store.ts';
 import {
   SEARCH_KEYS_MIGRATION as POSTGRES_SEARCH_KEYS_MIGRATION,
   TYPE_KEYS_MIGRATION as POSTGRES_TYPE_KEYS_MIGRATION,
+  VALUE_KEYS_MIGRATION as POSTGRES_VALUE_KEYS_MIGRATION,
 } from '../../src/storage/postgres/migrations.ts';
 import {
   CLUSTERED_SEARCH_FIELDS_MIGRATION,
@@ -14,6 +15,7 @@ import {
 } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
+import { storedKeys } from '../support/search-keys.ts';
 import { useStore } from '../support/lifecycle.ts';
 import { writeOldDatabase } from '../support/old-database.ts';
 import { schema } from '../support/timeline.ts';
@@ -240,7 +242,7 @@ for (const backend of await backends()) {
       assert.deepEqual(await urns([[hive]]), [a]);
     });
 
-    it('field paths: every condition, alone and with words, follows each write (SQLite finds them through its keys)', async () => {
+    it('field paths: every condition, alone and with words, follows each write (found through the keys)', async () => {
       const rivers = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.rivers,PROD)';
       const roads = 'urn:li:dataset:(urn:li:dataPlatform:kafka,geo.roads,PROD)';
       const put = (urn: string, aspect: string, value: Record<string, unknown>) =>
@@ -424,7 +426,7 @@ for (const backend of await backends()) {
         const versions =
           backend.name === 'sqlite'
             ? [SQLITE_SEARCH_KEYS_MIGRATION, SQLITE_TYPE_KEYS_MIGRATION]
-            : [POSTGRES_SEARCH_KEYS_MIGRATION, POSTGRES_TYPE_KEYS_MIGRATION];
+            : [POSTGRES_SEARCH_KEYS_MIGRATION, POSTGRES_TYPE_KEYS_MIGRATION, POSTGRES_VALUE_KEYS_MIGRATION];
         await execElsewhere(db, `DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`);
         store = await openStore(db.config);
         try {
@@ -448,49 +450,59 @@ for (const backend of await backends()) {
 
 const GONE = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.gone,PROD)';
 
-describe('search index on SQLite: a database from before the field paths keys', () => {
-  it('finds its field paths through the keys: equal, contains, exists; its facet filters as before', async () => {
-    const db = await createSqliteDatabase();
-    try {
-      let store = await openStore(db.config);
-      await store.aspects.write({
-        ops: [
-          datasetOp(DS, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.places', origin: 'PROD' }),
-          datasetOp(DS, 'schemaMetadata', columns('latitude', 'zip_code')),
-          datasetOp(GONE, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.gone', origin: 'PROD' }),
-          datasetOp(GONE, 'schemaMetadata', columns('zip_code')),
-          datasetOp(GONE, 'status', { removed: true }),
-        ],
-        actor: ACTOR,
-        now: Date.now(),
-      });
-      await store.database.close();
-      // As the release before left it: field paths in the index on values, keys without them, no table of distinct values.
-      await execElsewhere(
-        db,
-        `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
-         CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
-         DELETE FROM schema_migrations WHERE version >= ${VALUE_KEYS_MIGRATION};`,
-      );
-      store = await openStore(db.config);
+/** As the release before the field paths' keys left a database: field paths in the index on values (and PostgreSQL's trigram index), keys without them, no table of distinct values. */
+const BEFORE_VALUE_KEYS = {
+  sqlite: `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
+    CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
+    DELETE FROM schema_migrations WHERE version >= ${VALUE_KEYS_MIGRATION};`,
+  postgres: `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
+    CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
+    DROP INDEX IF EXISTS search_fields_trigram; CREATE INDEX search_fields_trigram ON search_fields USING GIN (folded gin_trgm_ops);
+    DELETE FROM schema_migrations WHERE version >= ${POSTGRES_VALUE_KEYS_MIGRATION};`,
+};
+
+for (const backend of await backends()) {
+  describe(`search index on ${backend.name}: a database from before the field paths keys`, { skip: backend.skip }, () => {
+    it('finds its field paths through the keys: equal, contains, exists; its facet filters as before; the keys the writes write', async () => {
+      const db = await backend.create();
       try {
-        const paths = (condition: string, values: string[]) => count(store, undefined, [[{ field: 'fieldPaths', condition, values }]]);
-        assert.equal(await paths('EQUAL', ['zip_code']), 1);
-        assert.equal(await paths('EQUAL', ['zip']), 0);
-        assert.equal(await paths('CONTAIN', ['TITU']), 1);
-        assert.equal(await paths('EXISTS', []), 1);
-        assert.equal(await count(store, undefined, [[{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }]]), 1);
-        assert.equal(await count(store, undefined, [[{ field: 'hasDescription', values: ['false'] }]]), 1);
-        const all = { ...query(undefined, [[{ field: 'fieldPaths', values: ['zip_code'] }]]), includeSoftDeleted: true };
-        assert.equal(await store.search.count(all), 2, 'the soft-deleted one too, when asked');
-      } finally {
+        let store = await openStore(db.config);
+        await store.aspects.write({
+          ops: [
+            datasetOp(DS, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.places', origin: 'PROD' }),
+            datasetOp(DS, 'schemaMetadata', columns('latitude', 'zip_code')),
+            datasetOp(GONE, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'geo.gone', origin: 'PROD' }),
+            datasetOp(GONE, 'schemaMetadata', columns('zip_code')),
+            datasetOp(GONE, 'status', { removed: true }),
+          ],
+          actor: ACTOR,
+          now: Date.now(),
+        });
         await store.database.close();
+        const written = await storedKeys(db);
+        await execElsewhere(db, BEFORE_VALUE_KEYS[db.config.kind]);
+        store = await openStore(db.config);
+        try {
+          const paths = (condition: string, values: string[]) => count(store, undefined, [[{ field: 'fieldPaths', condition, values }]]);
+          assert.equal(await paths('EQUAL', ['zip_code']), 1);
+          assert.equal(await paths('EQUAL', ['zip']), 0);
+          assert.equal(await paths('CONTAIN', ['TITU']), 1);
+          assert.equal(await paths('EXISTS', []), 1);
+          assert.equal(await count(store, '/q fieldPaths: *itud*'), 1);
+          assert.equal(await count(store, undefined, [[{ field: 'platform', values: ['urn:li:dataPlatform:hive'] }]]), 1);
+          assert.equal(await count(store, undefined, [[{ field: 'hasDescription', values: ['false'] }]]), 1);
+          const all = { ...query(undefined, [[{ field: 'fieldPaths', values: ['zip_code'] }]]), includeSoftDeleted: true };
+          assert.equal(await store.search.count(all), 2, 'the soft-deleted one too, when asked');
+        } finally {
+          await store.database.close();
+        }
+        assert.deepEqual(await storedKeys(db), written, 'the migration writes the keys the writes wrote');
+      } finally {
+        await db.drop();
       }
-    } finally {
-      await db.drop();
-    }
+    });
   });
-});
+}
 
 describe('search index on SQLite: a rebuild that folds values differently', () => {
   it('gives the distinct field paths their new folded form, which conditions then read', async () => {

@@ -4,7 +4,21 @@
  */
 import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { KEY_SQL, keySourcesSql, REMOVED_KEY, REMOVED_ROWS, rowKeySql, typeKeySql } from '../search-keys.ts';
+import {
+  docKeySourcesSql,
+  docKeySql,
+  KEY_SQL,
+  keySourcesSql,
+  REMOVED_KEY,
+  REMOVED_ROWS,
+  rowKeySql,
+  sqlFieldList,
+  typeKeySql,
+  VALUE_KEY_FIELDS,
+  valueIndexTerm,
+} from '../search-keys.ts';
+
+const VALUE_FIELDS_SQL = sqlFieldList(VALUE_KEY_FIELDS);
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -605,6 +619,42 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      GROUP BY k.urn, e.entity_type;
   CREATE INDEX search_keys_gin ON search_keys USING gin (keys);
   `,
+  // 29: what shared values cost a write (issue 31), as SQLite's 27. The fields of VALUE_KEY_FIELDS
+  // (storage/search-keys.ts: column paths and has-value flags, 61% of a catalog's rows in search_fields) leave the
+  // index on (field, folded, urn) and the trigram index, which took random entries for each of them on every ingest;
+  // an entity's keys take their values and their presence instead, and search_key_values keeps each distinct value
+  // once (what a CONTAIN or a wildcard reads before it asks the keys). The keys are written again for every entity,
+  // and each index built after its rows. Written to run again over its own result.
+  `
+  CREATE TABLE IF NOT EXISTS search_key_values (
+    field TEXT NOT NULL,
+    value TEXT NOT NULL,
+    folded TEXT NOT NULL,
+    num DOUBLE PRECISION,
+    PRIMARY KEY (field, value)
+  );
+  INSERT INTO search_key_values (field, value, folded, num)
+    SELECT DISTINCT ON (field, value) field, value, folded, num FROM search_fields WHERE field IN (${VALUE_FIELDS_SQL}) ORDER BY field, value
+  ON CONFLICT (field, value) DO NOTHING;
+  DROP INDEX search_keys_gin;
+  TRUNCATE search_keys;
+  INSERT INTO search_keys (urn, entity_type, keys)
+    SELECT k.urn, e.entity_type, array_to_tsvector(array_append(array_agg(DISTINCT ${docKeySql('e.entity_type', 'k.kind', 'k.field', 'k.value')}), ${typeKeySql('e.entity_type')}))
+      FROM (${docKeySourcesSql('true')}) k
+      JOIN entities e ON e.urn = k.urn
+     GROUP BY k.urn, e.entity_type;
+  CREATE INDEX search_keys_gin ON search_keys USING gin (keys);
+  DROP INDEX search_fields_by_value;
+  CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn) WHERE ${valueIndexTerm('')};
+  DO $$
+  BEGIN
+    IF to_regclass('search_fields_trigram') IS NOT NULL THEN
+      DROP INDEX search_fields_trigram;
+      CREATE INDEX search_fields_trigram ON search_fields USING GIN (folded gin_trgm_ops) WHERE ${valueIndexTerm('')};
+    END IF;
+  END
+  $$;
+  `,
 ];
 
 /** The migration that gives each entity its search keys (storage/search-keys.ts). */
@@ -612,6 +662,9 @@ export const SEARCH_KEYS_MIGRATION = 27;
 
 /** The migration that gives each entity's keys its type's key (storage/search-keys.ts). */
 export const TYPE_KEYS_MIGRATION = 28;
+
+/** The migration that finds the values of VALUE_KEY_FIELDS through the keys (storage/search-keys.ts). */
+export const VALUE_KEYS_MIGRATION = 29;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 17;

@@ -4,7 +4,7 @@ import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { KEY_FIELDS, keySourcesSql, rowKeySql, typeKeySql } from '../search-keys.ts';
+import { DOC_KEY_FIELDS, docKeySourcesSql, docKeySql, sqlFieldList, typeKeySql, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
@@ -54,28 +54,33 @@ const INSERT_FIELDS = `INSERT INTO search_fields (urn, aspect, field, value, fol
 const INSERT_FACETS = `INSERT INTO search_facets (urn, field, value, aspect)
   SELECT DISTINCT u.urn, u.field, u.value, u.aspect FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(urn, aspect, field, value)
    WHERE u.field = ANY($16::text[])`;
-/** What an aspect contributed before, deleted: the facet rows' urns, and the flags' rows, returned. */
+/** What an aspect contributed before, deleted: the facet rows' urns, and the other key fields' rows, returned. */
 const GONE = `gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn, s.field),
             gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
             gone_facets AS (DELETE FROM search_facets s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn),`;
+/** The `search_fields` rows (besides the facet rows) whose going changes an entity's keys: soft deletion, VALUE_KEY_FIELDS. */
+const KEY_ROW_FIELDS = `(field = 'removed' OR field IN (${sqlFieldList(VALUE_KEY_FIELDS)}))`;
+
 /** The collector of the urns whose keys a transaction writes at its commit. */
 const KEYS = {};
 
 /**
- * Writes the keys of `urns` again (storage/search-keys.ts) from their facet rows and soft-deletion flags as the
- * transaction leaves them, with their entity types: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
- * A tsvector unchanged is not written again (its GIN entries stay). Planned on every call: prepared while the index
- * was small (a new database; a rebuild after TRUNCATE), its reads by urn stayed scans of `search_facets` as it grew,
- * until the next ANALYZE (a rebuild at a million entities fell from 4,000 to under 1,000 aspects/s).
+ * Writes the keys of `urns` again (storage/search-keys.ts) from their facet rows, values of VALUE_KEY_FIELDS and
+ * soft-deletion flags as the transaction leaves them, with their entity types: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
+ * A tsvector unchanged is not written again (its GIN entries stay). Each entity's rows and type are read by its urn
+ * (a LATERAL union and a scalar subquery: seeks whatever the statistics say): joined to the list of urns, they were
+ * planned as scans of `search_facets`, `search_fields` and `entities` while the tables had no statistics (a new
+ * database, a bulk load before autovacuum's first ANALYZE, a server without autovacuum), a scan of each table on
+ * every commit (200 entities' keys: 100 ms at 5,000 entities, growing with the tables). Planned on every call:
+ * prepared while the index was small, its reads stayed scans as the tables grew, until the next ANALYZE (a rebuild
+ * at a million entities fell from 4,000 to under 1,000 aspects/s).
  */
 const keysPart = (urns: string[]): CommitPart => ({
   with: (name, param) => `${name('keys')} AS (
-      SELECT u.urn, e.entity_type, array_agg(DISTINCT ${rowKeySql('e.entity_type', 'x.field', 'x.value')}) FILTER (WHERE x.urn IS NOT NULL) AS keys
-        FROM unnest(${param(1)}::text[]) AS u(urn)
-        LEFT JOIN entities e ON e.urn = u.urn
-        LEFT JOIN (${keySourcesSql(`urn = ANY(${param(1)}::text[])`)}) x
-          ON x.urn = u.urn
-       GROUP BY u.urn, e.entity_type),
+      SELECT e.urn, e.entity_type, array_agg(DISTINCT ${docKeySql('e.entity_type', 'x.kind', 'x.field', 'x.value')}) FILTER (WHERE x.urn IS NOT NULL) AS keys
+        FROM (SELECT urn, (SELECT entity_type FROM entities WHERE urn = n.urn) AS entity_type FROM unnest(${param(1)}::text[]) AS n(urn)) e
+        LEFT JOIN LATERAL (${docKeySourcesSql('urn = e.urn')}) x ON true
+       GROUP BY e.urn, e.entity_type),
     ${name('gone')} AS (DELETE FROM search_keys s USING ${name('keys')} k WHERE s.urn = k.urn AND (k.keys IS NULL OR k.entity_type IS NULL)),
     ${name('put')} AS (INSERT INTO search_keys (urn, entity_type, keys)
         SELECT urn, entity_type, array_to_tsvector(array_append(keys, ${typeKeySql('entity_type')})) FROM ${name('keys')}
@@ -101,6 +106,31 @@ async function lockedKeysPart(c: pg.ClientBase, urns: string[]): Promise<CommitP
     unique,
   ]);
   return [keysPart(unique)];
+}
+
+/** The collector of the values of VALUE_KEY_FIELDS a transaction's entries hold, written at its commit. */
+const KEY_VALUES = {};
+
+type KeyValue = readonly [field: string, value: string, folded: string, num: number | null];
+
+/**
+ * Adds the values of VALUE_KEY_FIELDS the transaction wrote to search_key_values (migration 29), the distinct values
+ * a filter on those fields reads before it asks the keys: once per transaction, in (field, value) order, so that two
+ * transactions adding the same new values wait for each other in one order and cannot deadlock. A value known already
+ * is left as it is, without a lock on its row (which a DO UPDATE would take, even to change nothing, serializing every
+ * write of a common column name); a release that folds values differently rewrites the table in its migration.
+ */
+async function keyValuesPart(_c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> {
+  const unique = new Map(values.map((v) => [`${v[0]}\u0001${v[1]}`, v]));
+  const sorted = [...unique.values()].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
+  return [
+    {
+      with: (name, param) => `${name('values')} AS (INSERT INTO search_key_values (field, value, folded, num)
+          SELECT * FROM unnest(${param(1)}::text[], ${param(2)}::text[], ${param(3)}::text[], ${param(4)}::float8[])
+        ON CONFLICT (field, value) DO NOTHING)`,
+      values: [sorted.map((v) => v[0]), sorted.map((v) => v[1]), sorted.map((v) => v[2]), sorted.map((v) => v[3])],
+    },
+  ];
 }
 
 const INSERT_TEXT = `INSERT INTO search_text (urn, aspect, field, boost, by_default, words)
@@ -211,7 +241,7 @@ export class PostgresSearchIndex {
             fields AS (${INSERT_FIELDS}),
             facets AS (${INSERT_FACETS}),
             text AS (${INSERT_TEXT})
-       ${created ? 'SELECT NULL::text AS urn WHERE false' : "SELECT urn FROM gone_facets UNION SELECT urn FROM gone_fields WHERE field = 'removed'"}`,
+       ${created ? 'SELECT NULL::text AS urn WHERE false' : `SELECT urn FROM gone_facets UNION SELECT urn FROM gone_fields WHERE ${KEY_ROW_FIELDS}`}`,
       [
         f.urn,
         f.aspect,
@@ -232,7 +262,12 @@ export class PostgresSearchIndex {
       ],
     );
     const changed = new Set(rows.map((r) => r.urn));
-    for (const i of items) if (i.entries.some((e) => KEY_FIELDS.has(e.field))) changed.add(i.urn);
+    const values: KeyValue[] = [];
+    for (const i of items) {
+      if (i.entries.some((e) => DOC_KEY_FIELDS.has(e.field))) changed.add(i.urn);
+      for (const e of i.entries) if (VALUE_KEY_FIELDS.has(e.field)) values.push([e.field, e.value, e.folded, e.number ?? null]);
+    }
     if (changed.size > 0) atCommit(c, KEYS, [...changed], lockedKeysPart);
+    if (values.length > 0) atCommit(c, KEY_VALUES, values, keyValuesPart);
   }
 }

@@ -5,13 +5,13 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
-import { keysOf, REMOVED_ROWS, SQLITE_KEY_FIELDS, SQLITE_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { keysOf, REMOVED_ROWS, DOC_KEY_FIELDS, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
 export const SLOTS = 65536;
 
-const KEY_ROWS_JSON = JSON.stringify(SQLITE_VALUE_ROWS);
+const KEY_ROWS_JSON = JSON.stringify(DOC_VALUE_ROWS);
 
 /** Rows per INSERT statement: each count is one cached statement. */
 const ROWS_PER_INSERT = 32;
@@ -57,7 +57,7 @@ export class SqliteSearchIndex {
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
     const facets = this.facetValues(entries);
     this.insertFacets(doc, aspect, facets);
-    if (entries.some((e) => SQLITE_KEY_FIELDS.has(e.field))) this.refreshKeys(doc, urn);
+    if (entries.some((e) => DOC_KEY_FIELDS.has(e.field))) this.refreshKeys(doc, urn);
   }
 
   /**

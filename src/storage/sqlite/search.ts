@@ -4,7 +4,7 @@ import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
-import { filterKeys, FTS5_KEYS, presenceKey, SQLITE_KEY_FIELDS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
+import { DOC_KEY_FIELDS, filterKeys, FTS5_KEYS, valueKeysOf } from '../search-keys.ts';
 
 /**
  * The documents whose words match as `SELECT doc, score`. The rowid names the document and the slot
@@ -52,7 +52,7 @@ const SQLITE_SEARCH: SearchDialect = {
   },
   // The keys' FTS5 table, by document number (migration 26).
   keyFilter: (params, filter, includeRemoved, types, rules) => {
-    const keys = filterKeys(filter, includeRemoved, types, rules, FTS5_KEYS, SQLITE_KEY_FIELDS);
+    const keys = filterKeys(filter, includeRemoved, types, rules, FTS5_KEYS, DOC_KEY_FIELDS);
     if (keys === undefined) return undefined;
     params.push(keys);
     const match = `search_keys MATCH @p${params.length}`;
@@ -73,22 +73,14 @@ const SQLITE_SEARCH: SearchDialect = {
   },
   // A field path's or a flag's entities (migration 27): each distinct value the condition selects, from
   // search_key_values, then FTS5's documents for that value's key (search_key is the store's function,
-  // storage/search-keys.ts), one lookup per value: a CONTAIN may select thousands of values, and one OR of them all
-  // costs FTS5 time in the square of their number to parse.
-  valueKeys: {
-    fields: VALUE_KEY_FIELDS,
-    indexed: valueIndexTerm,
-    holding: (params, field, condition) => {
-      if (condition === undefined) {
-        params.push(presenceKey(field));
-        return `SELECT urn FROM search_docs WHERE id IN (SELECT rowid FROM search_keys WHERE search_keys MATCH @p${params.length})`;
-      }
-      params.push(field);
-      return `SELECT urn FROM search_docs WHERE id IN (
-          SELECT k.rowid FROM search_key_values v CROSS JOIN search_keys k
-           WHERE v.field = @p${params.length} AND ${condition} AND k.search_keys MATCH search_key(v.field, v.value))`;
-    },
-  },
+  // storage/search-keys.ts).
+  valueKeys: valueKeysOf(
+    (params, value) => SQLITE_SEARCH.param(params, value),
+    (key) => `SELECT urn FROM search_docs WHERE id IN (SELECT rowid FROM search_keys WHERE search_keys MATCH ${key})`,
+    (field, condition) => `SELECT urn FROM search_docs WHERE id IN (
+        SELECT k.rowid FROM search_key_values v CROSS JOIN search_keys k
+         WHERE v.field = ${field} AND ${condition} AND k.search_keys MATCH search_key(v.field, v.value))`,
+  ),
   // Otherwise SQLite reads (field, folded, urn) as two ranges and sorts them.
   namesFrom: 'search_fields n INDEXED BY search_fields_names',
   // BINARY collation: the index's order is the bytes' order.
