@@ -13,7 +13,10 @@ import type { SearchDialect, SearchRules } from './search-sql.ts';
  * against 8), and counts its matches itself.
  */
 
-/** The fields whose values give an entity keys on both engines: the facet fields and the soft-deletion flag. */
+/**
+ * The fields a filter's expression over the keys may name on both engines: the facet fields and the soft-deletion
+ * flag (SQLite's keyed filters also name VALUE_KEY_FIELDS: DOC_KEY_FIELDS).
+ */
 export const KEY_FIELDS: ReadonlySet<string> = new Set([...FACET_FIELD_SET, 'removed']);
 
 /** The has-value flags every dataset carries (`true` or `false`). */
@@ -35,12 +38,15 @@ export const VALUE_KEY_FIELDS: ReadonlySet<string> = new Set(['fieldPaths', ...H
 /** Field names as an SQL list (`'a', 'b'`): constants of this module, never a caller's text. */
 export const sqlFieldList = (fields: Iterable<string>): string => [...fields].map((f) => `'${f}'`).join(', ');
 
+/** VALUE_KEY_FIELDS as an SQL list. */
+export const VALUE_FIELDS_SQL = sqlFieldList(VALUE_KEY_FIELDS);
+
 /**
  * The term every read of `search_fields` (as `alias`, say `x.`) by value carries: the index on (field, folded, urn)
  * holds only the rows it selects, and SQLite reads a partial index only for a query that says its terms (PostgreSQL
  * proves it from them at once, whatever its parameters).
  */
-export const valueIndexTerm = (alias: string): string => `${alias}field NOT IN (${sqlFieldList(VALUE_KEY_FIELDS)})`;
+export const valueIndexTerm = (alias: string): string => `${alias}field NOT IN (${VALUE_FIELDS_SQL})`;
 
 /** The fields that give a document keys. */
 export const DOC_KEY_FIELDS: ReadonlySet<string> = new Set([...KEY_FIELDS, ...VALUE_KEY_FIELDS]);
@@ -96,14 +102,16 @@ export const facetKeySql = (entityType: string, field: string, value: string): s
 
 /**
  * The key of a PostgreSQL keys row's source in SQL: a facet row's (`field` and `value`, for an entity of type
- * `entityType`), or REMOVED_KEY for a soft-deletion row (NULL field). Text expressions.
+ * `entityType`), or REMOVED_KEY for a soft-deletion row (NULL field). Text expressions. Migration 28's, frozen with it
+ * (the writes and migration 29 use docKeySql).
  */
 export const rowKeySql = (entityType: string, field: string, value: string): string =>
   `CASE WHEN ${field} IS NULL THEN '${REMOVED_KEY}' ELSE ${facetKeySql(entityType, field, value)} END`;
 
 /**
  * A PostgreSQL keys row's sources as `(urn, field, value)`: the facet rows and, with a NULL field, the soft-deletion
- * rows of the entities `urns` selects (a condition on `urn`, or `true` for all).
+ * rows of the entities `urns` selects (a condition on `urn`, or `true` for all). Migration 28's, frozen with it (the
+ * writes and migration 29 use docKeySourcesSql).
  */
 export const keySourcesSql = (urns: string): string => `SELECT urn, field, value FROM search_facets WHERE ${urns}
   UNION ALL
@@ -118,9 +126,32 @@ export const docKeySourcesSql = (urns: string): string => `SELECT urn, 'f' AS ki
   UNION ALL
   SELECT urn, 'r', NULL, NULL FROM search_fields WHERE ${urns} AND ${REMOVED_ROWS}
   UNION ALL
-  SELECT urn, 'v', field, value FROM search_fields WHERE ${urns} AND field IN (${sqlFieldList(VALUE_KEY_FIELDS)})
+  SELECT urn, 'v', field, value FROM search_fields WHERE ${urns} AND field IN (${VALUE_FIELDS_SQL})
   UNION ALL
-  SELECT DISTINCT urn, 'p', field, '' FROM search_fields WHERE ${urns} AND field IN (${sqlFieldList(VALUE_KEY_FIELDS)})`;
+  SELECT DISTINCT urn, 'p', field, '' FROM search_fields WHERE ${urns} AND field IN (${VALUE_FIELDS_SQL})`;
+
+/**
+ * The most values of VALUE_KEY_FIELDS whose keys a PostgreSQL keys row holds. A tsvector stops at 1 MB (about 49,000
+ * keys: a nested schema can have more paths), and a wide one is rewritten whole on every change of the entity's keys;
+ * an entity with more holds OVERFLOW_KEY instead of its value keys, and a read of values through the keys checks
+ * those few entities' rows (valueKeysOf's `ofValue` on PostgreSQL).
+ */
+export const MAX_VALUE_KEYS = 1000;
+
+/** The key of an entity whose values of VALUE_KEY_FIELDS are too many to be keys (no value key is this word). */
+export const OVERFLOW_KEY = 'ov';
+
+/**
+ * A PostgreSQL entity's keys as an array, aggregated over docKeySourcesSql's rows `x` (its LEFT JOIN's empty row
+ * left out) for an entity of type `entityType`: every key, or, past MAX_VALUE_KEYS values, OVERFLOW_KEY in place of
+ * the value keys. NULL when it has none.
+ */
+export const docKeysAggSql = (entityType: string): string => {
+  const key = docKeySql(entityType, 'x.kind', 'x.field', 'x.value');
+  return `CASE WHEN count(DISTINCT x.field || chr(1) || x.value) FILTER (WHERE x.kind = 'v') > ${MAX_VALUE_KEYS}
+      THEN array_append(array_agg(DISTINCT ${key}) FILTER (WHERE x.urn IS NOT NULL AND x.kind <> 'v'), '${OVERFLOW_KEY}')
+      ELSE array_agg(DISTINCT ${key}) FILTER (WHERE x.urn IS NOT NULL) END`;
+};
 
 /** The key of one of docKeySourcesSql's rows (text expressions), for an entity of type `entityType`. */
 export const docKeySql = (entityType: string, kind: string, field: string, value: string): string =>

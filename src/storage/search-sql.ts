@@ -61,7 +61,7 @@ export interface SearchDialect {
   };
   /**
    * The fields whose entities the engine finds through their search keys and a table of their distinct values, not
-   * an index entry per value (SQLite: VALUE_KEY_FIELDS, storage/search-keys.ts); absent where every value is indexed.
+   * an index entry per value (VALUE_KEY_FIELDS, storage/search-keys.ts); absent where every value is indexed.
    */
   readonly valueKeys?: {
     readonly fields: ReadonlySet<string>;

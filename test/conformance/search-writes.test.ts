@@ -16,6 +16,7 @@ import {
 import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
 import { storedKeys } from '../support/search-keys.ts';
+import { MAX_VALUE_KEYS, OVERFLOW_KEY, presenceKey, searchKey } from '../../src/storage/search-keys.ts';
 import { useStore } from '../support/lifecycle.ts';
 import { writeOldDatabase } from '../support/old-database.ts';
 import { schema } from '../support/timeline.ts';
@@ -240,6 +241,58 @@ for (const backend of await backends()) {
       assert.deepEqual(await urns([[{ field: 'platform', values: ['urn:li:dataPlatform:kafka'] }]]), [b]);
       await store.aspects.deleteEntity(c);
       assert.deepEqual(await urns([[hive]]), [a]);
+    });
+
+    it('a dataset with more column paths than a keys row holds: every condition still finds it, past the limit and back under it', async () => {
+      const wide = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.wide,PROD)';
+      const narrow = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.narrow,PROD)';
+      const put = (urn: string, count: number) =>
+        store.aspects.write({
+          ops: [
+            datasetOp(urn, 'datasetProperties', { name: urn === wide ? 'wide' : 'narrow', description: 'columns of the east' }),
+            datasetOp(urn, 'schemaMetadata', columns('latitude', 'Flow_Rate', ...Array.from({ length: count }, (_, i) => `col_${i}`))),
+          ],
+          actor: ACTOR,
+          now: Date.now(),
+        });
+      await put(narrow, 3);
+      const urns = async (text: string | undefined, condition: string, values: string[], negated = false) =>
+        (
+          await store.search.search({
+            ...query(text, [[{ field: 'fieldPaths', condition, values, ...(negated ? { negated } : {}) }]]),
+            paging: { start: 0, count: 10 },
+          })
+        ).hits
+          .map((h) => h.urn)
+          .filter((u) => u === wide || u === narrow)
+          .sort();
+      const both = [narrow, wide].sort();
+      const keysOfWide = async () => (await storedKeys(db)).filter((k) => k.startsWith(wide)).join(' ');
+      // Past MAX_VALUE_KEYS (PostgreSQL), then under it again.
+      for (const count of [MAX_VALUE_KEYS + 1, 10]) {
+        await put(wide, count);
+        for (const text of [undefined, 'east']) {
+          const at = `${count} columns, words: ${text}`;
+          assert.deepEqual(await urns(text, 'EQUAL', ['latitude']), both, at);
+          assert.deepEqual(await urns(text, 'EQUAL', ['col_9']), [wide], at);
+          assert.deepEqual(await urns(text, 'EQUAL', [`col_${MAX_VALUE_KEYS}`]), count > MAX_VALUE_KEYS ? [wide] : [], at);
+          assert.deepEqual(await urns(text, 'EQUAL', ['col_9'], true), [narrow], `negated, ${at}`);
+          assert.deepEqual(await urns(text, 'CONTAIN', ['OW_RA']), both, `contains, ${at}`);
+          assert.deepEqual(await urns(text, 'START_WITH', ['col_1']), both, `starts, ${at}`);
+          assert.deepEqual(await urns(text, 'EXISTS', []), both, `exists, ${at}`);
+        }
+        const wildcard = await store.search.search({ ...query('/q fieldPaths: *l_9*'), paging: { start: 0, count: 10 } });
+        assert.deepEqual(
+          wildcard.hits.map((h) => h.urn).filter((u) => u === wide || u === narrow),
+          [wide],
+        );
+        if (db.config.kind === 'postgres') {
+          const keys = await keysOfWide();
+          assert.equal(keys.includes(`'${OVERFLOW_KEY}'`), count > MAX_VALUE_KEYS, `the overflow mark, ${count} columns`);
+          assert.equal(keys.includes(searchKey('fieldPaths', 'col_9')), count <= MAX_VALUE_KEYS, `a value key, ${count} columns`);
+          assert.ok(keys.includes(presenceKey('fieldPaths')), 'the presence key either way');
+        }
+      }
     });
 
     it('field paths: every condition, alone and with words, follows each write (found through the keys)', async () => {
@@ -480,6 +533,9 @@ for (const backend of await backends()) {
         });
         await store.database.close();
         const written = await storedKeys(db);
+        // The keys the engine wrote are the ones JavaScript computes for a filter (PostgreSQL writes them in SQL).
+        assert.ok(written.join(' ').includes(searchKey('fieldPaths', 'zip_code')), 'a value key');
+        assert.ok(written.join(' ').includes(presenceKey('fieldPaths')), 'a presence key');
         await execElsewhere(db, BEFORE_VALUE_KEYS[db.config.kind]);
         store = await openStore(db.config);
         try {

@@ -6,19 +6,17 @@ import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
 import {
   docKeySourcesSql,
-  docKeySql,
+  docKeysAggSql,
   KEY_SQL,
   keySourcesSql,
   REMOVED_KEY,
   REMOVED_ROWS,
   rowKeySql,
-  sqlFieldList,
   typeKeySql,
-  VALUE_KEY_FIELDS,
+  VALUE_FIELDS_SQL,
   valueIndexTerm,
 } from '../search-keys.ts';
 
-const VALUE_FIELDS_SQL = sqlFieldList(VALUE_KEY_FIELDS);
 export const POSTGRES_MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -622,7 +620,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 29: what shared values cost a write (issue 31), as SQLite's 27. The fields of VALUE_KEY_FIELDS
   // (storage/search-keys.ts: column paths and has-value flags, 61% of a catalog's rows in search_fields) leave the
   // index on (field, folded, urn) and the trigram index, which took random entries for each of them on every ingest;
-  // an entity's keys take their values and their presence instead, and search_key_values keeps each distinct value
+  // an entity's keys take their values (up to MAX_VALUE_KEYS of them) and their presence instead, and search_key_values keeps each distinct value
   // once (what a CONTAIN or a wildcard reads before it asks the keys). The keys are written again for every entity,
   // and each index built after its rows. Written to run again over its own result.
   `
@@ -639,10 +637,10 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   DROP INDEX search_keys_gin;
   TRUNCATE search_keys;
   INSERT INTO search_keys (urn, entity_type, keys)
-    SELECT k.urn, e.entity_type, array_to_tsvector(array_append(array_agg(DISTINCT ${docKeySql('e.entity_type', 'k.kind', 'k.field', 'k.value')}), ${typeKeySql('e.entity_type')}))
-      FROM (${docKeySourcesSql('true')}) k
-      JOIN entities e ON e.urn = k.urn
-     GROUP BY k.urn, e.entity_type;
+    SELECT x.urn, e.entity_type, array_to_tsvector(array_append(${docKeysAggSql('e.entity_type')}, ${typeKeySql('e.entity_type')}))
+      FROM (${docKeySourcesSql('true')}) x
+      JOIN entities e ON e.urn = x.urn
+     GROUP BY x.urn, e.entity_type;
   CREATE INDEX search_keys_gin ON search_keys USING gin (keys);
   DROP INDEX search_fields_by_value;
   CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn) WHERE ${valueIndexTerm('')};

@@ -4,7 +4,7 @@ import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { DOC_KEY_FIELDS, docKeySourcesSql, docKeySql, sqlFieldList, typeKeySql, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { DOC_KEY_FIELDS, docKeysAggSql, docKeySourcesSql, typeKeySql, VALUE_FIELDS_SQL, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
@@ -59,7 +59,7 @@ const GONE = `gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.u
             gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
             gone_facets AS (DELETE FROM search_facets s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn),`;
 /** The `search_fields` rows (besides the facet rows) whose going changes an entity's keys: soft deletion, VALUE_KEY_FIELDS. */
-const KEY_ROW_FIELDS = `(field = 'removed' OR field IN (${sqlFieldList(VALUE_KEY_FIELDS)}))`;
+const KEY_ROW_FIELDS = `(field = 'removed' OR field IN (${VALUE_FIELDS_SQL}))`;
 
 /** The collector of the urns whose keys a transaction writes at its commit. */
 const KEYS = {};
@@ -77,7 +77,7 @@ const KEYS = {};
  */
 const keysPart = (urns: string[]): CommitPart => ({
   with: (name, param) => `${name('keys')} AS (
-      SELECT e.urn, e.entity_type, array_agg(DISTINCT ${docKeySql('e.entity_type', 'x.kind', 'x.field', 'x.value')}) FILTER (WHERE x.urn IS NOT NULL) AS keys
+      SELECT e.urn, e.entity_type, ${docKeysAggSql('e.entity_type')} AS keys
         FROM (SELECT urn, (SELECT entity_type FROM entities WHERE urn = n.urn) AS entity_type FROM unnest(${param(1)}::text[]) AS n(urn)) e
         LEFT JOIN LATERAL (${docKeySourcesSql('urn = e.urn')}) x ON true
        GROUP BY e.urn, e.entity_type),
@@ -115,22 +115,22 @@ type KeyValue = readonly [field: string, value: string, folded: string, num: num
 
 /**
  * Adds the values of VALUE_KEY_FIELDS the transaction wrote to search_key_values (migration 29), the distinct values
- * a filter on those fields reads before it asks the keys: once per transaction, in (field, value) order, so that two
- * transactions adding the same new values wait for each other in one order and cannot deadlock. A value known already
- * is left as it is, without a lock on its row (which a DO UPDATE would take, even to change nothing, serializing every
- * write of a common column name); a release that folds values differently rewrites the table in its migration.
+ * a filter on those fields reads before it asks the keys: once per transaction, before its last statement, in
+ * (field, value) order. Two transactions adding the same new values wait for each other in one order, and neither
+ * holds the change log's head yet (the last statement's), so they cannot deadlock. A value known already is left as
+ * it is, without a lock on its row (which a DO UPDATE would take, even to change nothing, serializing every write of
+ * a common column name); a release that folds values differently rewrites the table in its migration.
  */
-async function keyValuesPart(_c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> {
+async function keyValuesPart(c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> {
   const unique = new Map(values.map((v) => [`${v[0]}\u0001${v[1]}`, v]));
   const sorted = [...unique.values()].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
-  return [
-    {
-      with: (name, param) => `${name('values')} AS (INSERT INTO search_key_values (field, value, folded, num)
-          SELECT * FROM unnest(${param(1)}::text[], ${param(2)}::text[], ${param(3)}::text[], ${param(4)}::float8[])
-        ON CONFLICT (field, value) DO NOTHING)`,
-      values: [sorted.map((v) => v[0]), sorted.map((v) => v[1]), sorted.map((v) => v[2]), sorted.map((v) => v[3])],
-    },
-  ];
+  await c.query(
+    `INSERT INTO search_key_values (field, value, folded, num)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[])
+     ON CONFLICT (field, value) DO NOTHING`,
+    [sorted.map((v) => v[0]), sorted.map((v) => v[1]), sorted.map((v) => v[2]), sorted.map((v) => v[3])],
+  );
+  return [];
 }
 
 const INSERT_TEXT = `INSERT INTO search_text (urn, aspect, field, boost, by_default, words)
@@ -232,7 +232,7 @@ export class PostgresSearchIndex {
       items.map((i) => i.aspect),
       items.map((i) => i.entries),
     );
-    // The urns whose facet values or soft-deletion flag went (deleted to be written again, or for good), and those
+    // The urns whose facet values, values of VALUE_KEY_FIELDS or soft-deletion flag went (deleted to be written again, or for good), and those
     // whose entries hold some: their keys are written at the commit.
     // The `keys` item stays when nothing reads it (`created`): it gives $14 and $15 their types.
     const { rows } = await c.query<{ urn: string }>(

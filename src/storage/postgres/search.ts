@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import type { PortImpl } from '../compose-store.ts';
 import { IndexSearch } from '../index-search.ts';
-import { DOC_KEY_FIELDS, filterKeys, searchKeySql, TSQUERY_KEYS, valueKeysOf } from '../search-keys.ts';
+import { filterKeys, KEY_FIELDS, OVERFLOW_KEY, searchKeySql, TSQUERY_KEYS, valueKeysOf } from '../search-keys.ts';
 import { prefixPattern, type SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
@@ -50,7 +50,9 @@ const POSTGRES_SEARCH: SearchDialect = {
   namesFrom: 'search_fields n',
   // The keys' tsvector under GIN (migration 27), read as the entity rows themselves.
   keyFilter: (params, filter, includeRemoved, types, rules) => {
-    const keys = filterKeys(filter, includeRemoved, types, rules, TSQUERY_KEYS, DOC_KEY_FIELDS);
+    // The facet fields and the soft-deletion flag: an entity past MAX_VALUE_KEYS holds no keys for its column paths,
+    // so a filter on those is not one tsquery (valueKeys below reads them).
+    const keys = filterKeys(filter, includeRemoved, types, rules, TSQUERY_KEYS, KEY_FIELDS);
     if (keys === undefined) return undefined;
     params.push(keys);
     const match = `keys @@ $${params.length}::tsquery`;
@@ -59,13 +61,17 @@ const POSTGRES_SEARCH: SearchDialect = {
     return { from: 'search_keys e', where: `e.${match}`, doc: 'NULL', count: `SELECT count(*) AS n FROM search_keys WHERE ${match}` };
   },
   // A field path's or a flag's entities (migration 29): each distinct value the condition selects, from
-  // search_key_values, then GIN's entities for that value's key.
+  // search_key_values, then GIN's entities for that value's key; and the entities with too many values to have their
+  // keys (OVERFLOW_KEY), each checked by its own rows.
   valueKeys: valueKeysOf(
     (params, value) => POSTGRES_SEARCH.param(params, value),
     (key) => `SELECT urn FROM search_keys WHERE keys @@ ${key}::tsquery`,
     (field, condition) => `SELECT k.urn FROM search_key_values v
         CROSS JOIN LATERAL (SELECT urn FROM search_keys WHERE keys @@ (${searchKeySql('v.field', 'v.value')})::tsquery) k
-       WHERE v.field = ${field} AND ${condition}`,
+       WHERE v.field = ${field} AND ${condition}
+      UNION ALL
+      SELECT o.urn FROM search_keys o
+       WHERE o.keys @@ '${OVERFLOW_KEY}'::tsquery AND EXISTS (SELECT 1 FROM search_fields x WHERE x.urn = o.urn AND x.field = ${field} AND ${condition})`,
   ),
   // The partial index on names is under text_pattern_ops: its order is `~<~`'s (bytes), which ORDER BY can name.
   nameOrder: (expr) => `${expr} USING ~<~`,

@@ -4,9 +4,8 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { REMOVED_KEY, REMOVED_ROWS, sqlFieldList, DOC_VALUE_ROWS, VALUE_KEY_FIELDS, valueIndexTerm } from '../search-keys.ts';
+import { DOC_VALUE_ROWS, REMOVED_KEY, REMOVED_ROWS, sqlFieldList, VALUE_FIELDS_SQL, valueIndexTerm } from '../search-keys.ts';
 
-const VALUE_FIELDS_SQL = sqlFieldList(VALUE_KEY_FIELDS);
 const KEY_ROWS_SQL = sqlFieldList(DOC_VALUE_ROWS);
 const FACET_FIELDS_SQL = sqlFieldList(FACET_FIELDS);
 
