@@ -113,23 +113,53 @@ const KEY_VALUES = {};
 
 type KeyValue = readonly [field: string, value: string, folded: string, num: number | null];
 
+/** The values of VALUE_KEY_FIELDS among the items' entries. */
+const keyValuesOf = (items: ReadonlyArray<{ entries: readonly SearchEntry[] }>): KeyValue[] =>
+  items.flatMap((i) => i.entries.filter((e) => VALUE_KEY_FIELDS.has(e.field)).map((e): KeyValue => [e.field, e.value, e.folded, e.number ?? null]));
+
 /**
- * Adds the values of VALUE_KEY_FIELDS the transaction wrote to search_key_values (migration 29), the distinct values
- * a filter on those fields reads before it asks the keys: once per transaction, before its last statement, in
- * (field, value) order. Two transactions adding the same new values wait for each other in one order, and neither
- * holds the change log's head yet (the last statement's), so they cannot deadlock. A value known already is left as
- * it is, without a lock on its row (which a DO UPDATE would take, even to change nothing, serializing every write of
- * a common column name); a release that folds values differently rewrites the table in its migration.
+ * Adds values of VALUE_KEY_FIELDS to search_key_values (migration 29), the distinct values a filter on those fields
+ * reads before it asks the keys, in (field, value) order: two transactions adding the same new values wait for each
+ * other in one order. A value known already is left as it is, without a lock on its row (which a DO UPDATE takes even
+ * to change nothing, serializing every write of a common column name), unless `refresh` (the index's build, one batch
+ * at a time: a release that folds values differently gives the known values their new form, as SQLite's build does).
  */
-async function keyValuesPart(c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> {
+async function writeKeyValues(c: pg.ClientBase, values: readonly KeyValue[], refresh: boolean): Promise<void> {
+  if (values.length === 0) return;
   const unique = new Map(values.map((v) => [`${v[0]}\u0001${v[1]}`, v]));
   const sorted = [...unique.values()].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1));
   await c.query(
     `INSERT INTO search_key_values (field, value, folded, num)
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[])
-     ON CONFLICT (field, value) DO NOTHING`,
+     ON CONFLICT (field, value) ${
+       refresh
+         ? `DO UPDATE SET folded = excluded.folded, num = excluded.num
+              WHERE (search_key_values.folded, search_key_values.num) IS DISTINCT FROM (excluded.folded, excluded.num)`
+         : 'DO NOTHING'
+     }`,
     [sorted.map((v) => v[0]), sorted.map((v) => v[1]), sorted.map((v) => v[2]), sorted.map((v) => v[3])],
   );
+}
+
+/**
+ * A transaction's values of VALUE_KEY_FIELDS, added once, before its last statement: that statement holds the change
+ * log's head, and two batches taking the head and a new value's insert in opposite orders could deadlock.
+ */
+async function keyValuesPart(c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> {
+  await writeKeyValues(c, values, false);
+  return [];
+}
+
+/** The collector of the values a batch of the index's build gives their current folded form (writeKeyValues' `refresh`). */
+const REFRESHED_VALUES = {};
+
+/**
+ * A build batch's values, refreshed after the keys' locks and the plain inserts (collected after them): every
+ * transaction takes the keys' locks, then value rows, so a write waiting on a value the build changed holds nothing
+ * the build still needs.
+ */
+async function refreshedValuesPart(c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> {
+  await writeKeyValues(c, values, true);
   return [];
 }
 
@@ -201,10 +231,13 @@ export class PostgresSearchIndex {
           ORDER BY urn, aspect LIMIT $4 FOR SHARE`,
         [[...this.indexer.aspects], cursor.urn, cursor.aspect, size],
       );
-      await this.replaceMany(
-        c,
-        rows.map((r) => ({ urn: r.urn, aspect: r.aspect, entries: this.indexer.index(r.entity_type, r.urn, r.aspect, r.metadata).search ?? [] })),
-      );
+      const items = rows.map((r) => ({
+        urn: r.urn,
+        aspect: r.aspect,
+        entries: this.indexer.index(r.entity_type, r.urn, r.aspect, r.metadata).search ?? [],
+      }));
+      await this.replaceMany(c, items);
+      atCommit(c, REFRESHED_VALUES, keyValuesOf(items), refreshedValuesPart);
       const next = nextCursor(cursor, size, rows);
       if (next === undefined) {
         await c.query('DELETE FROM settings WHERE key = $1', [SEARCH_BUILD_KEY]);
@@ -262,11 +295,8 @@ export class PostgresSearchIndex {
       ],
     );
     const changed = new Set(rows.map((r) => r.urn));
-    const values: KeyValue[] = [];
-    for (const i of items) {
-      if (i.entries.some((e) => DOC_KEY_FIELDS.has(e.field))) changed.add(i.urn);
-      for (const e of i.entries) if (VALUE_KEY_FIELDS.has(e.field)) values.push([e.field, e.value, e.folded, e.number ?? null]);
-    }
+    for (const i of items) if (i.entries.some((e) => DOC_KEY_FIELDS.has(e.field))) changed.add(i.urn);
+    const values = keyValuesOf(items);
     if (changed.size > 0) atCommit(c, KEYS, [...changed], lockedKeysPart);
     if (values.length > 0) atCommit(c, KEY_VALUES, values, keyValuesPart);
   }
