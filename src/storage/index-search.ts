@@ -2,8 +2,11 @@ import type { FacetCounts, IndexedValue, SearchHit, SearchQuery, SearchRequest, 
 import { FACET_FIELD_SET } from './search-facet-fields.ts';
 import { deprecationStatesSql, keyedCountSql, matchedSql, namesSql, orderSql, walkSql, type SearchDialect, type SearchRules } from './search-sql.ts';
 
-/** Runs one read statement with its parameters and answers its rows. */
-export type RunQuery = (sql: string, params: readonly unknown[]) => Promise<Array<Record<string, unknown>>>;
+/**
+ * Runs one read statement with its parameters and answers its rows. `overAllMatches`: the statement sorts, hashes
+ * and counts every match of a search (its page, total and facets), not a bounded few rows.
+ */
+export type RunQuery = (sql: string, params: readonly unknown[], overAllMatches?: boolean) => Promise<Array<Record<string, unknown>>>;
 
 /** The facet values counted per field, most frequent first. */
 const MAX_FACET_VALUES = 1000;
@@ -159,7 +162,7 @@ export class IndexSearch {
     const hits: SearchHit[] = [];
     let total: number | undefined;
     const facets: FacetCounts = new Map(facetFields.map((f) => [this.rules.baseField(f), new Map<string, number>()]));
-    for (const r of await this.run(statement, params)) {
+    for (const r of await this.run(statement, params, true)) {
       const kind = Number(r.kind);
       if (kind === HIT) hits.push(hitOf(r));
       else if (kind === TOTAL) total = Number(r.n);
