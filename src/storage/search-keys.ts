@@ -118,6 +118,10 @@ export const keySourcesSql = (urns: string): string => `SELECT urn, field, value
   SELECT urn, NULL, NULL FROM search_fields WHERE ${urns} AND ${REMOVED_ROWS}`;
 
 /**
+ * Migration 29's text is built from docKeySourcesSql, docKeySql, docKeysAggSql, VALUE_FIELDS_SQL and
+ * valueIndexTerm, which the writes use too: a change to any of them changes what the writes put in the keys, so it
+ * comes with a migration that writes every entity's keys again, and with 29's text frozen as it was first.
+ *
  * A PostgreSQL keys row's sources since migration 29, as `(urn, kind, field, value)`: each facet row (`f`), each
  * soft-deletion row (`r`), each value of VALUE_KEY_FIELDS (`v`) and, for each such value, its field's presence (`p`),
  * of the entities `urns` selects (a condition on `urn`, or `true` for all). docKeySql makes each a key, as keysOf does.
