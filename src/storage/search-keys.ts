@@ -118,21 +118,19 @@ export const keySourcesSql = (urns: string): string => `SELECT urn, field, value
   SELECT urn, NULL, NULL FROM search_fields WHERE ${urns} AND ${REMOVED_ROWS}`;
 
 /**
- * Migration 29's text is built from docKeySourcesSql, docKeySql, docKeysAggSql, VALUE_FIELDS_SQL and
+ * Migration 29's text is built from docKeySourcesSql, docKeysAggSql, VALUE_FIELDS_SQL and
  * valueIndexTerm, which the writes use too: a change to any of them changes what the writes put in the keys, so it
  * comes with a migration that writes every entity's keys again, and with 29's text frozen as it was first.
  *
  * A PostgreSQL keys row's sources since migration 29, as `(urn, kind, field, value)`: each facet row (`f`), each
- * soft-deletion row (`r`), each value of VALUE_KEY_FIELDS (`v`) and, for each such value, its field's presence (`p`),
- * of the entities `urns` selects (a condition on `urn`, or `true` for all). docKeySql makes each a key, as keysOf does.
+ * soft-deletion row (`r`) and each value of VALUE_KEY_FIELDS (`v`) of the entities `urns` selects (a condition on
+ * `urn`, or `true` for all). docKeysAggSql makes them keys, as keysOf does.
  */
 export const docKeySourcesSql = (urns: string): string => `SELECT urn, 'f' AS kind, field, value FROM search_facets WHERE ${urns}
   UNION ALL
   SELECT urn, 'r', NULL, NULL FROM search_fields WHERE ${urns} AND ${REMOVED_ROWS}
   UNION ALL
-  SELECT urn, 'v', field, value FROM search_fields WHERE ${urns} AND field IN (${VALUE_FIELDS_SQL})
-  UNION ALL
-  SELECT DISTINCT urn, 'p', field, '' FROM search_fields WHERE ${urns} AND field IN (${VALUE_FIELDS_SQL})`;
+  SELECT urn, 'v', field, value FROM search_fields WHERE ${urns} AND field IN (${VALUE_FIELDS_SQL})`;
 
 /**
  * The most values of VALUE_KEY_FIELDS whose keys a PostgreSQL keys row holds. A tsvector stops at 1 MB (about 49,000
@@ -147,20 +145,20 @@ export const OVERFLOW_KEY = 'ov';
 
 /**
  * A PostgreSQL entity's keys as an array, aggregated over docKeySourcesSql's rows `x` (its LEFT JOIN's empty row
- * left out) for an entity of type `entityType`: every key, or, past MAX_VALUE_KEYS values, OVERFLOW_KEY in place of
- * the value keys. NULL when it has none.
+ * left out) for an entity of type `entityType`: every row's key and, from the value rows, each of their fields'
+ * presence (presenceKey); past MAX_VALUE_KEYS values, OVERFLOW_KEY in place of the value keys. NULL when it has none.
  */
 export const docKeysAggSql = (entityType: string): string => {
   const key = docKeySql(entityType, 'x.kind', 'x.field', 'x.value');
+  const presence = `array_agg(DISTINCT ${searchKeySql(`chr(2) || x.field`, `''`)}) FILTER (WHERE x.kind = 'v')`;
   return `CASE WHEN count(DISTINCT x.field || chr(1) || x.value) FILTER (WHERE x.kind = 'v') > ${MAX_VALUE_KEYS}
-      THEN array_append(array_agg(DISTINCT ${key}) FILTER (WHERE x.urn IS NOT NULL AND x.kind <> 'v'), '${OVERFLOW_KEY}')
-      ELSE array_agg(DISTINCT ${key}) FILTER (WHERE x.urn IS NOT NULL) END`;
+      THEN array_append(array_agg(DISTINCT ${key}) FILTER (WHERE x.urn IS NOT NULL AND x.kind <> 'v') || ${presence}, '${OVERFLOW_KEY}')
+      ELSE array_agg(DISTINCT ${key}) FILTER (WHERE x.urn IS NOT NULL) || ${presence} END`;
 };
 
 /** The key of one of docKeySourcesSql's rows (text expressions), for an entity of type `entityType`. */
-export const docKeySql = (entityType: string, kind: string, field: string, value: string): string =>
-  `CASE ${kind} WHEN 'f' THEN ${facetKeySql(entityType, field, value)} WHEN 'r' THEN '${REMOVED_KEY}'
-     WHEN 'v' THEN ${searchKeySql(field, value)} ELSE ${searchKeySql(`chr(2) || ${field}`, `''`)} END`;
+const docKeySql = (entityType: string, kind: string, field: string, value: string): string =>
+  `CASE ${kind} WHEN 'f' THEN ${facetKeySql(entityType, field, value)} WHEN 'r' THEN '${REMOVED_KEY}' ELSE ${searchKeySql(field, value)} END`;
 
 /**
  * The key of an entity type, which every document with keys holds: a group of criteria with no facet value (a column

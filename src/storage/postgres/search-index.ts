@@ -142,26 +142,20 @@ async function writeKeyValues(c: pg.ClientBase, values: readonly KeyValue[], ref
 }
 
 /**
- * A transaction's values of VALUE_KEY_FIELDS, added once, before its last statement: that statement holds the change
- * log's head, and two batches taking the head and a new value's insert in opposite orders could deadlock.
+ * Flushes a transaction's values of VALUE_KEY_FIELDS (writeKeyValues) before its last statement: that statement holds
+ * the change log's head, and two batches taking the head and a new value's insert in opposite orders could deadlock.
+ * Collected after the keys (every transaction takes the keys' locks, then value rows), so a write waiting on a value
+ * the build changed (`refresh`) holds nothing the build still needs.
  */
-async function keyValuesPart(c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> {
-  await writeKeyValues(c, values, false);
-  return [];
-}
+const keyValuesPart =
+  (refresh: boolean) =>
+  async (c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> => {
+    await writeKeyValues(c, values, refresh);
+    return [];
+  };
 
 /** The collector of the values a batch of the index's build gives their current folded form (writeKeyValues' `refresh`). */
 const REFRESHED_VALUES = {};
-
-/**
- * A build batch's values, refreshed after the keys' locks and the plain inserts (collected after them): every
- * transaction takes the keys' locks, then value rows, so a write waiting on a value the build changed holds nothing
- * the build still needs.
- */
-async function refreshedValuesPart(c: pg.ClientBase, values: KeyValue[]): Promise<CommitPart[]> {
-  await writeKeyValues(c, values, true);
-  return [];
-}
 
 const INSERT_TEXT = `INSERT INTO search_text (urn, aspect, field, boost, by_default, words)
   SELECT * FROM unnest($8::text[], $9::text[], $10::text[], $11::real[], $12::boolean[], $13::text[])`;
@@ -237,7 +231,7 @@ export class PostgresSearchIndex {
         entries: this.indexer.index(r.entity_type, r.urn, r.aspect, r.metadata).search ?? [],
       }));
       await this.replaceMany(c, items);
-      atCommit(c, REFRESHED_VALUES, keyValuesOf(items), refreshedValuesPart);
+      atCommit(c, REFRESHED_VALUES, keyValuesOf(items), keyValuesPart(true));
       const next = nextCursor(cursor, size, rows);
       if (next === undefined) {
         await c.query('DELETE FROM settings WHERE key = $1', [SEARCH_BUILD_KEY]);
@@ -298,6 +292,6 @@ export class PostgresSearchIndex {
     for (const i of items) if (i.entries.some((e) => DOC_KEY_FIELDS.has(e.field))) changed.add(i.urn);
     const values = keyValuesOf(items);
     if (changed.size > 0) atCommit(c, KEYS, [...changed], lockedKeysPart);
-    if (values.length > 0) atCommit(c, KEY_VALUES, values, keyValuesPart);
+    if (values.length > 0) atCommit(c, KEY_VALUES, values, keyValuesPart(false));
   }
 }

@@ -96,21 +96,13 @@ const SEARCH_WORK_MEM_BYTES = 16 * 1024 * 1024;
  * (SET LOCAL: it ends with the transaction, so it holds behind a pooler in transaction mode and never outlives the
  * statement on a pooled connection; a larger server setting is kept).
  */
-async function overMatches(pool: pg.Pool, sql: string, params: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
-  const client = await pool.connect();
-  try {
-    await client.query(`BEGIN READ ONLY; SELECT set_config('work_mem', CASE WHEN pg_size_bytes(current_setting('work_mem')) < ${SEARCH_WORK_MEM_BYTES}
-      THEN '${SEARCH_WORK_MEM_BYTES / 1024}kB' ELSE current_setting('work_mem') END, true)`);
-    const { rows } = await client.query(sql, params as unknown[]);
-    await client.query('COMMIT');
-    return rows as Array<Record<string, unknown>>;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  } finally {
-    client.release();
-  }
-}
+const overMatches = (pool: pg.Pool, sql: string, params: readonly unknown[]): Promise<Array<Record<string, unknown>>> =>
+  inTransaction(
+    pool,
+    async (c) => (await c.query(sql, params as unknown[])).rows as Array<Record<string, unknown>>,
+    `BEGIN READ ONLY; SELECT set_config('work_mem', CASE WHEN pg_size_bytes(current_setting('work_mem')) < ${SEARCH_WORK_MEM_BYTES}
+      THEN '${SEARCH_WORK_MEM_BYTES / 1024}kB' ELSE current_setting('work_mem') END, true)`,
+  );
 
 /** Entity search over the search index (storage/index-search.ts), on PostgreSQL, and the build of that index. */
 export class PostgresSearch extends IndexSearch implements PortImpl<SearchPort> {

@@ -65,13 +65,16 @@ function joined(parts: readonly CommitPart[]): pg.QueryConfig {
   return parts.some((p) => p.planEachTime) ? { text, values } : named(text, values);
 }
 
-/** Runs `fn` in one transaction on one pooled connection: committed when it returns, rolled back when it throws. */
-export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `fn` in one transaction on one pooled connection: committed when it returns, rolled back when it throws.
+ * `begin` opens it (statements without parameters, sent together: a mode, a SET LOCAL).
+ */
+export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
   const client = await pool.connect();
   const pending = new Map<object, Pending>();
   open.set(client, pending);
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await fn(client);
     const parts: CommitPart[] = [];
     for (const p of pending.values()) parts.push(...(await p.flush(client, p.items)));
