@@ -103,7 +103,7 @@ export const facetKeySql = (entityType: string, field: string, value: string): s
 /**
  * The key of a PostgreSQL keys row's source in SQL: a facet row's (`field` and `value`, for an entity of type
  * `entityType`), or REMOVED_KEY for a soft-deletion row (NULL field). Text expressions. Migration 28's, frozen with it
- * (the writes and migration 29 use docKeySql).
+ * (the writes and migration 29 use docKeysAggSql).
  */
 export const rowKeySql = (entityType: string, field: string, value: string): string =>
   `CASE WHEN ${field} IS NULL THEN '${REMOVED_KEY}' ELSE ${facetKeySql(entityType, field, value)} END`;
