@@ -1,6 +1,6 @@
 // The change log's cost and speed (issue 32): versioned ingest over HTTP with the log on against the same run with it
 // off (the ceiling: everything but the log), one consumer draining the log over HTTP, and the time from a write's
-// request to a waiting long poll's answer. The server runs in a process of its own (bench/events-server.ts), a new one
+// request to a waiting long poll's answer. The server runs in a process of its own (bench/bench-server.ts), a new one
 // on a new database for each run; off and on alternate for `--rounds` rounds (the order flipped each round, so drift
 // in the machine falls on both), and the table gives each one's median.
 //
@@ -13,11 +13,9 @@ import { changeEventRules } from '../src/catalog/events/change-event-rules.ts';
 import { openStore } from '../src/storage/open-store.ts';
 import type { ChangeEventRules, WriteOp } from '../src/storage/store.ts';
 import type { TestDatabase } from '../test/support/databases.ts';
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
-import { childEnv, ROOT } from '../test/support/process.ts';
+import { post, postAll, serverProcess, type BenchServer } from './server-process.ts';
 import { load } from './search-corpus.ts';
-import { benchBackends, fmt, intFlag, percentile, printTable, timed } from './support.ts';
+import { benchBackends, fmt, intFlag, median, percentile, printTable, timed } from './support.ts';
 
 const TOPIC = 'MetadataChangeLog_Versioned_v1';
 
@@ -29,43 +27,6 @@ const mcp = (urn: string, description: string) => ({
   aspect: { value: JSON.stringify({ description, customProperties: { team: 'bench' }, tags: [] }), contentType: 'application/json' },
   systemMetadata: { lastObserved: 1700000000000, runId: 'bench-events' },
 });
-
-/** A server process of its own: its address, an admin token, and how to stop it. */
-interface BenchServer {
-  readonly url: string;
-  readonly adminToken: string;
-  close(): Promise<void>;
-}
-
-async function serverProcess(db: TestDatabase, log: 'on' | 'off'): Promise<BenchServer> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/events-server.ts', log], {
-    cwd: ROOT,
-    env: childEnv({ ...db.env, ALMANAC_RETENTION_SCHEDULE: 'off', ALMANAC_WEBHOOK_DELIVERY: 'false' }),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for await (const line of createInterface({ input: child.stdout! })) {
-    const { url, token } = JSON.parse(line) as { url: string; token: string };
-    return {
-      url,
-      adminToken: token,
-      close: async () => {
-        child.kill('SIGTERM');
-        await exited;
-      },
-    };
-  }
-  throw new Error('the benchmark server exited before it was ready');
-}
-
-const post = async (server: BenchServer, path: string, body: string) => {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${server.adminToken}`, 'Content-Type': 'application/json', 'X-RestLi-Protocol-Version': '2.0.0' },
-    body,
-  });
-  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-};
 
 const poll = async (server: BenchServer, query: string) => {
   const res = await fetch(`${server.url}/openapi/v1/events/poll?topic=${TOPIC}&${query}`, {
@@ -84,11 +45,7 @@ async function ingest(server: BenchServer, writes: number, batch: number, concur
     );
     bodies.push(JSON.stringify({ proposals, async: 'false' }));
   }
-  let next = 0;
-  const worker = async () => {
-    while (next < bodies.length) await post(server, '/aspects?action=ingestProposalBatch', bodies[next++]!);
-  };
-  return writes / (await timed(() => Promise.all(Array.from({ length: concurrency }, worker)))).seconds;
+  return writes / (await postAll(server, '/aspects?action=ingestProposalBatch', bodies, concurrency));
 }
 
 /** `events` datasetProfile events written to the store in batches of `batch`, one write each; events per second. */
@@ -117,11 +74,6 @@ async function storeIngest(db: TestDatabase, events: number, batch: number): Pro
     await store.database.close();
   }
 }
-
-const median = (xs: readonly number[]): number => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-};
 
 /** Every entry from the start of the log, 5,000 a poll: entries and entries per second. */
 async function drainRow(name: string, server: BenchServer): Promise<string[]> {
@@ -219,7 +171,7 @@ export default async function eventsBench(args: string[]): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       for (const mode of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
         const db = await backend.create();
-        const server = await serverProcess(db, mode);
+        const server = await serverProcess(db, mode === 'off' ? ['log'] : []);
         try {
           await ingest(server, 1000, batch, 1, 'warm');
           rates[mode].push(await ingest(server, writes, batch, concurrency, 'run'));

@@ -146,3 +146,27 @@ export async function load(store: Store, from: number, to: number, progress?: (d
     }
   }
 }
+
+/**
+ * Entities [from, to) as DataHub's REST emitter sends them: `ingestProposalBatch` bodies of up to `batch` proposals
+ * (the emitter's default is 200), every aspect but the key, which the server writes from the urn.
+ */
+export function proposalBodies(from: number, to: number, batch: number): string[] {
+  const proposals: unknown[] = [];
+  for (let i = from; i < to; i++) {
+    for (const op of entityOps(i)) {
+      if (op.kind !== 'aspect' || op.onlyIfAbsent) continue;
+      proposals.push({
+        entityType: op.entityType,
+        entityUrn: op.urn,
+        changeType: 'UPSERT',
+        aspectName: op.aspect,
+        aspect: { value: JSON.stringify(op.value), contentType: 'application/json' },
+        systemMetadata: { lastObserved: 1_700_000_000_000, runId: 'bench-search' },
+      });
+    }
+  }
+  const bodies: string[] = [];
+  for (let i = 0; i < proposals.length; i += batch) bodies.push(JSON.stringify({ proposals: proposals.slice(i, i + batch), async: 'false' }));
+  return bodies;
+}

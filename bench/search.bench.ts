@@ -4,10 +4,10 @@
 // work in the same run: a bare node:http server calling the store's search part directly (the same statement: page,
 // total, facets), no authentication, GraphQL or entity loading. The load generator is wrk in its own process, one
 // connection (latency) then four (throughput). Also: what the index costs a write (the same load with and without
-// search entries), and the build of the index over the whole loaded catalog, against the engine's own bulk build.
+// search entries, through the store and over HTTP as DataHub's REST emitter sends it), and the build of the index over the whole loaded catalog, against the engine's own bulk build.
 //
 //   npm run bench search -- --entities 1000000 [--backend sqlite|postgres] [--write-sample 10000] [--seconds 5]
-//     [--keep <sqlite file | postgres:// url of an existing database>] [--backfill no]
+//     [--keep <sqlite file | postgres:// url of an existing database>] [--backfill no] [--http-rounds 3]
 //
 // --keep loads the catalog into that database and leaves it there; a later run given the same place and --entities
 // finds the catalog loaded and measures the searches without loading it again (a million entities take about an
@@ -21,8 +21,9 @@ import type { AspectIndexer, SearchQuery, Store } from '../src/storage/store.ts'
 import { execElsewhere, type TestDatabase } from '../test/support/databases.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { SEARCH_FACETS } from '../src/catalog/search/search-facets.ts';
-import { datasetName, load, middleDataset, RARE_WORD } from './search-corpus.ts';
-import { benchBackends, flag, fmt, intFlag, printTable, timed } from './support.ts';
+import { datasetName, load, middleDataset, proposalBodies, RARE_WORD } from './search-corpus.ts';
+import { postAll, serverProcess } from './server-process.ts';
+import { benchBackends, flag, fmt, intFlag, median, printTable, timed } from './support.ts';
 import { ensureWrk, wrk, type WrkResult } from './wrk.ts';
 
 /** The searches measured, as GraphQL bodies for Almanac and as port calls for the ceiling. */
@@ -116,6 +117,51 @@ async function startCeiling(store: Store, list: readonly Kind[]): Promise<{ url:
 
 const noSearch: AspectIndexer = { aspects: aspectIndexer.aspects, index: (t, u, a, v) => ({ ...aspectIndexer.index(t, u, a, v), search: [] }) };
 
+/** Proposals per ingestProposalBatch request (the REST emitter's default) and requests in flight. */
+const HTTP_BATCH = 200;
+const HTTP_CONCURRENCY = 2;
+
+/**
+ * Ingest over HTTP as DataHub's REST emitter sends it (`ingestProposalBatch`, bearer token), with the index and
+ * without search entries (the ceiling: everything else the same), each on a new database with a server in a process
+ * of its own, the load generated in this one; `rounds` rounds alternating, the order flipped each round, medians.
+ */
+async function httpIngest(backend: { name: string; create: () => Promise<TestDatabase> }, n: number, rounds: number): Promise<void> {
+  const bodies = proposalBodies(0, n, HTTP_BATCH);
+  const rates: Record<'without' | 'with', number[]> = { without: [], with: [] };
+  for (let round = 0; round < rounds; round++) {
+    for (const mode of round % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const)) {
+      const db = await backend.create();
+      const server = await serverProcess(db, mode === 'without' ? ['search'] : []);
+      try {
+        rates[mode].push(n / (await postAll(server, '/aspects?action=ingestProposalBatch', bodies, HTTP_CONCURRENCY)));
+      } finally {
+        await server.close();
+        await db.drop();
+      }
+    }
+  }
+  const without = median(rates.without);
+  const withIndex = median(rates.with);
+  console.log(
+    `\n${backend.name}: ingest of ${fmt(n)} entities over HTTP (ingestProposalBatch of ${HTTP_BATCH}, ${HTTP_CONCURRENCY} in flight, median of ${rounds})`,
+  );
+  printTable(
+    ['backend', 'index', 'entities/s', 'each round', 'of without', 'index ms per entity'],
+    [
+      [backend.name, 'without search entries', fmt(without), rates.without.map((r) => fmt(r)).join(' / '), '', ''],
+      [
+        backend.name,
+        'with the index',
+        fmt(withIndex),
+        rates.with.map((r) => fmt(r)).join(' / '),
+        `${fmt((100 * withIndex) / without)}%`,
+        fmt(1000 / withIndex - 1000 / without, 2),
+      ],
+    ],
+  );
+}
+
 /** The engine's own bulk build of the same index structures over the rows already there: the backfill's ceiling. */
 const bulkIndexBuild = (db: TestDatabase): Promise<void> =>
   execElsewhere(
@@ -171,12 +217,14 @@ export default async function searchBench(args: string[]): Promise<void> {
   const writeSample = intFlag(args, 'write-sample', 10_000);
   const seconds = intFlag(args, 'seconds', 5);
   const withBackfill = flag(args, 'backfill', 'yes') !== 'no';
+  const httpRounds = intFlag(args, 'http-rounds', 3);
   ensureWrk();
   const keep = flag(args, 'keep', '');
   const kept = keep === '' ? undefined : keptDatabase(keep);
   const backends = kept ? (await benchBackends(args)).filter((b) => b.name === kept.name) : await benchBackends(args);
   for (const backend of backends) {
-    // What the index costs a write: the same entities into two fresh databases, with and without search entries.
+    // What the index costs a write: the same entities into two fresh databases, with and without search entries,
+    // through the store, then over HTTP as DataHub's REST emitter sends them.
     const writes: string[][] = [];
     for (const [label, indexer] of [
       ['without search entries', noSearch],
@@ -191,6 +239,7 @@ export default async function searchBench(args: string[]): Promise<void> {
     }
     console.log(`\n${backend.name}: ingest of ${fmt(writeSample)} entities (2 to 5 aspects each) through the store`);
     printTable(['backend', 'index', 'entities/s'], writes);
+    if (httpRounds > 0) await httpIngest(backend, writeSample, httpRounds);
 
     const db = kept ?? (await backend.create());
     const store = await openStore(db.config);

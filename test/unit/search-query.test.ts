@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
-import { indexedText, searchWords } from '../../src/catalog/search/search-tokens.ts';
+import { foldText, indexedText, searchWords, unicodeIndexedText } from '../../src/catalog/search/search-tokens.ts';
 import { CatalogError } from '../../src/catalog/errors.ts';
 import { SEARCHABLE_ASPECTS, searchEntries } from '../../src/catalog/search/search-entries.ts';
 
@@ -12,6 +12,35 @@ describe('search words', () => {
     assert.deepEqual(searchWords('HTMLParser v2.db-users'), ['html', 'parser', 'v', '2', 'db', 'users']);
     assert.deepEqual(searchWords('Café Crème'), ['cafe', 'creme']);
     assert.equal(indexedText('SalesOrders_x'), 'sales orders salesorders x');
+  });
+
+  it('split ASCII text by its characters exactly as the Unicode rules split it', () => {
+    const fixed = [
+      '',
+      '_',
+      'A',
+      'a1B2c3',
+      'ABCdef',
+      'HTMLParser',
+      'getHTTPResponseCode2xx',
+      'x.Y-z_9',
+      'AB',
+      'aB',
+      'Ab',
+      '99bottlesOfBEER',
+      '\tTab\nnew',
+    ];
+    // A fixed seed: the same strings on every run, mixing the classes each boundary rule looks at.
+    let seed = 31;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const alphabet = 'aAbBzZ09_.- /:=()';
+    const random = Array.from({ length: 3000 }, () => Array.from({ length: next() % 14 }, () => alphabet[next() % alphabet.length]).join(''));
+    for (const text of [...fixed, ...random]) {
+      assert.equal(indexedText(text), unicodeIndexedText(text), JSON.stringify(text));
+      assert.equal(foldText(text), text.normalize('NFKD').toLowerCase(), JSON.stringify(text));
+    }
+    // Text with any other character takes the Unicode rules whole.
+    assert.equal(indexedText('CaféOrders_2024'), 'cafe orders cafeorders 2024');
   });
 });
 

@@ -14,66 +14,110 @@ export const MAX_EXACT_VALUE = 512;
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The values at a path: `*` is every array element or map entry (a map entry indexes as `key=value`, as DataHub's do). */
-function valuesAt(value: unknown, segments: readonly string[], out: unknown[]): void {
-  if (segments.length === 0) {
+/**
+ * The values at a path's segments from `i`: `*` is every array element or map entry (a map entry indexes as
+ * `key=value`, as DataHub's do).
+ */
+function valuesAt(value: unknown, segments: readonly string[], i: number, out: unknown[]): void {
+  if (i === segments.length) {
     if (value !== undefined && value !== null) out.push(value);
     return;
   }
-  const [head, ...rest] = segments as [string, ...string[]];
+  const head = segments[i]!;
   if (head === '*') {
-    if (Array.isArray(value)) for (const v of value) valuesAt(v, rest, out);
+    if (Array.isArray(value)) for (const v of value) valuesAt(v, segments, i + 1, out);
     else if (isObject(value)) {
-      for (const [k, v] of Object.entries(value)) {
-        if (rest.length === 0 && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) out.push(`${k}=${String(v)}`);
-        else valuesAt(v, rest, out);
+      const last = i + 1 === segments.length;
+      for (const k in value) {
+        const v = value[k];
+        if (last && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) out.push(`${k}=${String(v)}`);
+        else valuesAt(v, segments, i + 1, out);
       }
-    } else valuesAt(value, rest, out);
+    } else valuesAt(value, segments, i + 1, out);
     return;
   }
   if (head.startsWith('$')) return; // map keys ($key): not indexed
-  if (isObject(value)) valuesAt(value[head], rest, out);
+  if (isObject(value)) valuesAt(value[head], segments, i + 1, out);
 }
 
 const asText = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v));
 
-const flag = (field: string, value: string, number?: number): SearchEntry => ({
-  field,
-  value,
-  folded: value,
-  ...(number !== undefined ? { number } : {}),
-  text: false,
-  byDefault: false,
-  boost: 1,
-  isName: false,
-  autocomplete: false,
-});
+/** A mutable entry while it is built. */
+type Building = { -readonly [K in keyof SearchEntry]: SearchEntry[K] };
+
+const flag = (field: string, value: string, number?: number): SearchEntry => {
+  const e: Building = { field, value, folded: value, text: false, byDefault: false, boost: 1, isName: false, autocomplete: false };
+  if (number !== undefined) e.number = number;
+  return e;
+};
 
 const exact = (v: string): string => (v.length > MAX_EXACT_VALUE ? v.slice(0, MAX_EXACT_VALUE) : v);
 
-function entriesOf(s: RegistrySearchable, values: readonly unknown[], isKey: boolean, out: SearchEntry[]): void {
+/** One annotation as every write of its aspect reads it: computed once per annotation, not per value. */
+interface Compiled {
+  readonly s: RegistrySearchable;
+  readonly segments: readonly string[];
+  readonly text: boolean;
+  readonly numeric: boolean;
+  readonly byDefault: boolean;
+  readonly boost: number;
+  readonly autocomplete: boolean;
+  /** The entity's name (an `_entityName` alias), or a key's name (a key's WORD_GRAM): the field it is kept under too. */
+  readonly nameField: string | undefined;
+}
+
+function compile(s: RegistrySearchable, isKey: boolean): Compiled {
   const text = TEXT_TYPES.has(s.type);
   const isName = (s.fieldNameAliases ?? []).includes('_entityName') || (isKey && s.type === 'WORD_GRAM');
+  return {
+    s,
+    segments: s.path.split('/'),
+    text,
+    numeric: NUMBER_TYPES.has(s.type ?? ''),
+    byDefault: text && s.queryByDefault !== false,
+    boost: s.boostScore ?? 1,
+    autocomplete: s.enableAutocomplete === true,
+    // The entity's name, under the one field name ranking and `_entityName` filters read, whatever the type calls it; a
+    // key's name (a dataset's `db.table`) under its own, shown only when no aspect names the entity.
+    nameField: isName ? (isKey ? '_entityKeyName' : '_entityName') : undefined,
+  };
+}
+
+const compiledByAspect = new Map<string, readonly Compiled[]>();
+
+/** The aspect's annotations, compiled on first use (an aspect is a key for every entity type or none). */
+function compiledOf(aspectName: string, isKey: boolean): readonly Compiled[] {
+  const key = `${isKey ? 'k' : 'a'}:${aspectName}`;
+  let found = compiledByAspect.get(key);
+  if (found === undefined) {
+    found = (DATAHUB_REGISTRY.aspects[aspectName]?.searchable ?? []).map((s) => compile(s, isKey));
+    compiledByAspect.set(key, found);
+  }
+  return found;
+}
+
+function entriesOf(c: Compiled, values: readonly unknown[], out: SearchEntry[]): void {
+  const { s } = c;
   for (const v of values) {
     const value = asText(v);
-    const number = NUMBER_TYPES.has(s.type ?? '') && typeof v === 'number' ? v : undefined;
-    out.push({
+    const folded = foldText(value);
+    const e: Building = {
       field: s.name,
       value: exact(value),
-      folded: exact(foldText(value)),
-      ...(text ? { words: indexedText(value) } : {}),
-      ...(number !== undefined ? { number } : {}),
-      text,
-      byDefault: text && s.queryByDefault !== false,
-      boost: s.boostScore ?? 1,
-      isName,
-      autocomplete: s.enableAutocomplete === true,
-    });
+      folded: exact(folded),
+      text: c.text,
+      byDefault: c.byDefault,
+      boost: c.boost,
+      isName: c.nameField !== undefined,
+      autocomplete: c.autocomplete,
+    };
+    if (c.text) e.words = indexedText(value);
+    if (c.numeric && typeof v === 'number') e.number = v;
+    out.push(e);
   }
-  // The entity's name, under the one field name ranking and `_entityName` filters read, whatever the type calls it; a
-  // key's name (a dataset's `db.table`) under its own, shown only when no aspect names the entity.
-  const nameField = isKey ? '_entityKeyName' : '_entityName';
-  if (isName) for (const v of values) out.push({ ...flag(nameField, exact(asText(v))), folded: exact(foldText(asText(v))) });
+  if (c.nameField !== undefined) {
+    for (const v of values) out.push({ ...flag(c.nameField, exact(asText(v))), folded: exact(foldText(asText(v))) });
+  }
   if (s.hasValuesFieldName) out.push(flag(s.hasValuesFieldName, String(values.length > 0)));
   if (s.numValuesFieldName) out.push(flag(s.numValuesFieldName, String(values.length), values.length));
 }
@@ -142,10 +186,10 @@ export function searchEntries(entityType: string, aspectName: string, value: Jso
   const spec = findAspectSpec(entityType, aspectName);
   if (!spec || spec.kind === 'timeseries') return [];
   const out: SearchEntry[] = spec.kind === 'key' && urn !== undefined ? [urnEntry(urn)] : [];
-  for (const s of DATAHUB_REGISTRY.aspects[aspectName]?.searchable ?? []) {
+  for (const c of compiledOf(aspectName, spec.kind === 'key')) {
     const values: unknown[] = [];
-    valuesAt(value, s.path.split('/'), values);
-    entriesOf(s, values, spec.kind === 'key', out);
+    valuesAt(value, c.segments, 0, values);
+    entriesOf(c, values, out);
   }
   out.push(...(DERIVED.get(aspectName)?.(value) ?? []));
   return out;

@@ -67,7 +67,17 @@ export class SqliteSearchIndex {
    */
   private rememberValues(entries: Iterable<SearchEntry>): void {
     const rows: unknown[][] = [];
-    for (const e of entries) if (VALUE_KEY_FIELDS.has(e.field)) rows.push([e.field, e.value, e.folded, e.number ?? null]);
+    for (const e of entries) {
+      if (!VALUE_KEY_FIELDS.has(e.field)) continue;
+      const row = [e.field, e.value, e.folded, e.number ?? null];
+      // Within a batch, a value written once is not written again (datasets share their column names).
+      if (this.remembered !== undefined) {
+        const key = JSON.stringify(row);
+        if (this.remembered.has(key)) continue;
+        this.remembered.add(key);
+      }
+      rows.push(row);
+    }
     this.insertRows(
       'INSERT INTO search_key_values (field, value, folded, num)',
       4,
@@ -133,22 +143,26 @@ export class SqliteSearchIndex {
 
   /** Documents whose keys are written at the end of the batch under way (withKeysOnce), by number, with their urns. */
   private pendingKeys: Map<number, string> | undefined;
+  /** The distinct values the batch under way has written to search_key_values (rememberValues), as JSON rows. */
+  private remembered: Set<string> | undefined;
 
   /**
    * Runs `work` inside the caller's transaction with each document's keys written once, at its end, however many of
-   * its aspects it wrote (a dataset's key, tags and owners: one keys row, not three). If `work` throws, nothing is
-   * written: the transaction rolls back anyway.
+   * its aspects it wrote (a dataset's key, tags and owners: one keys row, not three), and each distinct value of
+   * VALUE_KEY_FIELDS written once. If `work` throws, nothing is written: the transaction rolls back anyway.
    */
   withKeysOnce<T>(work: () => T): T {
     if (this.pendingKeys !== undefined) return work();
     const pending = new Map<number, string>();
     this.pendingKeys = pending;
+    this.remembered = new Set();
     try {
       const out = work();
       for (const [doc, urn] of pending) this.writeKeys(doc, urn);
       return out;
     } finally {
       this.pendingKeys = undefined;
+      this.remembered = undefined;
     }
   }
 
