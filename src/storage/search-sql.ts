@@ -58,6 +58,10 @@ export interface SearchDialect {
     readonly table: string;
     /** The number of the document of the entity `urn` (an expression), NULL if it has none. */
     readonly ofUrn: (urn: string) => string;
+    /** The document row `e` is not of a soft-deleted entity: from the row itself. */
+    readonly live: string;
+    /** The ranking tier (matchedSql) of the document row `e` for the folded query text `name`: from the row itself. */
+    readonly tier: (params: unknown[], name: string) => string;
   };
   /**
    * The fields whose entities the engine finds through their search keys and a table of their distinct values, not
@@ -322,9 +326,10 @@ function entityConditions(
   rules: SearchRules,
   now: number,
   filterDrives: boolean,
+  live?: string,
 ): string[] {
   const where = [`e.entity_type ${d.in(params, types)}`];
-  if (!includesRemoved(q, rules)) where.push(`NOT ${holds('e', 'removed', 'true', d, params)}`);
+  if (!includesRemoved(q, rules)) where.push(live ?? `NOT ${holds('e', 'removed', 'true', d, params)}`);
   const filter = filterSql(q.filter, d, params, rules, now, filterDrives);
   if (filter) where.push(filter);
   return where;
@@ -437,23 +442,30 @@ export function matchedSql(
     from = keyed.from;
     doc = keyed.doc;
     where.push(keyed.where);
-  } else if (parsed.kind === 'words' && d.documents !== undefined) {
-    from = `(${d.documents.wordDocs(params, parsed.words, wordsPrefix(parsed), parsed.field)}) h CROSS JOIN ${d.documents.table} e`;
+  }
+  // A word's matches on an engine that numbers its documents are those rows: the soft-deletion flag and the names
+  // are read from them, not sought per match.
+  const documents = keyed === undefined && parsed.kind === 'words' ? d.documents : undefined;
+  if (documents !== undefined && parsed.kind === 'words') {
+    from = `(${documents.wordDocs(params, parsed.words, wordsPrefix(parsed), parsed.field)}) h CROSS JOIN ${documents.table} e`;
     doc = 'e.id';
     where.push('e.id = h.doc');
-  } else if (parsed.kind !== 'all') {
+  } else if (keyed === undefined && parsed.kind !== 'all') {
     from = `(${matchSql(parsed, d, params, universe)}) h CROSS JOIN entities e`;
     where.push('e.urn = h.urn');
   }
   const score = parsed.kind === 'all' ? '0' : 'h.score';
-  if (keyed === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all'));
+  if (keyed === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all', documents?.live));
   let tier = '0';
   let names = '';
   if (parsed.kind === 'words' && parsed.field === undefined) {
     const name = rules.fold(parsed.text);
-    tier = 'COALESCE(t.tier, 0)';
-    names = ` LEFT JOIN (SELECT urn, max(CASE WHEN folded = ${d.param(params, name)} THEN 2 ELSE 1 END) AS tier FROM search_fields
+    if (documents !== undefined) tier = documents.tier(params, name);
+    else {
+      tier = 'COALESCE(t.tier, 0)';
+      names = ` LEFT JOIN (SELECT urn, max(CASE WHEN folded = ${d.param(params, name)} THEN 2 ELSE 1 END) AS tier FROM search_fields
       WHERE ${NAME_FIELDS} AND ${d.namePrefix(params, name)} GROUP BY urn) t ON t.urn = e.urn`;
+    }
   }
   const typeOrder = types.length <= 1 ? '0' : `CASE e.entity_type ${types.map((t, i) => `WHEN ${d.param(params, t)} THEN ${i}`).join(' ')} END`;
   const sql = `SELECT e.urn AS urn, ${doc} AS doc, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order

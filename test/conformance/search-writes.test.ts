@@ -507,6 +507,7 @@ const GONE = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.gone,PROD)';
 const BEFORE_VALUE_KEYS = {
   sqlite: `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
     CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
+    ALTER TABLE search_docs DROP COLUMN removed; ALTER TABLE search_docs DROP COLUMN names;
     DELETE FROM schema_migrations WHERE version >= ${VALUE_KEYS_MIGRATION};`,
   postgres: `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
     CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);

@@ -4,6 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
+import { DOC_NAMES_SQL } from './search-docs.ts';
 import { DOC_VALUE_ROWS, REMOVED_KEY, REMOVED_ROWS, sqlFieldList, VALUE_FIELDS_SQL, valueIndexTerm } from '../search-keys.ts';
 
 const KEY_ROWS_SQL = sqlFieldList(DOC_VALUE_ROWS);
@@ -626,6 +627,16 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   // part of the keys' expression and FTS5's answer is the count. The keys are written again for every document, as
   // by 27.
   TYPED_KEYS,
+  // 29: a word's matches without a seek per match beyond its document row (issue 31). The document row says whether
+  // the entity is soft-deleted and holds its folded names (sqlite/search-docs.ts), which a search read from
+  // search_fields for every match: the soft-deletion flag by a seek each, the names by a join to every name with
+  // the query's prefix.
+  `
+  ALTER TABLE search_docs ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE search_docs ADD COLUMN names TEXT NOT NULL DEFAULT '';
+  UPDATE search_docs SET removed = 1 WHERE urn IN (SELECT urn FROM search_fields WHERE ${REMOVED_ROWS});
+  UPDATE search_docs AS d SET names = ${DOC_NAMES_SQL};
+  `,
 ];
 
 /** The migration that clusters search_fields on (urn, field, value, aspect). */
@@ -639,6 +650,9 @@ export const VALUE_KEYS_MIGRATION = 27;
 
 /** The migration that gives each document its entity type's key (storage/search-keys.ts). */
 export const TYPE_KEYS_MIGRATION = 28;
+
+/** The migration that gives each document row its soft-deletion flag and names (sqlite/search-docs.ts). */
+export const DOC_FLAGS_MIGRATION = 29;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 16;

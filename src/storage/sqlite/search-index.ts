@@ -7,11 +7,18 @@ import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import { keysOf, REMOVED_ROWS, DOC_KEY_FIELDS, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
+import { docNames } from './search-docs.ts';
+
+const NAME_FIELD_SET: ReadonlySet<string> = new Set(['_entityName', '_entityKeyName']);
+
+/** A row of this field that comes or goes changes the document's keys or its row (beside facet values, counted apart). */
+const onDocument = (field: string): boolean => field === 'removed' || VALUE_KEY_FIELDS.has(field) || NAME_FIELD_SET.has(field);
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
 export const SLOTS = 65536;
 
-const KEY_ROWS_JSON = JSON.stringify(DOC_VALUE_ROWS);
+/** The rows a document's keys and its row's names come from (writeKeys). */
+const DOC_ROWS_JSON = JSON.stringify([...DOC_VALUE_ROWS, ...NAME_FIELD_SET]);
 
 /** Rows per INSERT statement: each count is one cached statement. */
 const ROWS_PER_INSERT = 32;
@@ -57,7 +64,7 @@ export class SqliteSearchIndex {
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
     const facets = this.facetValues(entries);
     this.insertFacets(doc, aspect, facets);
-    if (entries.some((e) => DOC_KEY_FIELDS.has(e.field))) this.refreshKeys(doc, urn);
+    if (entries.some((e) => DOC_KEY_FIELDS.has(e.field) || NAME_FIELD_SET.has(e.field))) this.refreshKeys(doc, urn);
   }
 
   /**
@@ -106,15 +113,15 @@ export class SqliteSearchIndex {
     const fieldKey = (field: string, value: string, folded: string, num: number | null, isName: number) =>
       JSON.stringify([field, value, folded, num, isName]);
     const wanted = new Map(entries.map((e) => [fieldKey(e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0), e]));
-    // Whether the document's keys (storage/search-keys.ts) change: a facet value, a value of VALUE_KEY_FIELDS or the
-    // soft-deletion flag came or went.
+    // Whether the document's keys (storage/search-keys.ts) or its row's names and flag (sqlite/search-docs.ts)
+    // change: a facet value, a value of VALUE_KEY_FIELDS, a name or the soft-deletion flag came or went.
     let keysChanged = false;
     for (const r of oldFields) {
       if (wanted.delete(fieldKey(r.field, r.value, r.folded, r.num, r.is_name))) continue;
       this.sql('DELETE FROM search_fields WHERE urn = ? AND field = ? AND value = ? AND aspect = ?').run(urn, r.field, r.value, aspect);
-      if (r.field === 'removed' || VALUE_KEY_FIELDS.has(r.field)) keysChanged = true;
+      if (onDocument(r.field)) keysChanged = true;
     }
-    if ([...wanted.values()].some((e) => e.field === 'removed' || VALUE_KEY_FIELDS.has(e.field))) keysChanged = true;
+    if ([...wanted.values()].some((e) => onDocument(e.field))) keysChanged = true;
     this.rememberValues(wanted.values());
     // A value whose folded form, number or name flag changed was deleted above: the insert never meets its key.
     const fields = [...wanted.values()].map((e) => [urn, aspect, e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0]);
@@ -174,19 +181,29 @@ export class SqliteSearchIndex {
 
   /**
    * Writes the document's keys row again (storage/search-keys.ts) from its values of the key fields, its
-   * soft-deletion flag as they now stand (every aspect's, not only the one written) and its entity type.
+   * soft-deletion flag as they now stand (every aspect's, not only the one written) and its entity type; and its
+   * document row's flag and names (sqlite/search-docs.ts) where they changed.
    */
   private writeKeys(doc: number, urn: string): void {
-    const values = this.sql('SELECT field, value FROM search_fields WHERE urn = ? AND field IN (SELECT value FROM json_each(?))').all(
+    const rows = this.sql('SELECT field, value, folded FROM search_fields WHERE urn = ? AND field IN (SELECT value FROM json_each(?))').all(
       urn,
-      KEY_ROWS_JSON,
-    ) as Array<{ field: string; value: string }>;
+      DOC_ROWS_JSON,
+    ) as Array<{ field: string; value: string; folded: string }>;
+    const values = rows.filter((r) => !NAME_FIELD_SET.has(r.field));
+    const names = docNames(rows.filter((r) => NAME_FIELD_SET.has(r.field)).map((r) => r.folded));
     const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND ${REMOVED_ROWS}`).get(urn) !== undefined;
     const entityType = this.sql('SELECT entity_type FROM search_docs WHERE id = ?').pluck().get(doc) as string | undefined;
     // A document forgotten in this batch after its keys were due keeps none.
     const keys = entityType === undefined ? [] : keysOf(values, removed, entityType);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
     if (keys.length > 0) this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, keys.join(' '));
+    this.sql('UPDATE search_docs SET removed = ?, names = ? WHERE id = ? AND (removed IS NOT ? OR names IS NOT ?)').run(
+      removed ? 1 : 0,
+      names,
+      doc,
+      removed ? 1 : 0,
+      names,
+    );
   }
 
   /**

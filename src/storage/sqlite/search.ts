@@ -3,6 +3,7 @@ import type { PortImpl } from '../compose-store.ts';
 import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
+import { docTierSql } from './search-docs.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
 import { DOC_KEY_FIELDS, filterKeys, FTS5_KEYS, valueKeysOf } from '../search-keys.ts';
 
@@ -70,6 +71,9 @@ const SQLITE_SEARCH: SearchDialect = {
     wordDocs,
     table: 'search_docs',
     ofUrn: (urn) => `(SELECT id FROM search_docs WHERE urn = ${urn})`,
+    // The row's own flag and names (migration 29, sqlite/search-docs.ts).
+    live: 'e.removed = 0',
+    tier: (params, name) => docTierSql(params, name, SQLITE_SEARCH.param),
   },
   // A field path's or a flag's entities (migration 27): each distinct value the condition selects, from
   // search_key_values, then FTS5's documents for that value's key (search_key is the store's function,

@@ -1,0 +1,35 @@
+/**
+ * What SQLite's document row (search_docs: one per entity the index holds, migrations 24 and 29) says beside its
+ * number, urn and type, so that a search reading the row has no other row of the entity to seek for it: whether the
+ * entity is soft-deleted (`removed`), and its names folded (`names`: each `_entityName` and `_entityKeyName` value,
+ * for ranking an exact name and a name prefix first). Written with the document's keys (sqlite/search-index.ts),
+ * whenever a name or the soft-deletion flag comes or goes.
+ */
+
+/** Separates the names in `names`, and starts and ends it: `\x1fname\x1fkey name\x1f`. */
+const SEP = '\u001f';
+
+/** A folded name as `names` holds it (the separator inside a name becomes a space). */
+const nameItem = (folded: string): string => folded.replaceAll(SEP, ' ');
+
+/** The `names` column for an entity's folded names (distinct, sorted: the same names give the same text). */
+export const docNames = (folded: Iterable<string>): string => {
+  const items = [...new Set([...folded].map(nameItem))].sort();
+  return items.length === 0 ? '' : `${SEP}${items.join(SEP)}${SEP}`;
+};
+
+/**
+ * A match's ranking tier from its document row `e`: 2 when a name is `name` (folded), 1 when a name starts with it, 0
+ * otherwise; what the join to the names with that prefix computed, from the row the search reads anyway.
+ */
+export function docTierSql(params: unknown[], name: string, param: (params: unknown[], value: unknown) => string): string {
+  const item = nameItem(name);
+  const exact = param(params, `${SEP}${item}${SEP}`);
+  const prefix = param(params, `${SEP}${item}`);
+  return `CASE WHEN instr(e.names, ${exact}) > 0 THEN 2 WHEN instr(e.names, ${prefix}) > 0 THEN 1 ELSE 0 END`;
+}
+
+/** The names of the document `d` from its rows, in the form docNames writes (migration 29). */
+export const DOC_NAMES_SQL = `COALESCE((SELECT char(31) || group_concat(v, char(31)) || char(31) FROM (
+    SELECT DISTINCT replace(n.folded, char(31), ' ') AS v FROM search_fields n
+     WHERE n.urn = d.urn AND n.field IN ('_entityName', '_entityKeyName') ORDER BY v)), '')`;

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
+import { openStore } from '../../src/storage/open-store.ts';
+import { DOC_FLAGS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
+import type { SearchQuery, Store, WriteOp } from '../../src/storage/store.ts';
+import { createSqliteDatabase, execElsewhere, onConnection } from '../support/databases.ts';
+
+// SQLite's document row says whether its entity is soft-deleted and holds its names (migration 29,
+// sqlite/search-docs.ts): a word's matches are ranked and filtered from it. What the writes keep there, and what the
+// migration fills in for a database from before it, must answer as the entity's own rows do.
+
+const ACTOR = 'urn:li:corpuser:test';
+const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name},PROD)`;
+const op = (name: string, aspect: string, value: Record<string, unknown>): WriteOp => ({
+  kind: 'aspect',
+  entityType: 'dataset',
+  urn: urn(name),
+  aspect,
+  value,
+  systemMetadata: null,
+});
+const dataset = (key: string, name: string, description: string): WriteOp[] => [
+  op(key, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: `db.${key}`, origin: 'PROD' }),
+  op(key, 'datasetProperties', { name, description }),
+];
+const write = (store: Store, ops: WriteOp[]) => store.aspects.write({ ops, actor: ACTOR, now: Date.now() });
+
+const query = (text: string): SearchQuery => ({
+  entityTypes: ['dataset'],
+  query: text,
+  parsed: parseSearchQuery(text),
+  filter: [],
+  includeSoftDeleted: false,
+  sort: [],
+});
+
+/** The urns a word finds, in ranking order. */
+const ranked = async (store: Store, text: string) =>
+  (await store.search.search({ ...query(text), paging: { start: 0, count: 10 } })).hits.map((h) => h.urn);
+
+/** Each document row's flag and names, by urn. */
+const docRows = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) =>
+  onConnection(db, {
+    sqlite: (conn) => conn.prepare('SELECT urn, removed, names FROM search_docs ORDER BY urn').all(),
+    postgres: async () => [],
+  });
+
+/**
+ * Four datasets the word `orders` finds: one named `orders` (exact), one `orders_daily` (prefix), one whose
+ * description only holds the word, one named `orders_archive` and soft-deleted.
+ */
+async function seed(store: Store): Promise<void> {
+  await write(store, [
+    ...dataset('a', 'weekly_report', 'totals of orders'),
+    ...dataset('b', 'orders_daily', 'daily'),
+    ...dataset('c', 'orders', 'all of them'),
+    ...dataset('d', 'orders_archive', 'old'),
+    op('d', 'status', { removed: true }),
+  ]);
+}
+
+const EXPECTED = [urn('c'), urn('b'), urn('a')];
+
+describe('search on sqlite: the document row ranks and filters a word search', () => {
+  it('follows renames, soft deletion and its undoing', async () => {
+    const db = await createSqliteDatabase();
+    const store = await openStore(db.config);
+    try {
+      await seed(store);
+      assert.deepEqual(await ranked(store, 'orders'), EXPECTED, 'exact name, then name prefix, then the rest; not the soft-deleted one');
+      // A rename moves it between tiers; restoring the soft-deleted one brings it back, in its tier.
+      await write(store, [op('c', 'datasetProperties', { name: 'all_orders', description: 'all of them' })]);
+      await write(store, [op('d', 'status', { removed: false })]);
+      assert.deepEqual(await ranked(store, 'orders'), [urn('b'), urn('d'), urn('c'), urn('a')], 'a name word over a description');
+      await write(store, [op('a', 'datasetProperties', { name: 'orders', description: 'totals of orders' })]);
+      await write(store, [op('b', 'status', { removed: true })]);
+      assert.deepEqual(await ranked(store, 'orders'), [urn('a'), urn('d'), urn('c')]);
+      // Deleting the aspect that named it leaves the key's name (`db.a`): no longer a name match, and no longer a
+      // match at all (its description went with it).
+      await store.aspects.deleteAspect(urn('a'), 'datasetProperties');
+      assert.deepEqual(await ranked(store, 'orders'), [urn('d'), urn('c')]);
+    } finally {
+      await store.database.close();
+      await db.drop();
+    }
+  });
+
+  it('is filled in by the migration for a database from before it, as the writes fill it', async () => {
+    const db = await createSqliteDatabase();
+    try {
+      let store = await openStore(db.config);
+      await seed(store);
+      await store.database.close();
+      const written = await docRows(db);
+      await execElsewhere(
+        db,
+        `ALTER TABLE search_docs DROP COLUMN removed; ALTER TABLE search_docs DROP COLUMN names;
+         DELETE FROM schema_migrations WHERE version = ${DOC_FLAGS_MIGRATION};`,
+      );
+      store = await openStore(db.config);
+      try {
+        assert.deepEqual(await ranked(store, 'orders'), EXPECTED);
+      } finally {
+        await store.database.close();
+      }
+      assert.deepEqual(await docRows(db), written);
+    } finally {
+      await db.drop();
+    }
+  });
+});
