@@ -4,7 +4,7 @@
 //   log=off     the change log's rules log nothing (bench/events.bench.ts);
 //   search=off  no aspect gives search entries, so writes maintain no search index (bench/search.bench.ts).
 // Prints one JSON line with its address and an admin token, then serves until killed.
-import { aspectIndexer } from '../src/catalog/relationships/aspect-indexer.ts';
+import { aspectIndexer, makeAspectIndexer } from '../src/catalog/relationships/aspect-indexer.ts';
 import { changeEventRules } from '../src/catalog/events/change-event-rules.ts';
 import type { AspectIndexer, ChangeEventRules } from '../src/storage/store.ts';
 import { createApp } from '../src/app.ts';
@@ -18,10 +18,7 @@ const off = new Set(
     .map((a) => a.slice(0, -'=off'.length)),
 );
 if (off.has('log')) Object.assign(changeEventRules as ChangeEventRules, { changeLog: () => [], timeseriesLog: () => [] });
-if (off.has('search')) {
-  const index = aspectIndexer.index.bind(aspectIndexer);
-  Object.assign(aspectIndexer as AspectIndexer, { index: (...args: Parameters<AspectIndexer['index']>) => ({ ...index(...args), search: [] }) });
-}
+if (off.has('search')) Object.assign(aspectIndexer as AspectIndexer, { index: makeAspectIndexer({ search: false }).index });
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });
 const app = await createApp(config, createLogger(config.logLevel));
 await app.server.listen({ port: 0, host: '127.0.0.1' });

@@ -14,7 +14,7 @@
 // hour to load through the write path on two cores).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { aspectIndexer } from '../src/catalog/relationships/aspect-indexer.ts';
+import { aspectIndexer, makeAspectIndexer } from '../src/catalog/relationships/aspect-indexer.ts';
 import { parseSearchQuery } from '../src/catalog/search/search-query.ts';
 import { openStore } from '../src/storage/open-store.ts';
 import type { AspectIndexer, SearchQuery, Store } from '../src/storage/store.ts';
@@ -115,7 +115,8 @@ async function startCeiling(store: Store, list: readonly Kind[]): Promise<{ url:
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((r) => server.close(() => r())) };
 }
 
-const noSearch: AspectIndexer = { aspects: aspectIndexer.aspects, index: (t, u, a, v) => ({ ...aspectIndexer.index(t, u, a, v), search: [] }) };
+/** The same indexer with no search entries (none computed either): the ingest's ceiling. */
+const noSearch: AspectIndexer = makeAspectIndexer({ search: false });
 
 /** Proposals per ingestProposalBatch request (the REST emitter's default) and requests in flight. */
 const HTTP_BATCH = 200;
