@@ -11,12 +11,13 @@ import { createApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { createLogger } from '../src/logger.ts';
 
-const off = new Set(
-  process.argv
-    .slice(2)
-    .filter((a) => a.endsWith('=off'))
-    .map((a) => a.slice(0, -'=off'.length)),
-);
+const PARTS = new Set(['log', 'search']);
+const off = new Set<string>();
+for (const arg of process.argv.slice(2)) {
+  const part = arg.endsWith('=off') ? arg.slice(0, -'=off'.length) : '';
+  if (!PARTS.has(part)) throw new Error(`bench-server: unknown argument ${arg} (log=off, search=off)`);
+  off.add(part);
+}
 if (off.has('log')) Object.assign(changeEventRules as ChangeEventRules, { changeLog: () => [], timeseriesLog: () => [] });
 if (off.has('search')) Object.assign(aspectIndexer as AspectIndexer, { index: makeAspectIndexer({ search: false }).index });
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent' });

@@ -218,7 +218,8 @@ export default async function searchBench(args: string[]): Promise<void> {
   const writeSample = intFlag(args, 'write-sample', 10_000);
   const seconds = intFlag(args, 'seconds', 5);
   const withBackfill = flag(args, 'backfill', 'yes') !== 'no';
-  const httpRounds = intFlag(args, 'http-rounds', 3);
+  // 0: no ingest over HTTP.
+  const httpRounds = flag(args, 'http-rounds', '3') === '0' ? 0 : intFlag(args, 'http-rounds', 3);
   ensureWrk();
   const keep = flag(args, 'keep', '');
   const kept = keep === '' ? undefined : keptDatabase(keep);

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { TestDatabase } from '../test/support/databases.ts';
 import { childEnv, ROOT } from '../test/support/process.ts';
+import { timed } from './support.ts';
 
 /** A server process of its own: its address, an admin token, and how to stop it. */
 export interface BenchServer {
@@ -50,7 +51,5 @@ export async function postAll(server: BenchServer, path: string, bodies: readonl
   const worker = async () => {
     while (next < bodies.length) await post(server, path, bodies[next++]!);
   };
-  const started = process.hrtime.bigint();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return Number(process.hrtime.bigint() - started) / 1e9;
+  return (await timed(() => Promise.all(Array.from({ length: concurrency }, worker)))).seconds;
 }

@@ -92,8 +92,11 @@ export const likePattern = (pattern: string): string => pattern.split('*').map(l
 /** `LIKE 'prefix%'` with the prefix taken literally. */
 export const prefixPattern = (prefix: string): string => `${likeEscape(prefix)}%`;
 
-/** The two fields a name lives in; the partial index on names (migrations) names them in this very form. */
-export const NAME_FIELDS = `field IN ('_entityName', '_entityKeyName')`;
+/** The two fields a name lives in. */
+export const NAME_FIELD_LIST: readonly string[] = ['_entityName', '_entityKeyName'];
+
+/** NAME_FIELD_LIST as a condition; the partial index on names (migrations) names them in this very form. */
+export const NAME_FIELDS = `field IN (${NAME_FIELD_LIST.map((f) => `'${f}'`).join(', ')})`;
 
 /** An unquoted word matches as a prefix; a quoted phrase only when it ends with `*`. */
 const wordsPrefix = (q: Extract<ParsedQuery, { kind: 'words' }>): boolean => q.prefix || !q.quoted;
@@ -416,7 +419,8 @@ export function namesSql(
 /**
  * Every match of a search as `(urn, doc, entity_type, score, tier, type_order)`: the query's matches among the asked
  * types, soft-deleted ones left out unless asked for, the filter applied. `tier` ranks an exact name match (2) and a
- * name prefix (1) over the rest, from one read of the names with that prefix (the partial index on names); `type_order`
+ * name prefix (1) over the rest: from the document rows where the engine numbers them (SQLite), else from one read of
+ * the names with that prefix (the partial index on names); `type_order`
  * is the type's place in the request. `count`, when set, is their number as the engine's search keys give it alone
  * (a filter's matches, counted without a row of each entity).
  */

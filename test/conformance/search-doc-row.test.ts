@@ -4,11 +4,12 @@ import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
 import { DOC_FLAGS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchQuery, Store, WriteOp } from '../../src/storage/store.ts';
-import { createSqliteDatabase, execElsewhere, onConnection } from '../support/databases.ts';
+import { backends, createSqliteDatabase, execElsewhere, onConnection } from '../support/databases.ts';
+import { useStore } from '../support/lifecycle.ts';
 
-// SQLite's document row says whether its entity is soft-deleted and holds its names (migration 29,
-// sqlite/search-docs.ts): a word's matches are ranked and filtered from it. What the writes keep there, and what the
-// migration fills in for a database from before it, must answer as the entity's own rows do.
+// A word's matches ranked by name and without the soft-deleted, after each kind of write, on both engines. SQLite
+// reads both from its document row (migration 29, sqlite/search-docs.ts), which the writes keep and the migration
+// fills in for a database from before it; PostgreSQL from the entity's own rows.
 
 const ACTOR = 'urn:li:corpuser:test';
 const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name},PROD)`;
@@ -39,11 +40,11 @@ const query = (text: string): SearchQuery => ({
 const ranked = async (store: Store, text: string) =>
   (await store.search.search({ ...query(text), paging: { start: 0, count: 10 } })).hits.map((h) => h.urn);
 
-/** Each document row's flag and names, by urn. */
+/** Each SQLite document row's flag and names, by urn (PostgreSQL has no document rows). */
 const docRows = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) =>
   onConnection(db, {
     sqlite: (conn) => conn.prepare('SELECT urn, removed, names FROM search_docs ORDER BY urn').all(),
-    postgres: async () => [],
+    postgres: () => Promise.reject(new Error('SQLite only')),
   });
 
 /**
@@ -62,11 +63,14 @@ async function seed(store: Store): Promise<void> {
 
 const EXPECTED = [urn('c'), urn('b'), urn('a')];
 
-describe('search on sqlite: the document row ranks and filters a word search', () => {
-  it('follows renames, soft deletion and its undoing', async () => {
-    const db = await createSqliteDatabase();
-    const store = await openStore(db.config);
-    try {
+for (const backend of await backends()) {
+  describe(`search on ${backend.name}: a word's matches ranked by name, the soft-deleted left out`, { skip: backend.skip }, () => {
+    let store: Store;
+    useStore(backend, (s) => {
+      store = s;
+    });
+
+    it('follows renames, soft deletion and its undoing, and a deleted aspect', async () => {
       await seed(store);
       assert.deepEqual(await ranked(store, 'orders'), EXPECTED, 'exact name, then name prefix, then the rest; not the soft-deleted one');
       // A rename moves it between tiers; restoring the soft-deleted one brings it back, in its tier.
@@ -80,12 +84,12 @@ describe('search on sqlite: the document row ranks and filters a word search', (
       // match at all (its description went with it).
       await store.aspects.deleteAspect(urn('a'), 'datasetProperties');
       assert.deepEqual(await ranked(store, 'orders'), [urn('d'), urn('c')]);
-    } finally {
-      await store.database.close();
-      await db.drop();
-    }
+    });
   });
+}
 
+// PostgreSQL keeps no document rows: the migration is SQLite's alone.
+describe('search on sqlite: a database from before the document rows held flags and names', () => {
   it('is filled in by the migration for a database from before it, as the writes fill it', async () => {
     const db = await createSqliteDatabase();
     try {

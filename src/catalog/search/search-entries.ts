@@ -98,13 +98,14 @@ function compiledOf(aspectName: string, isKey: boolean): readonly Compiled[] {
 
 function entriesOf(c: Compiled, values: readonly unknown[], out: SearchEntry[]): void {
   const { s } = c;
+  const names: SearchEntry[] = [];
   for (const v of values) {
     const value = asText(v);
-    const folded = foldText(value);
+    const folded = exact(foldText(value));
     const e: Building = {
       field: s.name,
       value: exact(value),
-      folded: exact(folded),
+      folded,
       text: c.text,
       byDefault: c.byDefault,
       boost: c.boost,
@@ -114,10 +115,9 @@ function entriesOf(c: Compiled, values: readonly unknown[], out: SearchEntry[]):
     if (c.text) e.words = indexedText(value);
     if (c.numeric && typeof v === 'number') e.number = v;
     out.push(e);
+    if (c.nameField !== undefined) names.push({ ...flag(c.nameField, e.value), folded });
   }
-  if (c.nameField !== undefined) {
-    for (const v of values) out.push({ ...flag(c.nameField, exact(asText(v))), folded: exact(foldText(asText(v))) });
-  }
+  out.push(...names);
   if (s.hasValuesFieldName) out.push(flag(s.hasValuesFieldName, String(values.length > 0)));
   if (s.numValuesFieldName) out.push(flag(s.numValuesFieldName, String(values.length), values.length));
 }

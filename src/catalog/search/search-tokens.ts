@@ -68,9 +68,10 @@ function asciiRuns(text: string, each: (parts: readonly string[], run: string) =
   }
 }
 
+type Runs = (text: string, each: (parts: readonly string[], run: string) => void) => void;
+
 /** Each run of letters and digits of a text, in order: its parts (the words) and the run whole, folded. */
-export const wordRuns = (text: string, each: (parts: readonly string[], run: string) => void): void =>
-  NOT_ASCII.test(text) ? unicodeRuns(text, each) : asciiRuns(text, each);
+const wordRuns: Runs = (text, each) => (NOT_ASCII.test(text) ? unicodeRuns(text, each) : asciiRuns(text, each));
 
 /** The words of a text, in order, folded. */
 export function searchWords(text: string): string[] {
@@ -79,25 +80,21 @@ export function searchWords(text: string): string[] {
   return out;
 }
 
-/**
- * What an engine's full-text column holds for a text: its words, and each compound run whole too when it splits
- * (`salesorders` for `SalesOrders`), so a query for the run as one word finds it as well as one for its parts.
- */
-export function indexedText(text: string): string {
+/** indexedText by the given rules. */
+function indexedBy(runs: Runs, text: string): string {
   const words: string[] = [];
-  wordRuns(text, (parts, run) => {
+  runs(text, (parts, run) => {
     words.push(...parts);
     if (parts.length > 1) words.push(run);
   });
   return words.join(' ');
 }
 
-/** The Unicode rules alone, for comparing the ASCII scan with them (tests). */
-export function unicodeIndexedText(text: string): string {
-  const words: string[] = [];
-  unicodeRuns(text, (parts, run) => {
-    words.push(...parts);
-    if (parts.length > 1) words.push(run);
-  });
-  return words.join(' ');
-}
+/**
+ * What an engine's full-text column holds for a text: its words, and each compound run whole too when it splits
+ * (`salesorders` for `SalesOrders`), so a query for the run as one word finds it as well as one for its parts.
+ */
+export const indexedText = (text: string): string => indexedBy(wordRuns, text);
+
+/** indexedText by the Unicode rules alone, whatever the text: for comparing the ASCII scan with them (tests). */
+export const unicodeIndexedText = (text: string): string => indexedBy(unicodeRuns, text);

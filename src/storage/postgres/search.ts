@@ -95,8 +95,8 @@ const SEARCH_WORK_MEM_BYTES = 16 * 1024 * 1024;
  * Runs a statement over every match in a transaction of its own whose `work_mem` is at least SEARCH_WORK_MEM_BYTES
  * (SET LOCAL: it ends with the transaction, so it holds behind a pooler in transaction mode and never outlives the
  * statement on a pooled connection; a larger server setting is kept), and without JIT compilation. The pool asks for
- * `jit=off` when it connects (postgres-store.ts), but a pooler in transaction mode drops start-up options (PgBouncer's
- * `ignore_startup_parameters`), and this statement's estimated cost passes `jit_above_cost` from about 100,000
+ * `jit=off` when it connects (postgres-store.ts), but a pooler in transaction mode may drop start-up options (PgBouncer
+ * with `options` in `ignore_startup_parameters`, as scripts/pgbouncer.mjs sets it), and this statement's estimated cost passes `jit_above_cost` from about 100,000
  * entities: compiling it took 50 to 80 ms of a 250 ms statement (one word with its facets at 100,000 entities, the
  * statement alone on a connection without the option, alternating: 293 ms p50 with JIT, 237 without).
  */

@@ -5,6 +5,7 @@
  * for ranking an exact name and a name prefix first). Written with the document's keys (sqlite/search-index.ts),
  * whenever a name or the soft-deletion flag comes or goes.
  */
+import { NAME_FIELDS } from '../search-sql.ts';
 
 /** Separates the names in `names`, and starts and ends it: `\x1fname\x1fkey name\x1f`. */
 const SEP = '\u001f';
@@ -12,9 +13,9 @@ const SEP = '\u001f';
 /** A folded name as `names` holds it (the separator inside a name becomes a space). */
 const nameItem = (folded: string): string => folded.replaceAll(SEP, ' ');
 
-/** The `names` column for an entity's folded names (distinct, sorted: the same names give the same text). */
+/** The `names` column for an entity's folded names: distinct, in byte order (SQLite's BINARY, as migration 29 orders them). */
 export const docNames = (folded: Iterable<string>): string => {
-  const items = [...new Set([...folded].map(nameItem))].sort();
+  const items = [...new Set([...folded].map(nameItem))].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
   return items.length === 0 ? '' : `${SEP}${items.join(SEP)}${SEP}`;
 };
 
@@ -29,7 +30,10 @@ export function docTierSql(params: unknown[], name: string, param: (params: unkn
   return `CASE WHEN instr(e.names, ${exact}) > 0 THEN 2 WHEN instr(e.names, ${prefix}) > 0 THEN 1 ELSE 0 END`;
 }
 
-/** The names of the document `d` from its rows, in the form docNames writes (migration 29). */
+/**
+ * The names of the document `d` from its rows, in the form docNames writes (migration 29; group_concat takes the
+ * ordered subquery's order in practice, which SQLite does not promise: an order that differed would rank the same).
+ */
 export const DOC_NAMES_SQL = `COALESCE((SELECT char(31) || group_concat(v, char(31)) || char(31) FROM (
     SELECT DISTINCT replace(n.folded, char(31), ' ') AS v FROM search_fields n
-     WHERE n.urn = d.urn AND n.field IN ('_entityName', '_entityKeyName') ORDER BY v)), '')`;
+     WHERE n.urn = d.urn AND n.${NAME_FIELDS} ORDER BY v)), '')`;

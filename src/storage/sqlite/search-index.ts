@@ -7,9 +7,10 @@ import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import { keysOf, REMOVED_ROWS, DOC_KEY_FIELDS, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
+import { NAME_FIELD_LIST } from '../search-sql.ts';
 import { docNames } from './search-docs.ts';
 
-const NAME_FIELD_SET: ReadonlySet<string> = new Set(['_entityName', '_entityKeyName']);
+const NAME_FIELD_SET: ReadonlySet<string> = new Set(NAME_FIELD_LIST);
 
 /** A row of this field that comes or goes changes the document's keys or its row (beside facet values, counted apart). */
 const onDocument = (field: string): boolean => field === 'removed' || VALUE_KEY_FIELDS.has(field) || NAME_FIELD_SET.has(field);
@@ -341,14 +342,17 @@ export class SqliteSearchIndex {
           aspect: string;
           metadata: string;
         }>;
-        for (const r of rows) {
-          this.replace(
-            r.entity_type,
-            r.urn,
-            r.aspect,
-            this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? [],
-          );
-        }
+        // Each document's keys and each distinct value written once for the batch.
+        this.withKeysOnce(() => {
+          for (const r of rows) {
+            this.replace(
+              r.entity_type,
+              r.urn,
+              r.aspect,
+              this.indexer.index(r.entity_type, r.urn, r.aspect, fromJsonTextRequired(r.metadata)).search ?? [],
+            );
+          }
+        });
         const next = nextCursor(cursor, size, rows);
         if (next === undefined) {
           this.sql('DELETE FROM settings WHERE key = ?').run(SEARCH_BUILD_KEY);
