@@ -4,7 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
-import { DOC_NAMES_SQL } from './search-docs.ts';
+import { FILL_DOC_NAMES_SQL } from './search-docs.ts';
 import { DOC_VALUE_ROWS, REMOVED_KEY, REMOVED_ROWS, sqlFieldList, VALUE_FIELDS_SQL, valueIndexTerm } from '../search-keys.ts';
 
 const KEY_ROWS_SQL = sqlFieldList(DOC_VALUE_ROWS);
@@ -635,7 +635,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALTER TABLE search_docs ADD COLUMN removed INTEGER NOT NULL DEFAULT 0;
   ALTER TABLE search_docs ADD COLUMN names TEXT NOT NULL DEFAULT '';
   UPDATE search_docs SET removed = 1 WHERE urn IN (SELECT urn FROM search_fields WHERE ${REMOVED_ROWS});
-  UPDATE search_docs AS d SET names = ${DOC_NAMES_SQL};
+  ${FILL_DOC_NAMES_SQL};
   `,
 ];
 
