@@ -5,12 +5,15 @@ import { DEFAULT_REPLICA_MAX_LAG_MILLIS, type DatabaseConfig, type PostgresConfi
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { PostgresReplicaSet } from './postgres/replica-set.ts';
 import type { ReadRouter } from './read-routing.ts';
+import type { CheckpointSettings } from './sqlite/database.ts';
 import { openSqliteStore } from './sqlite/sqlite-store.ts';
 import { KEEP_ALL_VERSIONS, type AspectIndexer, type Store, type StoreHooks, type VersionRetention } from './store.ts';
 
 export interface OpenStoreOptions {
   /** Long-running servers move SQLite checkpoints to a worker thread; one-shot CLI commands do not. */
   readonly background?: boolean;
+  /** SQLite's background checkpoints' cadence and bound, where not the default (tests shorten them). */
+  readonly checkpoints?: CheckpointSettings;
   /** What the store indexes beside aspect values; the catalog's relationships and soft deletions unless a test gives another. */
   readonly indexer?: AspectIndexer;
   /** Versioned retention applied on write; none unless the caller gives the policies (app.ts). */
@@ -32,7 +35,7 @@ export async function openStore(config: DatabaseConfig, options: OpenStoreOption
   // Each adapter's driver errors leave the store as StoreError (conflict, unavailable) or not at all (compose-store.ts).
   const store: Store =
     config.kind === 'sqlite'
-      ? openSqliteStore(config.path, hooks, { backgroundCheckpoints: options.background ?? false })
+      ? openSqliteStore(config.path, hooks, { backgroundCheckpoints: options.background ?? false, checkpoints: options.checkpoints })
       : openPostgres(config, hooks);
   try {
     await store.database.migrate();

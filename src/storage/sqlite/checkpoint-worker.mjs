@@ -1,5 +1,7 @@
 // Runs WAL checkpoints on its own thread and connection, so that the request
-// path never pays for copying the WAL back into the database file.
+// path does not pay for copying the WAL back into the database file while
+// this thread keeps up (past the bound the writer checkpoints itself:
+// SqliteDatabase.startCheckpointer).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
