@@ -15,7 +15,7 @@ import type { ChangeEventRules, WriteOp } from '../src/storage/store.ts';
 import type { TestDatabase } from '../test/support/databases.ts';
 import { post, postAll, serverProcess, type BenchServer } from './server-process.ts';
 import { load } from './search-corpus.ts';
-import { benchBackends, fmt, intFlag, median, percentile, printTable, timed } from './support.ts';
+import { alternatingRounds, benchBackends, fmt, intFlag, median, percentile, printTable, timed } from './support.ts';
 
 const TOPIC = 'MetadataChangeLog_Versioned_v1';
 
@@ -167,24 +167,22 @@ export default async function eventsBench(args: string[]): Promise<void> {
     }
   }
   for (const backend of await benchBackends(args)) {
-    const rates: Record<'on' | 'off', number[]> = { on: [], off: [] };
-    for (let round = 0; round < rounds; round++) {
-      for (const mode of round % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)) {
-        const db = await backend.create();
-        const server = await serverProcess(db, mode === 'off' ? ['log'] : []);
-        try {
-          await ingest(server, 1000, batch, 1, 'warm');
-          rates[mode].push(await ingest(server, writes, batch, concurrency, 'run'));
-          if (mode === 'on' && round === rounds - 1) {
-            drainRows.push(await drainRow(db.name, server));
-            latencyRows.push(await latencyRow(db.name, server, samples));
-          }
-        } finally {
-          await server.close();
-          await db.drop();
+    const rates = await alternatingRounds(rounds, async (on, round) => {
+      const db = await backend.create();
+      const server = await serverProcess(db, on ? [] : ['log']);
+      try {
+        await ingest(server, 1000, batch, 1, 'warm');
+        const rate = await ingest(server, writes, batch, concurrency, 'run');
+        if (on && round === rounds - 1) {
+          drainRows.push(await drainRow(db.name, server));
+          latencyRows.push(await latencyRow(db.name, server, samples));
         }
+        return rate;
+      } finally {
+        await server.close();
+        await db.drop();
       }
-    }
+    });
     const off = median(rates.off);
     const on = median(rates.on);
     ingestRows.push([backend.name, 'off', fmt(writes), fmt(off), rates.off.map((r) => fmt(r)).join(' / '), '']);

@@ -13,6 +13,9 @@ const TOOLS = ['looker', 'tableau', 'superset'];
 /** The word only one dataset in a thousand's description holds. */
 export const RARE_WORD = 'zanzibar';
 
+/** The word one entity in a hundred (a dataset's description) holds, and no other text starts with. */
+export const PERCENT_WORD = 'archived';
+
 type Kind = 'dataset' | 'chart' | 'dashboard' | 'corpuser';
 
 /** What entity i is: the mix repeats every 100. */
@@ -53,7 +56,7 @@ function datasetOps(i: number): WriteOp[] {
       'datasetProperties',
       {
         name: datasetName(i),
-        description: `${DOMAINS[i % 8]} ${NOUNS[(i * 7) % 10]} kept for reporting; batch ${i % 97}${i % 1000 === 17 ? ` ${RARE_WORD}` : ''}`,
+        description: `${DOMAINS[i % 8]} ${NOUNS[(i * 7) % 10]} kept for reporting; batch ${i % 97}${i % 1000 === 17 ? ` ${RARE_WORD}` : ''}${i % 100 === 50 ? ` ${PERCENT_WORD}` : ''}`,
         customProperties: { team: DOMAINS[(i * 3) % 8]!, tier: String(i % 3) },
       },
     ],

@@ -21,9 +21,9 @@ import type { AspectIndexer, SearchQuery, Store } from '../src/storage/store.ts'
 import { execElsewhere, type TestDatabase } from '../test/support/databases.ts';
 import { startTestServer } from '../test/support/server.ts';
 import { SEARCH_FACETS } from '../src/catalog/search/search-facets.ts';
-import { datasetName, load, middleDataset, proposalBodies, RARE_WORD } from './search-corpus.ts';
+import { datasetName, load, middleDataset, PERCENT_WORD, proposalBodies, RARE_WORD } from './search-corpus.ts';
 import { postAll, serverProcess } from './server-process.ts';
-import { benchBackends, flag, fmt, intFlag, median, printTable, timed } from './support.ts';
+import { alternatingRounds, benchBackends, flag, fmt, intFlag, median, printTable, timed } from './support.ts';
 import { ensureWrk, wrk, type WrkResult } from './wrk.ts';
 
 /** The searches measured, as GraphQL bodies for Almanac and as port calls for the ceiling. */
@@ -62,6 +62,7 @@ function kinds(n: number): Kind[] {
   const exact = datasetName(middleDataset(n));
   return [
     search('one word, total and facets', 'customers'),
+    search('a word in 1% of entities, total and facets', PERCENT_WORD),
     search('rare word, total', RARE_WORD, [], false),
     search('exact name, total', exact, [], false),
     search(
@@ -129,33 +130,30 @@ const HTTP_CONCURRENCY = 2;
  */
 async function httpIngest(backend: { name: string; create: () => Promise<TestDatabase> }, n: number, rounds: number): Promise<void> {
   const bodies = proposalBodies(0, n, HTTP_BATCH);
-  const rates: Record<'without' | 'with', number[]> = { without: [], with: [] };
-  for (let round = 0; round < rounds; round++) {
-    for (const mode of round % 2 === 0 ? (['without', 'with'] as const) : (['with', 'without'] as const)) {
-      const db = await backend.create();
-      const server = await serverProcess(db, mode === 'without' ? ['search'] : []);
-      try {
-        rates[mode].push(n / (await postAll(server, '/aspects?action=ingestProposalBatch', bodies, HTTP_CONCURRENCY)));
-      } finally {
-        await server.close();
-        await db.drop();
-      }
+  const rates = await alternatingRounds(rounds, async (on) => {
+    const db = await backend.create();
+    const server = await serverProcess(db, on ? [] : ['search']);
+    try {
+      return n / (await postAll(server, '/aspects?action=ingestProposalBatch', bodies, HTTP_CONCURRENCY));
+    } finally {
+      await server.close();
+      await db.drop();
     }
-  }
-  const without = median(rates.without);
-  const withIndex = median(rates.with);
+  });
+  const without = median(rates.off);
+  const withIndex = median(rates.on);
   console.log(
     `\n${backend.name}: ingest of ${fmt(n)} entities over HTTP (ingestProposalBatch of ${HTTP_BATCH}, ${HTTP_CONCURRENCY} in flight, median of ${rounds})`,
   );
   printTable(
     ['backend', 'index', 'entities/s', 'each round', 'of without', 'index ms per entity'],
     [
-      [backend.name, 'without search entries', fmt(without), rates.without.map((r) => fmt(r)).join(' / '), '', ''],
+      [backend.name, 'without search entries', fmt(without), rates.off.map((r) => fmt(r)).join(' / '), '', ''],
       [
         backend.name,
         'with the index',
         fmt(withIndex),
-        rates.with.map((r) => fmt(r)).join(' / '),
+        rates.on.map((r) => fmt(r)).join(' / '),
         `${fmt((100 * withIndex) / without)}%`,
         fmt(1000 / withIndex - 1000 / without, 2),
       ],

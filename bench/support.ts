@@ -49,6 +49,22 @@ export function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/**
+ * Measures the ceiling (`on` false) and the thing measured (`on` true) `rounds` times each, alternating which goes first
+ * in a round, so that a machine growing faster or slower during the run weighs on both sides; each side's figures in
+ * the order measured.
+ */
+export async function alternatingRounds(
+  rounds: number,
+  measure: (on: boolean, round: number) => Promise<number>,
+): Promise<{ readonly off: number[]; readonly on: number[] }> {
+  const out = { off: [] as number[], on: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    for (const on of round % 2 === 0 ? [false, true] : [true, false]) (on ? out.on : out.off).push(await measure(on, round));
+  }
+  return out;
+}
+
 /** The middle of the values (the mean of the two middle ones for an even count). */
 export const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);

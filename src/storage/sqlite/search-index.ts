@@ -5,21 +5,25 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
-import { keysOf, REMOVED_ROWS, DOC_KEY_FIELDS, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { keysOf, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 import { NAME_FIELD_LIST } from '../search-sql.ts';
 import { docNames } from './search-docs.ts';
 
 const NAME_FIELD_SET: ReadonlySet<string> = new Set(NAME_FIELD_LIST);
 
-/** A row of this field that comes or goes changes the document's keys or its row (beside facet values, counted apart). */
+/**
+ * A row of this field that comes or goes changes the document's keys or its row: the soft-deletion flag, a value of
+ * VALUE_KEY_FIELDS or a name. A facet value that comes or goes changes the keys too: write and replace count those
+ * apart, from the facet rows they add and delete.
+ */
 const onDocument = (field: string): boolean => field === 'removed' || VALUE_KEY_FIELDS.has(field) || NAME_FIELD_SET.has(field);
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
 export const SLOTS = 65536;
 
-/** The rows a document's keys and its row's names come from (writeKeys). */
-const DOC_ROWS_JSON = JSON.stringify([...DOC_VALUE_ROWS, ...NAME_FIELD_SET]);
+/** The rows a document's keys and its row's names and flag come from (writeKeys). */
+const DOC_ROWS_JSON = JSON.stringify([...DOC_VALUE_ROWS, ...NAME_FIELD_SET, 'removed']);
 
 /** Rows per INSERT statement: each count is one cached statement. */
 const ROWS_PER_INSERT = 32;
@@ -65,7 +69,7 @@ export class SqliteSearchIndex {
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
     const facets = this.facetValues(entries);
     this.insertFacets(doc, aspect, facets);
-    if (entries.some((e) => DOC_KEY_FIELDS.has(e.field) || NAME_FIELD_SET.has(e.field))) this.refreshKeys(doc, urn);
+    if (facets.size > 0 || entries.some((e) => onDocument(e.field))) this.refreshKeys(doc, urn);
   }
 
   /**
@@ -77,14 +81,14 @@ export class SqliteSearchIndex {
     const rows: unknown[][] = [];
     for (const e of entries) {
       if (!VALUE_KEY_FIELDS.has(e.field)) continue;
-      const row = [e.field, e.value, e.folded, e.number ?? null];
-      // Within a batch, a value written once is not written again (datasets share their column names).
+      // Within a batch, a value written once is not written again (datasets share their column names). The lengths
+      // keep two rows from one key, whatever characters their texts hold.
       if (this.remembered !== undefined) {
-        const key = JSON.stringify(row);
+        const key = `${e.field}\u0000${e.value.length}:${e.value}${e.folded.length}:${e.folded}${e.number ?? ''}`;
         if (this.remembered.has(key)) continue;
         this.remembered.add(key);
       }
-      rows.push(row);
+      rows.push([e.field, e.value, e.folded, e.number ?? null]);
     }
     this.insertRows(
       'INSERT INTO search_key_values (field, value, folded, num)',
@@ -151,7 +155,7 @@ export class SqliteSearchIndex {
 
   /** Documents whose keys are written at the end of the batch under way (withKeysOnce), by number, with their urns. */
   private pendingKeys: Map<number, string> | undefined;
-  /** The distinct values the batch under way has written to search_key_values (rememberValues), as JSON rows. */
+  /** The distinct values the batch under way has written to search_key_values (rememberValues), by row. */
   private remembered: Set<string> | undefined;
 
   /**
@@ -190,21 +194,20 @@ export class SqliteSearchIndex {
       urn,
       DOC_ROWS_JSON,
     ) as Array<{ field: string; value: string; folded: string }>;
-    const values = rows.filter((r) => !NAME_FIELD_SET.has(r.field));
+    const values = rows.filter((r) => !NAME_FIELD_SET.has(r.field) && r.field !== 'removed');
     const names = docNames(rows.filter((r) => NAME_FIELD_SET.has(r.field)).map((r) => r.folded));
-    const removed = this.sql(`SELECT 1 FROM search_fields WHERE urn = ? AND ${REMOVED_ROWS}`).get(urn) !== undefined;
+    // As REMOVED_ROWS (storage/search-keys.ts) selects them.
+    const removed = rows.some((r) => r.field === 'removed' && r.folded === 'true');
     const entityType = this.sql('SELECT entity_type FROM search_docs WHERE id = ?').pluck().get(doc) as string | undefined;
     // A document forgotten in this batch after its keys were due keeps none.
     const keys = entityType === undefined ? [] : keysOf(values, removed, entityType);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
     if (keys.length > 0) this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, keys.join(' '));
-    this.sql('UPDATE search_docs SET removed = ?, names = ? WHERE id = ? AND (removed IS NOT ? OR names IS NOT ?)').run(
-      removed ? 1 : 0,
+    this.sql('UPDATE search_docs SET removed = @removed, names = @names WHERE id = @doc AND (removed IS NOT @removed OR names IS NOT @names)').run({
+      removed: removed ? 1 : 0,
       names,
       doc,
-      removed ? 1 : 0,
-      names,
-    );
+    });
   }
 
   /**
