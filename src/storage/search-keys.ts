@@ -57,6 +57,9 @@ export const DOC_VALUE_ROWS: readonly string[] = [...DOC_KEY_FIELDS].filter((f) 
 /** The `search_fields` rows that say an entity is soft-deleted: the rows REMOVED_KEY stands for. */
 export const REMOVED_ROWS = `field = 'removed' AND folded = 'true'`;
 
+/** REMOVED_ROWS over a row read into JavaScript. */
+export const isRemovedRow = (row: { readonly field: string; readonly folded: string }): boolean => row.field === 'removed' && row.folded === 'true';
+
 /** The key of a soft-deleted document. Value keys are `k` and hex digits: no value key is this word. */
 export const REMOVED_KEY = 'rm';
 

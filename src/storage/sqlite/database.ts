@@ -10,7 +10,7 @@ import type { StatementCache } from './statements.ts';
 export interface SqliteOptions {
   /** Run WAL checkpoints on a worker thread (off for :memory: and short-lived CLI use). */
   readonly backgroundCheckpoints?: boolean;
-  /** How often the worker checkpoints, and the log size past which it holds writers off to start the log over. */
+  /** How often the worker checkpoints, and the log size past which the writer checkpoints itself after a commit. */
   readonly checkpoints?: CheckpointSettings;
 }
 
@@ -20,7 +20,7 @@ export interface CheckpointSettings {
   readonly writerBytes: number;
 }
 
-/** A checkpoint a second; past 64 MiB of log (the file's journal_size_limit), the writer's own. */
+/** A checkpoint a second; past 64 MiB of log, the writer's own. */
 export const DEFAULT_CHECKPOINTS: CheckpointSettings = { intervalMs: 1000, writerBytes: 64 * 1024 * 1024 };
 
 /** The SQLite file as a whole: its migrations, its checkpoints, its settings, its gauges and its closing. */
@@ -60,8 +60,9 @@ export class SqliteDatabase implements PortImpl<DatabasePort> {
    * log held when it began. A writer that never pauses (a long ingest) has appended more by the time it ends, so the
    * log never starts over: it grew to 10 GB in the first 80,000 entities of the search benchmark's load. Past
    * `writerBytes`, SQLite's own automatic checkpoint runs in the writer after its commit, between its transactions,
-   * so it copies every frame and the next transaction starts the log over: a writer faster than the worker waits for
-   * the copy, and the log stays near its bound.
+   * so it copies every frame and the next transaction starts the log over. That copy runs on the main thread: every
+   * request of the process waits for it, which is the price of a writer faster than the worker. A reader holding an
+   * older snapshot (another process, a long read) still keeps the log from starting over until it ends.
    */
   private startCheckpointer(): void {
     const { intervalMs, writerBytes } = this.options.checkpoints ?? DEFAULT_CHECKPOINTS;

@@ -5,7 +5,7 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
-import { keysOf, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { isRemovedRow, keysOf, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 import { NAME_FIELD_LIST } from '../search-sql.ts';
 import { docNames } from './search-docs.ts';
@@ -196,8 +196,7 @@ export class SqliteSearchIndex {
     ) as Array<{ field: string; value: string; folded: string }>;
     const values = rows.filter((r) => !NAME_FIELD_SET.has(r.field) && r.field !== 'removed');
     const names = docNames(rows.filter((r) => NAME_FIELD_SET.has(r.field)).map((r) => r.folded));
-    // As REMOVED_ROWS (storage/search-keys.ts) selects them.
-    const removed = rows.some((r) => r.field === 'removed' && r.folded === 'true');
+    const removed = rows.some(isRemovedRow);
     const entityType = this.sql('SELECT entity_type FROM search_docs WHERE id = ?').pluck().get(doc) as string | undefined;
     // A document forgotten in this batch after its keys were due keeps none.
     const keys = entityType === undefined ? [] : keysOf(values, removed, entityType);

@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { composeStore } from '../compose-store.ts';
 import type { Store, StoreHooks } from '../store.ts';
 import { SqliteAspects } from './aspects.ts';
-import { DEFAULT_CHECKPOINTS, SqliteDatabase, type SqliteOptions } from './database.ts';
+import { SqliteDatabase, type SqliteOptions } from './database.ts';
 import { translateSqliteError } from './driver-errors.ts';
 import { SqliteIdentity } from './identity.ts';
 import { SqliteRelationships } from './relationships.ts';
@@ -36,7 +36,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  db.pragma(`journal_size_limit = ${DEFAULT_CHECKPOINTS.writerBytes}`);
+  db.pragma('journal_size_limit = 67108864');
   db.pragma('cache_size = -65536');
   // The key of a value in the search index (storage/search-keys.ts), for the migrations that fill the keys and the
   // searches that look a value's documents up by it.
