@@ -2,7 +2,21 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Where the catalog keeps its state. */
-export type DatabaseConfig = { readonly kind: 'sqlite'; readonly path: string } | PostgresConfig;
+export type DatabaseConfig = SqliteConfig | PostgresConfig;
+
+export interface SqliteConfig {
+  readonly kind: 'sqlite';
+  readonly path: string;
+  /** The connection's page cache in MiB (ALMANAC_SQLITE_CACHE_MB; default DEFAULT_SQLITE_CACHE_MIB). */
+  readonly cacheMib?: number;
+}
+
+/**
+ * ALMANAC_SQLITE_CACHE_MB's default. SQLite takes pages as it reads them, up to this: a small catalog uses little.
+ * A large one reads its facet rows from it: a word in 1% of a million entities, with its total and 11 facets, took
+ * 117 ms with 64 MiB and 54 ms with 256 MiB (the store alone; no gain past 256).
+ */
+export const DEFAULT_SQLITE_CACHE_MIB = 256;
 
 /** A PostgreSQL database: the pool's URL (the primary, or a pooler in front of it), and what reads and listens where. */
 export interface PostgresConfig {
@@ -152,6 +166,16 @@ function postgresUrl(name: string, raw: string): { url: string } | { problem: st
 }
 
 /** The replicas, the listener's address and the lag bound, which only a PostgreSQL database takes. */
+/** A SQLite database's cache when ALMANAC_SQLITE_CACHE_MB is set (`raw`), and a problem if it is set for PostgreSQL. */
+function withSqliteCache(db: DatabaseConfig, raw: string | undefined, cacheMib: number, problems: string[]): DatabaseConfig {
+  if (raw === undefined || raw === '') return db;
+  if (db.kind !== 'sqlite') {
+    problems.push('ALMANAC_SQLITE_CACHE_MB: needs a SQLite database (PostgreSQL caches in its own shared_buffers)');
+    return db;
+  }
+  return { ...db, cacheMib };
+}
+
 function postgresTopology(env: NodeJS.ProcessEnv, db: DatabaseConfig | string, maxLagMillis: number, problems: string[]): DatabaseConfig | string {
   const reads = (env.ALMANAC_DATABASE_READ_URLS ?? '')
     .split(',')
@@ -226,6 +250,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     problems,
   );
   if (typeof db === 'string') problems.push(db);
+  const database =
+    typeof db === 'string'
+      ? db
+      : withSqliteCache(db, env.ALMANAC_SQLITE_CACHE_MB, int('ALMANAC_SQLITE_CACHE_MB', DEFAULT_SQLITE_CACHE_MIB, 2, 1_048_576), problems);
   const authEnabled = bool('METADATA_SERVICE_AUTH_ENABLED', true);
   const systemClientId = env.DATAHUB_SYSTEM_CLIENT_ID || '__datahub_system';
   if (systemClientId.includes(':')) problems.push('DATAHUB_SYSTEM_CLIENT_ID: must not contain ":"');
@@ -297,7 +325,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     port,
     host,
-    database: db as DatabaseConfig,
+    database: database as DatabaseConfig,
     authEnabled,
     systemClientId,
     systemClientSecret,

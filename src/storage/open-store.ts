@@ -35,7 +35,11 @@ export async function openStore(config: DatabaseConfig, options: OpenStoreOption
   // Each adapter's driver errors leave the store as StoreError (conflict, unavailable) or not at all (compose-store.ts).
   const store: Store =
     config.kind === 'sqlite'
-      ? openSqliteStore(config.path, hooks, { backgroundCheckpoints: options.background ?? false, checkpoints: options.checkpoints })
+      ? openSqliteStore(config.path, hooks, {
+          backgroundCheckpoints: options.background ?? false,
+          checkpoints: options.checkpoints,
+          cacheMib: config.cacheMib,
+        })
       : openPostgres(config, hooks);
   try {
     await store.database.migrate();

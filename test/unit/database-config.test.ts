@@ -40,6 +40,24 @@ describe('the database variables', () => {
     });
   });
 
+  it("sizes a SQLite database's page cache from ALMANAC_SQLITE_CACHE_MB, and only SQLite's", () => {
+    assert.deepEqual(loadConfig({ ALMANAC_DATABASE_URL: 'sqlite:/tmp/a.db', ALMANAC_SQLITE_CACHE_MB: '512' }).database, {
+      kind: 'sqlite',
+      path: '/tmp/a.db',
+      cacheMib: 512,
+    });
+    assert.deepEqual(loadConfig({ ALMANAC_DATABASE_URL: 'sqlite:/tmp/a.db' }).database, { kind: 'sqlite', path: '/tmp/a.db' });
+    assert.deepEqual(problems({ ALMANAC_DATABASE_URL: 'sqlite:/tmp/a.db', ALMANAC_SQLITE_CACHE_MB: 'lots' }), [
+      'ALMANAC_SQLITE_CACHE_MB: must be an integer from 2 to 1048576, got "lots"',
+    ]);
+    assert.deepEqual(problems({ ALMANAC_DATABASE_URL: 'sqlite:/tmp/a.db', ALMANAC_SQLITE_CACHE_MB: '1' }), [
+      'ALMANAC_SQLITE_CACHE_MB: must be an integer from 2 to 1048576, got "1"',
+    ]);
+    assert.deepEqual(problems({ ALMANAC_DATABASE_URL: 'postgres://app@primary/almanac', ALMANAC_SQLITE_CACHE_MB: '512' }), [
+      'ALMANAC_SQLITE_CACHE_MB: needs a SQLite database (PostgreSQL caches in its own shared_buffers)',
+    ]);
+  });
+
   it('names each bad variable', () => {
     assert.deepEqual(
       problems({
