@@ -23,7 +23,7 @@ import { startTestServer } from '../test/support/server.ts';
 import { SEARCH_FACETS } from '../src/catalog/search/search-facets.ts';
 import { datasetName, load, middleDataset, PERCENT_WORD, proposalBodies, RARE_WORD } from './search-corpus.ts';
 import { postAll, serverProcess } from './server-process.ts';
-import { alternatingRounds, benchBackends, flag, fmt, intFlag, median, printTable, timed } from './support.ts';
+import { alternatingRounds, benchBackends, flag, fmt, intFlag, keptDatabase, median, printTable, timed } from './support.ts';
 import { ensureWrk, wrk, type WrkResult } from './wrk.ts';
 
 /** The searches measured, as GraphQL bodies for Almanac and as port calls for the ceiling. */
@@ -189,19 +189,6 @@ const progress = (label: string, total: number, started: bigint) => (done: numbe
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   console.log(`  ${label}: ${fmt(done)} / ${fmt(total)} (${fmt(done / seconds)}/s)`);
 };
-
-/** The database `--keep` names, kept after the run. */
-function keptDatabase(place: string): TestDatabase {
-  const postgres = /^postgres(ql)?:\/\//.test(place);
-  const url = postgres ? place : `sqlite:${place}`;
-  return {
-    name: postgres ? 'postgres' : 'sqlite',
-    config: postgres ? { kind: 'postgres', url } : { kind: 'sqlite', path: place },
-    url,
-    env: { ALMANAC_DATABASE_URL: url },
-    drop: async () => undefined,
-  };
-}
 
 /** How many entities a database holds (0 for a new one). */
 async function entityCount(store: Store): Promise<number> {

@@ -70,3 +70,16 @@ export const median = (xs: readonly number[]): number => {
   const sorted = [...xs].sort((a, b) => a - b);
   return sorted.length % 2 === 1 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
 };
+
+/** The database `--keep` names, kept after the run. */
+export function keptDatabase(place: string): TestDatabase {
+  const postgres = /^postgres(ql)?:\/\//.test(place);
+  const url = postgres ? place : `sqlite:${place}`;
+  return {
+    name: postgres ? 'postgres' : 'sqlite',
+    config: postgres ? { kind: 'postgres', url } : { kind: 'sqlite', path: place },
+    url,
+    env: { ALMANAC_DATABASE_URL: url },
+    drop: async () => undefined,
+  };
+}

@@ -1,7 +1,7 @@
 import { aspectIndexer } from '../catalog/relationships/aspect-indexer.ts';
 import { changeEventRules } from '../catalog/events/change-event-rules.ts';
 import { searchDocuments } from '../catalog/search/search-documents.ts';
-import { DEFAULT_REPLICA_MAX_LAG_MILLIS, type DatabaseConfig, type PostgresConfig } from '../config.ts';
+import { DEFAULT_REPLICA_MAX_LAG_MILLIS, DEFAULT_SQLITE_CACHE_MIB, type DatabaseConfig, type PostgresConfig } from '../config.ts';
 import { openPostgresStore } from './postgres/postgres-store.ts';
 import { PostgresReplicaSet } from './postgres/replica-set.ts';
 import type { ReadRouter } from './read-routing.ts';
@@ -38,7 +38,7 @@ export async function openStore(config: DatabaseConfig, options: OpenStoreOption
       ? openSqliteStore(config.path, hooks, {
           backgroundCheckpoints: options.background ?? false,
           checkpoints: options.checkpoints,
-          cacheMib: config.cacheMib,
+          cacheMib: config.cacheMib ?? DEFAULT_SQLITE_CACHE_MIB,
         })
       : openPostgres(config, hooks);
   try {

@@ -12,8 +12,8 @@ export interface SqliteOptions {
   readonly backgroundCheckpoints?: boolean;
   /** How often the worker checkpoints, and the log size past which the writer checkpoints itself after a commit. */
   readonly checkpoints?: CheckpointSettings;
-  /** The connection's page cache in MiB (config.ts: DEFAULT_SQLITE_CACHE_MIB). */
-  readonly cacheMib?: number;
+  /** The store's own connection's page cache in MiB (the worker threads' connections keep SQLite's default). */
+  readonly cacheMib: number;
 }
 
 /** The background checkpoints' cadence, and the log's bound past which the writer checkpoints itself. */

@@ -4,7 +4,6 @@ import Database from 'better-sqlite3';
 import { composeStore } from '../compose-store.ts';
 import type { Store, StoreHooks } from '../store.ts';
 import { SqliteAspects } from './aspects.ts';
-import { DEFAULT_SQLITE_CACHE_MIB } from '../../config.ts';
 import { SqliteDatabase, type SqliteOptions } from './database.ts';
 import { translateSqliteError } from './driver-errors.ts';
 import { SqliteIdentity } from './identity.ts';
@@ -29,7 +28,7 @@ export type { SqliteOptions } from './database.ts';
  * The embedded adapter: better-sqlite3 in WAL mode, one part per capability over one connection. Calls are
  * synchronous under the hood, so a write batch runs start to finish without another request interleaving.
  */
-export function openSqliteStore(file: string, hooks: StoreHooks, options: SqliteOptions = {}): Store {
+export function openSqliteStore(file: string, hooks: StoreHooks, options: SqliteOptions): Store {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
   // Must precede the first table: lets a truncation hand pages back to the file system.
@@ -38,7 +37,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('journal_size_limit = 67108864');
-  db.pragma(`cache_size = ${-1024 * (options.cacheMib ?? DEFAULT_SQLITE_CACHE_MIB)}`);
+  db.pragma(`cache_size = ${-1024 * options.cacheMib}`);
   // The key of a value in the search index (storage/search-keys.ts), for the migrations that fill the keys and the
   // searches that look a value's documents up by it.
   db.function('search_key', { deterministic: true }, (field, value) => searchKey(String(field), String(value)));
