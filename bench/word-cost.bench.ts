@@ -20,7 +20,8 @@ export default async function wordCost(args: string[]): Promise<void> {
   const words = flag(args, 'words', PERCENT_WORD).split(',');
   const runs = intFlag(args, 'runs', 7);
   const db = keptDatabase(keep);
-  const cacheMib = flag(args, 'cache-mb', '') === '' ? undefined : intFlag(args, 'cache-mb', 256);
+  const cacheMib = flag(args, 'cache-mb', '') === '' ? undefined : intFlag(args, 'cache-mb', 1);
+  if (cacheMib !== undefined && db.config.kind !== 'sqlite') throw new Error("--cache-mb sizes SQLite's page cache: PostgreSQL uses shared_buffers");
   const store = await openStore(db.config.kind === 'sqlite' && cacheMib !== undefined ? { ...db.config, cacheMib } : db.config);
   try {
     const rows: string[][] = [];
