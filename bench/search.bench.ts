@@ -166,7 +166,7 @@ const bulkIndexBuild = (db: TestDatabase): Promise<void> =>
   execElsewhere(
     db,
     db.config.kind === 'sqlite'
-      ? `INSERT INTO search_words (search_words) VALUES ('rebuild'); REINDEX search_fields; REINDEX search_text; REINDEX search_facets; REINDEX search_key_values;`
+      ? `INSERT INTO search_words (search_words) VALUES ('rebuild'); REINDEX search_fields; REINDEX search_text; REINDEX search_docs; REINDEX search_key_values;`
       : 'REINDEX TABLE search_fields; REINDEX TABLE search_text; REINDEX TABLE search_facets;',
   );
 
@@ -175,7 +175,7 @@ const emptyIndex = (db: TestDatabase): Promise<void> =>
   execElsewhere(
     db,
     db.config.kind === 'sqlite'
-      ? 'DELETE FROM search_text; DELETE FROM search_fields; DELETE FROM search_facets; DELETE FROM search_keys; DELETE FROM search_key_values; DELETE FROM search_docs;'
+      ? 'DELETE FROM search_text; DELETE FROM search_fields; DELETE FROM search_keys; DELETE FROM search_key_values; DELETE FROM search_docs;'
       : 'TRUNCATE search_fields, search_text, search_facets;',
   );
 

@@ -1,11 +1,11 @@
 /**
- * The fields whose values the SQLite index also keeps as compact facet rows (`search_facets`, migration 25): the
- * default facets DataHub's UI shows (catalog/search/search-facets.ts) that are indexed values, so counting them over
- * a large match set reads a few small integer rows per match instead of a seek of `search_fields` per field. A facet
- * on any other field is counted from `search_fields`, as before. They are also the fields of the search keys
- * (storage/search-keys.ts) a filter is answered from. Changing this list needs a migration that fills
- * `search_facets` and `search_keys` for the fields added (migrations 25, and SQLite 26 / PostgreSQL 27, filled them
- * for these).
+ * The fields whose values the index also keeps in a compact form for counting facets over a large match set: the
+ * default facets DataHub's UI shows (catalog/search/search-facets.ts) that are indexed values. SQLite lists each
+ * document's value numbers on its row (`search_docs.facets`, migration 30, sqlite/facet-tally.ts); PostgreSQL keeps
+ * them as rows of `search_facets` (migration 25). A facet on any other field is counted from `search_fields`. They are
+ * also the fields of the search keys (storage/search-keys.ts) a filter is answered from. Changing this list needs a
+ * migration that fills those and `search_keys` for the fields added (SQLite 26 and 30, PostgreSQL 25 and 27, filled
+ * them for these).
  */
 export const FACET_FIELDS: readonly string[] = [
   'platform',

@@ -62,6 +62,11 @@ export interface SearchDialect {
     readonly live: string;
     /** The ranking tier (matchedSql) of the document row `e` for the folded query text `name`: from the row itself. */
     readonly tier: (params: unknown[], name: string) => string;
+    /**
+     * The document row `e`'s list of its facet values, carried as `m.facets` (NULL where the matches are not read
+     * from document rows) for facetCounts.
+     */
+    readonly facets: string;
   };
   /**
    * The fields whose entities the engine finds through their search keys and a table of their distinct values, not
@@ -82,6 +87,8 @@ export interface KeyedMatches {
   readonly where: string;
   readonly doc: string;
   readonly count: string;
+  /** `e`'s list of facet values where its row holds one (SQLite's document row: `documents.facets`). */
+  readonly facets?: string;
 }
 
 const likeEscape = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -460,6 +467,8 @@ export function matchedSql(
   }
   const score = parsed.kind === 'all' ? '0' : 'h.score';
   if (keyed === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all', documents?.live));
+  // The matches' lists of facet values, where they are read from rows that hold them.
+  const facets = documents?.facets ?? keyed?.facets ?? 'NULL';
   let tier = '0';
   let names = '';
   if (parsed.kind === 'words' && parsed.field === undefined) {
@@ -472,7 +481,7 @@ export function matchedSql(
     }
   }
   const typeOrder = types.length <= 1 ? '0' : `CASE e.entity_type ${types.map((t, i) => `WHEN ${d.param(params, t)} THEN ${i}`).join(' ')} END`;
-  const sql = `SELECT e.urn AS urn, ${doc} AS doc, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order
+  const sql = `SELECT e.urn AS urn, ${doc} AS doc, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order, ${facets} AS facets
     FROM ${from}${names} WHERE ${where.join(' AND ')}`;
   return keyed === undefined ? { sql } : { sql, count: keyed.count };
 }

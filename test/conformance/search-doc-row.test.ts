@@ -6,10 +6,12 @@ import { DOC_FLAGS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchQuery, Store, WriteOp } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection } from '../support/databases.ts';
 import { useStore } from '../support/lifecycle.ts';
+import { SQLITE_BEFORE_DOC_FACETS } from '../support/search-keys.ts';
 
 // A word's matches ranked by name and without the soft-deleted, after each kind of write, on both engines. SQLite
 // reads both from its document row (migration 29, sqlite/search-docs.ts), which the writes keep and the migration
-// fills in for a database from before it; PostgreSQL from the entity's own rows.
+// fills in for a database from before it; PostgreSQL from the entity's own rows. SQLite's row also lists its facet
+// values (migration 30), filled in the same way.
 
 const ACTOR = 'urn:li:corpuser:test';
 const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name},PROD)`;
@@ -44,6 +46,13 @@ const ranked = async (store: Store, text: string) =>
 const docRows = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) =>
   onConnection(db, {
     sqlite: (conn) => conn.prepare('SELECT urn, removed, names FROM search_docs ORDER BY urn').all(),
+    postgres: () => Promise.reject(new Error('SQLite only')),
+  });
+
+/** Each SQLite document row's list of facet value numbers, by urn. */
+const docFacets = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) =>
+  onConnection(db, {
+    sqlite: (conn) => conn.prepare('SELECT urn, facets FROM search_docs ORDER BY urn').all() as Array<{ urn: string; facets: string }>,
     postgres: () => Promise.reject(new Error('SQLite only')),
   });
 
@@ -109,6 +118,44 @@ describe('search on sqlite: a database from before the document rows held flags 
         await store.database.close();
       }
       assert.deepEqual(await docRows(db), written);
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
+describe('search on sqlite: a database from before the document rows listed their facet values', () => {
+  it('is filled in by the migration from the facet rows, and the facets count as before', async () => {
+    const db = await createSqliteDatabase();
+    try {
+      let store = await openStore(db.config);
+      await seed(store);
+      await write(store, [
+        op('a', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] }),
+        op('b', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
+        op('b', 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' }),
+      ]);
+      const facets = async () => {
+        const counts = await store.search.facets({ ...query('orders'), includeSoftDeleted: true }, ['tags', 'platform', 'origin']);
+        return Object.fromEntries([...counts].map(([field, values]) => [field, Object.fromEntries(values)]));
+      };
+      const expected = {
+        tags: { 'urn:li:tag:pii': 2, 'urn:li:tag:gold': 1 },
+        platform: { 'urn:li:dataPlatform:hive': 4 },
+        origin: { PROD: 4 },
+      };
+      assert.deepEqual(await facets(), expected);
+      await store.database.close();
+      const written = await docFacets(db);
+      assert.equal(written.filter((r) => r.facets !== '').length, 4, 'every dataset lists its values');
+      await execElsewhere(db, SQLITE_BEFORE_DOC_FACETS);
+      store = await openStore(db.config);
+      try {
+        assert.deepEqual(await facets(), expected);
+      } finally {
+        await store.database.close();
+      }
+      assert.deepEqual(await docFacets(db), written, 'the migration lists what the writes listed');
     } finally {
       await db.drop();
     }

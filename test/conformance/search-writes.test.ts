@@ -15,7 +15,7 @@ import {
 } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
-import { storedKeys } from '../support/search-keys.ts';
+import { SQLITE_BEFORE_DOC_FACETS, storedKeys } from '../support/search-keys.ts';
 import { MAX_VALUE_KEYS, OVERFLOW_KEY, presenceKey, searchKey } from '../../src/storage/search-keys.ts';
 import { useStore } from '../support/lifecycle.ts';
 import { writeOldDatabase } from '../support/old-database.ts';
@@ -137,6 +137,11 @@ for (const backend of await backends()) {
           String(text),
         );
       }
+      // The instance goes: the dataset keeps the platform its key gives; the other keeps only its key's.
+      await store.aspects.deleteAspect(DS, 'dataPlatformInstance');
+      await store.aspects.deleteAspect(kafka, 'dataPlatformInstance');
+      const after = await store.search.facets(query('geo', [[{ field: 'urn', values: [DS, kafka] }]]), ['platform']);
+      assert.deepEqual(Object.fromEntries(after.get('platform') ?? []), { 'urn:li:dataPlatform:hive': 1, 'urn:li:dataPlatform:kafka': 1 });
     });
 
     it('facet counts follow each write: a tag added, replaced, an aspect deleted, the entity deleted', async () => {
@@ -480,7 +485,11 @@ for (const backend of await backends()) {
           backend.name === 'sqlite'
             ? [SQLITE_SEARCH_KEYS_MIGRATION, SQLITE_TYPE_KEYS_MIGRATION]
             : [POSTGRES_SEARCH_KEYS_MIGRATION, POSTGRES_TYPE_KEYS_MIGRATION, POSTGRES_VALUE_KEYS_MIGRATION];
-        await execElsewhere(db, `DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`);
+        // SQLite's migration 26 filled the keys from the facet rows migration 30 replaced: they are back too.
+        await execElsewhere(
+          db,
+          `${backend.name === 'sqlite' ? SQLITE_BEFORE_DOC_FACETS : ''} DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`,
+        );
         store = await openStore(db.config);
         try {
           const urns = async (filter: SearchFilter, includeSoftDeleted = false) =>
@@ -505,7 +514,7 @@ const GONE = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.gone,PROD)';
 
 /** As the release before the field paths' keys left a database: field paths in the index on values (and PostgreSQL's trigram index), keys without them, no table of distinct values. */
 const BEFORE_VALUE_KEYS = {
-  sqlite: `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
+  sqlite: `${SQLITE_BEFORE_DOC_FACETS} DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
     CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
     ALTER TABLE search_docs DROP COLUMN removed; ALTER TABLE search_docs DROP COLUMN names;
     DELETE FROM schema_migrations WHERE version >= ${VALUE_KEYS_MIGRATION};`,

@@ -1,3 +1,4 @@
+import { DOC_FACETS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import { onConnection, type TestDatabase } from './databases.ts';
 
 /**
@@ -14,3 +15,17 @@ export const storedKeys = (db: TestDatabase): Promise<string[]> =>
     postgres: async (client) =>
       (await client.query<{ row: string }>(`SELECT urn || ' ' || keys::text AS row FROM search_keys ORDER BY urn`)).rows.map((r) => r.row),
   });
+
+/**
+ * SQL that puts a SQLite database back as the release before migration 30 left it: each document's facet values as
+ * `(doc, value number, aspect)` rows of `search_facets` (filled from the values search_fields holds, as migration 25
+ * did) and no list of them on the document row.
+ */
+export const SQLITE_BEFORE_DOC_FACETS = `
+  CREATE TABLE search_facets (doc INTEGER NOT NULL, value_id INTEGER NOT NULL, aspect TEXT NOT NULL, PRIMARY KEY (doc, value_id, aspect)) WITHOUT ROWID;
+  INSERT OR IGNORE INTO search_facets (doc, value_id, aspect)
+    SELECT d.id, v.id, f.aspect FROM search_fields f
+      JOIN search_docs d ON d.urn = f.urn
+      JOIN search_facet_values v ON v.field = f.field AND v.value = f.value;
+  ALTER TABLE search_docs DROP COLUMN facets;
+  DELETE FROM schema_migrations WHERE version = ${DOC_FACETS_MIGRATION};`;

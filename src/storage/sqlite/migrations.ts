@@ -637,6 +637,18 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   UPDATE search_docs SET removed = 1 WHERE urn IN (SELECT urn FROM search_fields WHERE ${REMOVED_ROWS});
   ${FILL_DOC_NAMES_SQL};
   `,
+  // 30: facets counted without a sort of every (match, value) pair (issue 31). Each document row lists the numbers of
+  // its facet values (search_docs.facets, sqlite/facet-tally.ts), written with its keys from the values search_fields
+  // holds; a search joins its matches' lists and counts them in one pass. The facet rows of migration 25 go: a
+  // facet count read a row per match and value and sorted them all (a word in 18,000 of 100,000 entities with its page,
+  // total and 11 facets, the store alone: 62-75 -> 39-40 ms).
+  `
+  ALTER TABLE search_docs ADD COLUMN facets TEXT NOT NULL DEFAULT '';
+  UPDATE search_docs AS d SET facets = t.facets FROM (
+      SELECT doc, group_concat(value_id, ' ' ORDER BY value_id) AS facets FROM (SELECT DISTINCT doc, value_id FROM search_facets) GROUP BY doc) t
+    WHERE d.id = t.doc;
+  DROP TABLE search_facets;
+  `,
 ];
 
 /** The migration that clusters search_fields on (urn, field, value, aspect). */
@@ -653,6 +665,9 @@ export const TYPE_KEYS_MIGRATION = 28;
 
 /** The migration that gives each document row its soft-deletion flag and names (sqlite/search-docs.ts). */
 export const DOC_FLAGS_MIGRATION = 29;
+
+/** The migration that gives each document row the numbers of its facet values (sqlite/facet-tally.ts). */
+export const DOC_FACETS_MIGRATION = 30;
 
 /** The migration that creates the search index; the store backfills it from stored aspects in the same transaction. */
 export const SEARCH_MIGRATION = 16;

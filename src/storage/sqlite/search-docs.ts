@@ -1,9 +1,10 @@
 /**
- * What SQLite's document row (search_docs: one per entity the index holds, migrations 24 and 29) says beside its
+ * What SQLite's document row (search_docs: one per entity the index holds, migrations 24, 29 and 30) says beside its
  * number, urn and type, so that a search reading the row has no other row of the entity to seek for it: whether the
- * entity is soft-deleted (`removed`), and its names folded (`names`: each `_entityName` and `_entityKeyName` value,
- * for ranking an exact name and a name prefix first). Written with the document's keys (sqlite/search-index.ts),
- * whenever a name or the soft-deletion flag comes or goes.
+ * entity is soft-deleted (`removed`), its names folded (`names`: each `_entityName` and `_entityKeyName` value, for
+ * ranking an exact name and a name prefix first), and the numbers of its facet values (`facets`,
+ * sqlite/facet-tally.ts). Written with the document's keys (sqlite/search-index.ts), whenever a name, a facet value
+ * or the soft-deletion flag comes or goes.
  */
 import { NAME_FIELDS } from '../search-sql.ts';
 

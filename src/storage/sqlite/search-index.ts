@@ -5,19 +5,19 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
 import { FACET_FIELD_SET } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
-import { isRemovedRow, keysOf, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { isRemovedRow, keysOf, DOC_KEY_FIELDS, DOC_VALUE_ROWS, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import type { AspectIndexer } from '../store.ts';
 import { NAME_FIELD_LIST } from '../search-sql.ts';
+import { facetList } from './facet-tally.ts';
 import { docNames } from './search-docs.ts';
 
 const NAME_FIELD_SET: ReadonlySet<string> = new Set(NAME_FIELD_LIST);
 
 /**
- * A row of this field that comes or goes changes the document's keys or its row: the soft-deletion flag, a value of
- * VALUE_KEY_FIELDS or a name. A facet value that comes or goes changes the keys too: write and replace count those
- * apart, from the facet rows they add and delete.
+ * A row of this field that comes or goes changes the document's keys or its row: the soft-deletion flag, a facet
+ * value, a value of VALUE_KEY_FIELDS or a name.
  */
-const onDocument = (field: string): boolean => field === 'removed' || VALUE_KEY_FIELDS.has(field) || NAME_FIELD_SET.has(field);
+const onDocument = (field: string): boolean => DOC_KEY_FIELDS.has(field) || NAME_FIELD_SET.has(field);
 
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
 export const SLOTS = 65536;
@@ -67,9 +67,7 @@ export class SqliteSearchIndex {
     this.rememberValues(entries);
     const doc = this.docFor(entityType, urn);
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...this.textRows(doc, aspect, entries)]);
-    const facets = this.facetValues(entries);
-    this.insertFacets(doc, aspect, facets);
-    if (facets.size > 0 || entries.some((e) => onDocument(e.field))) this.refreshKeys(doc, urn);
+    if (entries.some((e) => onDocument(e.field))) this.refreshKeys(doc, urn);
   }
 
   /**
@@ -118,8 +116,9 @@ export class SqliteSearchIndex {
     const fieldKey = (field: string, value: string, folded: string, num: number | null, isName: number) =>
       JSON.stringify([field, value, folded, num, isName]);
     const wanted = new Map(entries.map((e) => [fieldKey(e.field, e.value, e.folded, e.number ?? null, e.isName ? 1 : 0), e]));
-    // Whether the document's keys (storage/search-keys.ts) or its row's names and flag (sqlite/search-docs.ts)
-    // change: a facet value, a value of VALUE_KEY_FIELDS, a name or the soft-deletion flag came or went.
+    // Whether the document's keys (storage/search-keys.ts) or its row's names, flag and facet values
+    // (sqlite/search-docs.ts) change: a facet value, a value of VALUE_KEY_FIELDS, a name or the soft-deletion flag
+    // came or went.
     let keysChanged = false;
     for (const r of oldFields) {
       if (wanted.delete(fieldKey(r.field, r.value, r.folded, r.num, r.is_name))) continue;
@@ -141,16 +140,7 @@ export class SqliteSearchIndex {
       else this.sql('DELETE FROM search_text WHERE id = ?').run(old.id);
     }
     this.insertRows('INSERT INTO search_text (id, words)', 2, [...texts]);
-
-    const facets = this.facetValues(entries);
-    const oldFacets = this.sql('SELECT value_id FROM search_facets WHERE doc = ? AND aspect = ?').pluck().all(doc, aspect) as number[];
-    for (const id of oldFacets) {
-      if (facets.delete(id)) continue;
-      this.sql('DELETE FROM search_facets WHERE doc = ? AND value_id = ? AND aspect = ?').run(doc, id, aspect);
-      keysChanged = true;
-    }
-    this.insertFacets(doc, aspect, facets);
-    if (keysChanged || facets.size > 0) this.refreshKeys(doc, urn);
+    if (keysChanged) this.refreshKeys(doc, urn);
   }
 
   /** Documents whose keys are written at the end of the batch under way (withKeysOnce), by number, with their urns. */
@@ -187,7 +177,7 @@ export class SqliteSearchIndex {
   /**
    * Writes the document's keys row again (storage/search-keys.ts) from its values of the key fields, its
    * soft-deletion flag as they now stand (every aspect's, not only the one written) and its entity type; and its
-   * document row's flag and names (sqlite/search-docs.ts) where they changed.
+   * document row's flag, names and facet value numbers (sqlite/search-docs.ts) where they changed.
    */
   private writeKeys(doc: number, urn: string): void {
     const rows = this.sql('SELECT field, value, folded FROM search_fields WHERE urn = ? AND field IN (SELECT value FROM json_each(?))').all(
@@ -197,16 +187,16 @@ export class SqliteSearchIndex {
     const values = rows.filter((r) => !NAME_FIELD_SET.has(r.field) && r.field !== 'removed');
     const names = docNames(rows.filter((r) => NAME_FIELD_SET.has(r.field)).map((r) => r.folded));
     const removed = rows.some(isRemovedRow);
+    const facets = facetList(values.filter((r) => FACET_FIELD_SET.has(r.field)).map((r) => this.facetValue(r.field, r.value)));
     const entityType = this.sql('SELECT entity_type FROM search_docs WHERE id = ?').pluck().get(doc) as string | undefined;
     // A document forgotten in this batch after its keys were due keeps none.
     const keys = entityType === undefined ? [] : keysOf(values, removed, entityType);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
     if (keys.length > 0) this.sql('INSERT INTO search_keys (rowid, keys) VALUES (?, ?)').run(doc, keys.join(' '));
-    this.sql('UPDATE search_docs SET removed = @removed, names = @names WHERE id = @doc AND (removed IS NOT @removed OR names IS NOT @names)').run({
-      removed: removed ? 1 : 0,
-      names,
-      doc,
-    });
+    this.sql(
+      `UPDATE search_docs SET removed = @removed, names = @names, facets = @facets
+        WHERE id = @doc AND (removed IS NOT @removed OR names IS NOT @names OR facets IS NOT @facets)`,
+    ).run({ removed: removed ? 1 : 0, names, facets, doc });
   }
 
   /**
@@ -219,22 +209,10 @@ export class SqliteSearchIndex {
     return out;
   }
 
-  /** The numbers of the entries' values of the facet fields (search_facet_values), each numbered on first use. */
-  private facetValues(entries: readonly SearchEntry[]): Set<number> {
-    const out = new Set<number>();
-    for (const e of entries) {
-      if (!FACET_FIELD_SET.has(e.field)) continue;
-      const found = this.sql('SELECT id FROM search_facet_values WHERE field = ? AND value = ?').pluck().get(e.field, e.value) as number | undefined;
-      out.add(
-        found ?? (this.sql('INSERT INTO search_facet_values (field, value) VALUES (?, ?) RETURNING id').pluck().get(e.field, e.value) as number),
-      );
-    }
-    return out;
-  }
-
-  private insertFacets(doc: number, aspect: string, values: ReadonlySet<number>): void {
-    const rows = [...values].map((id) => [doc, id, aspect]);
-    this.insertRows('INSERT OR IGNORE INTO search_facets (doc, value_id, aspect)', 3, rows);
+  /** The number of a facet field's value (search_facet_values), numbered on first use. */
+  private facetValue(field: string, value: string): number {
+    const found = this.sql('SELECT id FROM search_facet_values WHERE field = ? AND value = ?').pluck().get(field, value) as number | undefined;
+    return found ?? (this.sql('INSERT INTO search_facet_values (field, value) VALUES (?, ?) RETURNING id').pluck().get(field, value) as number);
   }
 
   private docOf(urn: string): number | undefined {
@@ -294,7 +272,6 @@ export class SqliteSearchIndex {
       (doc + 1) * SLOTS,
       aspect,
     );
-    this.sql('DELETE FROM search_facets WHERE doc = ? AND aspect = ?').run(doc, aspect);
     this.refreshKeys(doc, urn);
   }
 
@@ -303,7 +280,6 @@ export class SqliteSearchIndex {
     const doc = this.docOf(urn);
     if (doc === undefined) return;
     this.sql('DELETE FROM search_text WHERE id >= ? AND id < ?').run(doc * SLOTS, (doc + 1) * SLOTS);
-    this.sql('DELETE FROM search_facets WHERE doc = ?').run(doc);
     this.sql('DELETE FROM search_keys WHERE rowid = ?').run(doc);
     this.sql('DELETE FROM search_docs WHERE id = ?').run(doc);
   }

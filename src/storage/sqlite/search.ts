@@ -41,15 +41,15 @@ const SQLITE_SEARCH: SearchDialect = {
   nullsLast: (expr, dir) => `${expr} IS NULL, ${expr} ${dir}`,
   // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
   notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
-  // The facet rows of each match's document (search_facets: a few integers per entity), counted per value number,
-  // then named.
+  // Each match's document row lists its facet value numbers (migration 30, sqlite/facet-tally.ts), carried in `m`
+  // where the matches were read from those rows (else sought by number): the lists joined by SQLite's group_concat,
+  // counted by facet_tally in one pass, then named.
   facetCounts: (params, fields) => {
     params.push(JSON.stringify(fields));
-    return `SELECT fv.field AS field, fv.value AS value, c.n AS n FROM (
-        SELECT f.value_id AS value_id, count(DISTINCT f.doc) AS n
-          FROM m CROSS JOIN search_facets f WHERE f.doc = m.doc
-         GROUP BY f.value_id) c
-      JOIN search_facet_values fv ON fv.id = c.value_id WHERE fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
+    return `SELECT fv.field AS field, fv.value AS value, t.value AS n
+        FROM json_each((SELECT facet_tally(group_concat(COALESCE(m.facets, (SELECT d.facets FROM search_docs d WHERE d.id = m.doc)), ' ')) FROM m)) t
+        CROSS JOIN search_facet_values fv
+       WHERE fv.id = CAST(t.key AS INTEGER) AND fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
   },
   // The keys' FTS5 table, by document number (migration 26).
   keyFilter: (params, filter, includeRemoved, types, rules) => {
@@ -63,6 +63,7 @@ const SQLITE_SEARCH: SearchDialect = {
       doc: 'e.id',
       // Every keys row is a document's (its rowid is the document's number): FTS5's answer is the count.
       count: `SELECT count(*) AS n FROM search_keys WHERE ${match}`,
+      facets: 'e.facets',
     };
   },
   // Each entity the index holds is a numbered document (sqlite/search-index.ts numbers it with its first value;
@@ -74,6 +75,7 @@ const SQLITE_SEARCH: SearchDialect = {
     // The row's own flag and names (migration 29, sqlite/search-docs.ts).
     live: 'e.removed = 0',
     tier: (params, name) => docTierSql(params, name, SQLITE_SEARCH.param),
+    facets: 'e.facets',
   },
   // A field path's or a flag's entities (migration 27): each distinct value the condition selects, from
   // search_key_values, then FTS5's documents for that value's key (search_key is the store's function,
