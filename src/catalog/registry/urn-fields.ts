@@ -13,6 +13,8 @@ interface FieldRule extends RegistryUrnField {
   readonly destinations?: readonly string[];
   /** the relationship's PathSpec, as DataHub names it in the refusal */
   readonly relationshipPath?: string;
+  /** `path`'s segments */
+  readonly segments: readonly string[];
 }
 
 const RULES = new Map<string, readonly FieldRule[]>(
@@ -21,8 +23,9 @@ const RULES = new Map<string, readonly FieldRule[]>(
     const rules = (aspect.urns ?? []).map((field): FieldRule => {
       // A relationship on an array of urns is written at its elements (`upstreams/*`), the urn field at the array.
       const at = rels.filter((r) => r.path === field.path || r.path === `${field.path}/*`);
-      if (at.length === 0) return field;
-      return { ...field, destinations: at.flatMap((r) => r.entityTypes), relationshipPath: `/${at[0]!.path}` };
+      const segments = field.path.split('/');
+      if (at.length === 0) return { ...field, segments };
+      return { ...field, segments, destinations: at.flatMap((r) => r.entityTypes), relationshipPath: `/${at[0]!.path}` };
     });
     return [name, rules];
   }),
@@ -32,23 +35,40 @@ const ENTITY_KEY_PARTS = new Map(
   Object.entries(DATAHUB_REGISTRY.entities).map(([name, e]) => [name.toLowerCase(), { name, parts: e.keyFields.length }]),
 );
 
-/** The values at a PathSpec, each with its concrete path (`/upstreams/0/dataset`); an array of urns yields each element. */
-function* valuesAt(value: unknown, segments: readonly string[], at: string): Generator<[string, unknown]> {
+/** The concrete path of the value a walk is at (`/upstreams/0/dataset`), from its keys. */
+const pathOf = (keys: ReadonlyArray<string | number>): string => keys.map((k) => `/${k}`).join('');
+
+/** What a walk calls with each value it reaches and the keys that lead to it (a stack: read it at once). */
+type Visit = (value: unknown, keys: ReadonlyArray<string | number>) => void;
+
+/**
+ * Calls `visit` with each value at a PathSpec's segments from segment `i` (an array of urns: each element) and the
+ * keys that lead to it; pathOf names them only for a refusal, which most writes have none of.
+ */
+function visitAt(value: unknown, segments: readonly string[], i: number, keys: Array<string | number>, visit: Visit): void {
   if (value === null || value === undefined) return;
-  if (segments.length === 0) {
-    if (Array.isArray(value)) for (const [i, v] of value.entries()) yield [`${at}/${i}`, v];
-    else yield [at, value];
+  if (i === segments.length) {
+    if (!Array.isArray(value)) visit(value, keys);
+    else for (let k = 0; k < value.length; k++) visitUnder(k, value[k], segments, i + 1, keys, visit);
     return;
   }
   if (typeof value !== 'object') return;
-  const [head, ...rest] = segments as [string, ...string[]];
+  const head = segments[i]!;
   if (head === '*') {
-    const entries = Array.isArray(value) ? value.entries() : Object.entries(value);
-    for (const [k, v] of entries) yield* valuesAt(v, rest, `${at}/${k}`);
+    if (Array.isArray(value)) for (let k = 0; k < value.length; k++) visitUnder(k, value[k], segments, i + 1, keys, visit);
+    else for (const [k, v] of Object.entries(value)) visitUnder(k, v, segments, i + 1, keys, visit);
     return;
   }
   if (Array.isArray(value) || !Object.hasOwn(value, head)) return;
-  yield* valuesAt((value as Record<string, unknown>)[head], rest, `${at}/${head}`);
+  visitUnder(head, (value as Record<string, unknown>)[head], segments, i + 1, keys, visit);
+}
+
+/** visitAt one key down: `value` is at `key`; past the last segment, it is an element of the urns' array. */
+function visitUnder(key: string | number, value: unknown, segments: readonly string[], i: number, keys: Array<string | number>, visit: Visit): void {
+  keys.push(key);
+  if (i > segments.length) visit(value, keys);
+  else visitAt(value, segments, i, keys, visit);
+  keys.pop();
 }
 
 const reasonOf = (e: unknown): string => {
@@ -97,14 +117,14 @@ export function checkUrnFields(entityType: string, aspectName: string, value: un
   const errors: string[] = [];
   const annotationErrors: string[] = [];
   for (const rule of rules) {
-    for (const [path, raw] of valuesAt(value, rule.path.split('/'), '')) {
-      if (typeof raw !== 'string') continue;
+    visitAt(value, rule.segments, 0, [], (raw, keys) => {
+      if (typeof raw !== 'string') return;
       const why = refusal(raw, rule);
-      if (why !== undefined) errors.push(`ERROR :: ${path} :: "Provided urn ${raw}" is invalid: ${why}\n`);
+      if (why !== undefined) errors.push(`ERROR :: ${pathOf(keys)} :: "Provided urn ${raw}" is invalid: ${why}\n`);
       else if (rule.allowed && !rule.allowed.includes(parseUrn(raw).entityType)) {
         annotationErrors.push(`Invalid entity type urn validation failure (Required: [${rule.allowed.join(', ')}]). Path: /${rule.path} Urn: ${raw}`);
       }
-    }
+    });
   }
   if (errors.length > 0) throw validationFailed(`Invalid format for aspect: ${entityType}\n Cause: ${errors.join('')}`);
   if (annotationErrors.length > 0) throw validationFailed(annotationErrors.join('; '));
