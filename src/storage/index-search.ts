@@ -20,6 +20,24 @@ const ENTITY_TYPE_FACETS = new Set(['_entityType', 'entityType']);
 const MAX_WALKED_PAGE_END = 1000;
 const WALK_BUDGET = 16;
 
+/**
+ * A facet's rows (`SELECT FACET, 0, field, NULL, NULL, value, n`) for a few values known beforehand, each counted
+ * over `source` by its condition in one pass (FILTER): no sort of every match by its value, which SQLite's GROUP BY
+ * needs (the entity type and the deprecation state of 18,000 matches: about 5 of 40 ms).
+ */
+function labelCounts(
+  p: (v: unknown) => string,
+  field: string,
+  source: string,
+  labels: ReadonlyArray<readonly [value: string, condition: string]>,
+): string {
+  const counts = labels.map(([, condition], i) => `count(*) FILTER (WHERE ${condition}) AS c${i}`).join(', ');
+  const rows = labels.map((_, i) => `SELECT ${i} AS i`).join(' UNION ALL ');
+  const pick = (of: (i: number) => string) => `CASE v.i ${labels.map((_, i) => `WHEN ${i} THEN ${of(i)}`).join(' ')} END`;
+  return `SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, ${pick((i) => p(labels[i]![0]))}, ${pick((i) => `c.c${i}`)}
+    FROM (SELECT ${counts} FROM ${source}) c CROSS JOIN (${rows}) v`;
+}
+
 /** What each row of the one statement is: a hit of the page, the total, or a facet value's count. */
 const HIT = 0;
 const TOTAL = 1;
@@ -149,7 +167,7 @@ export class IndexSearch {
     }
     // A filter's total from the search keys alone, when they answer it: no row of each match is read.
     if (withTotal) parts.push(`SELECT ${TOTAL}, 0, NULL, NULL, NULL, NULL, c.n FROM (${matched.count ?? 'SELECT count(*) AS n FROM m'}) c`);
-    const facetReads = this.facetParts(facetFields, params, now);
+    const facetReads = this.facetParts(req, facetFields, params, now);
     parts.push(...facetReads);
     // Read more than once, the matches are computed once; read once, the engine may fold them into that part's plan,
     // except a filter's matches from the keys: folded into the page, PostgreSQL may answer `ORDER BY urn LIMIT` by
@@ -224,19 +242,37 @@ export class IndexSearch {
    * knows `m`'s size, and hashes the facet fields' values for a large match set (for 45,000 matches a nested loop of
    * seeks took four times as long) and seeks for a small one.
    */
-  private facetParts(fields: readonly string[], params: unknown[], now: number): string[] {
+  private facetParts(req: SearchQuery, fields: readonly string[], params: unknown[], now: number): string[] {
     const p = (v: unknown) => this.dialect.param(params, v);
     const asked = [...new Set(fields.map(this.rules.baseField))];
     const parts: string[] = [];
     const indexed: string[] = [];
     const compact: string[] = [];
+    const types = [...new Set(req.entityTypes.map(this.rules.entityType))];
     for (const field of asked) {
       if (ENTITY_TYPE_FACETS.has(field)) {
-        parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, m.entity_type, count(*) FROM m GROUP BY m.entity_type`);
+        // The matches are of the types asked: a count of each.
+        parts.push(
+          types.length > 0
+            ? labelCounts(
+                p,
+                field,
+                'm',
+                types.map((t) => [t, `m.entity_type = ${p(t)}`]),
+              )
+            : `SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, m.entity_type, count(*) FROM m GROUP BY m.entity_type`,
+        );
       } else if (field === 'deprecationState') {
         const labels = { ACTIVE: p('ACTIVE'), DEPRECATED: p('DEPRECATED'), OVERDUE: p('OVERDUE') };
-        parts.push(`SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, s.state, count(*)
-          FROM (${deprecationStatesSql(this.dialect, params, now, labels)}) s GROUP BY s.state`);
+        const states = `(${deprecationStatesSql(this.dialect, params, now, labels)}) s`;
+        parts.push(
+          labelCounts(
+            p,
+            field,
+            states,
+            (['ACTIVE', 'DEPRECATED', 'OVERDUE'] as const).map((l) => [l, `s.state = ${labels[l]}`]),
+          ),
+        );
       } else if (FACET_FIELD_SET.has(field)) compact.push(field);
       else indexed.push(field);
     }

@@ -457,6 +457,49 @@ for (const backend of await backends()) {
         await execElsewhere(db, 'DROP TRIGGER test_text_inserted; DROP TABLE test_text_inserts;');
       });
     }
+
+    it('counts the entity types and deprecation states of the matches, a type asked and not matched left out', async () => {
+      const chart = 'urn:li:chart:(looker,quartz_chart)';
+      const one = 'urn:li:dataset:(urn:li:dataPlatform:hive,quartz.places,PROD)';
+      const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,quartz.paths,PROD)';
+      await store.aspects.write({
+        ops: [
+          datasetOp(one, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'quartz.places', origin: 'PROD' }),
+          datasetOp(one, 'deprecation', { deprecated: true, note: 'old', actor: ACTOR }),
+          datasetOp(other, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'quartz.paths', origin: 'PROD' }),
+          {
+            kind: 'aspect',
+            entityType: 'chart',
+            urn: chart,
+            aspect: 'chartInfo',
+            value: {
+              title: 'quartz chart',
+              description: 'quartz',
+              lastModified: { created: { time: 0, actor: ACTOR }, lastModified: { time: 0, actor: ACTOR } },
+            },
+            systemMetadata: null,
+          },
+        ],
+        actor: ACTOR,
+        now: Date.now(),
+      });
+      const facetsOf = async (types: string[]) => {
+        const result = await store.search.search({
+          ...query('quartz'),
+          entityTypes: types,
+          paging: { start: 0, count: 10 },
+          withTotal: true,
+          facets: ['_entityType', 'deprecationState'],
+        });
+        return { total: result.total, ...Object.fromEntries([...result.facets!].map(([field, values]) => [field, Object.fromEntries(values)])) };
+      };
+      assert.deepEqual(await facetsOf(['dataset', 'chart', 'dashboard']), {
+        total: 3,
+        _entityType: { dataset: 2, chart: 1 },
+        deprecationState: { ACTIVE: 2, DEPRECATED: 1 },
+      });
+      assert.deepEqual(await facetsOf(['chart']), { total: 1, _entityType: { chart: 1 }, deprecationState: { ACTIVE: 1 } });
+    });
   });
 }
 
