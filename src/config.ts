@@ -13,8 +13,9 @@ export interface SqliteConfig {
 
 /**
  * ALMANAC_SQLITE_CACHE_MB's default. SQLite takes pages as it reads them, up to this: a small catalog uses little.
- * A large one reads its facet rows from it: a word in 1% of a million entities, with its total and 11 facets, took
- * 109.5 ms over HTTP with 64 MiB and 87.7 ms with 256 MiB (README, "A word in 1% of a million entities").
+ * A large one's searches read their matches' rows from it: when the facets were rows of their own, a word in 1% of a
+ * million entities, with its total and 11 facets, took 109.5 ms over HTTP with 64 MiB and 87.7 ms with 256 MiB
+ * (docs/benchmarks-history.md, "A word in 1% of a million entities").
  */
 export const DEFAULT_SQLITE_CACHE_MIB = 256;
 

@@ -155,7 +155,9 @@ export class IndexSearch {
   ): Promise<{ hits: SearchHit[]; total?: number; facets: FacetCounts }> {
     const { paging } = req;
     const params: unknown[] = [];
-    const matched = matchedSql(req, this.dialect, params, this.rules, now);
+    // The default facet fields' counts read each match's list of values, where the engine keeps one.
+    const facetLists = facetFields.some((f) => FACET_FIELD_SET.has(this.rules.baseField(f)));
+    const matched = matchedSql(req, this.dialect, params, this.rules, now, facetLists);
     const p = (v: unknown) => this.dialect.param(params, v);
     const parts: string[] = [];
     if (paging.count > 0) {

@@ -424,8 +424,10 @@ export function namesSql(
 }
 
 /**
- * Every match of a search as `(urn, doc, entity_type, score, tier, type_order)`: the query's matches among the asked
- * types, soft-deleted ones left out unless asked for, the filter applied. `tier` ranks an exact name match (2) and a
+ * Every match of a search as `(urn, doc, entity_type, score, tier, type_order, facets)`: the query's matches among the
+ * asked types, soft-deleted ones left out unless asked for, the filter applied. `facets` is the match's list of facet
+ * values where `facetLists` asks for it and the matches are read from rows that hold one (SQLite's document rows,
+ * for facetCounts), else NULL. `tier` ranks an exact name match (2) and a
  * name prefix (1) over the rest: from the document rows where the engine numbers them (SQLite), else from one read of
  * the names with that prefix (the partial index on names); `type_order`
  * is the type's place in the request. `count`, when set, is their number as the engine's search keys give it alone
@@ -437,6 +439,7 @@ export function matchedSql(
   params: unknown[],
   rules: SearchRules,
   now: number,
+  facetLists = false,
 ): { readonly sql: string; readonly count?: string } {
   const types = q.entityTypes.map(rules.entityType);
   const universe = () => `SELECT urn FROM entities WHERE entity_type ${d.in(params, types)}`;
@@ -467,8 +470,8 @@ export function matchedSql(
   }
   const score = parsed.kind === 'all' ? '0' : 'h.score';
   if (keyed === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all', documents?.live));
-  // The matches' lists of facet values, where they are read from rows that hold them.
-  const facets = documents?.facets ?? keyed?.facets ?? 'NULL';
+  // The matches' lists of facet values, where asked and read from rows that hold them.
+  const facets = (facetLists && (documents?.facets ?? keyed?.facets)) || 'NULL';
   let tier = '0';
   let names = '';
   if (parsed.kind === 'words' && parsed.field === undefined) {

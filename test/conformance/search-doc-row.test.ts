@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
+import { registerFacetFunctions } from '../../src/storage/sqlite/facet-tally.ts';
 import { DOC_FLAGS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
+import { facetCountsSql } from '../../src/storage/sqlite/search.ts';
 import type { SearchQuery, Store, WriteOp } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection } from '../support/databases.ts';
 import { useStore } from '../support/lifecycle.ts';
@@ -156,6 +158,40 @@ describe('search on sqlite: a database from before the document rows listed thei
         await store.database.close();
       }
       assert.deepEqual(await docFacets(db), written, 'the migration lists what the writes listed');
+    } finally {
+      await db.drop();
+    }
+  });
+});
+
+describe('search on sqlite: facet lists counted joined, or one by one past the joined bound', () => {
+  it('gives the same counts both ways, from the lists carried in the matches or sought by document number', async () => {
+    const db = await createSqliteDatabase();
+    try {
+      const store = await openStore(db.config);
+      await seed(store);
+      await write(store, [
+        op('a', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] }),
+        op('b', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
+      ]);
+      await store.database.close();
+      const counts = (carried: boolean, maxJoined?: number) =>
+        onConnection(db, {
+          sqlite: (conn) => {
+            registerFacetFunctions(conn);
+            const params: unknown[] = [];
+            const sql = facetCountsSql(params, ['tags', 'platform'], maxJoined);
+            const m = `SELECT id AS doc, ${carried ? 'facets' : 'NULL'} AS facets FROM search_docs`;
+            const rows = conn.prepare(`WITH m AS (${m}) ${sql}`).all({ p1: params[0] }) as Array<{ field: string; value: string; n: number }>;
+            return rows.map((r) => `${r.field} ${r.value} ${r.n}`).sort();
+          },
+          postgres: () => Promise.reject(new Error('SQLite only')),
+        });
+      const expected = ['platform urn:li:dataPlatform:hive 4', 'tags urn:li:tag:gold 1', 'tags urn:li:tag:pii 2'];
+      for (const carried of [true, false]) {
+        assert.deepEqual(await counts(carried), expected, `joined, carried: ${carried}`);
+        assert.deepEqual(await counts(carried, 0), expected, `one by one, carried: ${carried}`);
+      }
     } finally {
       await db.drop();
     }

@@ -462,11 +462,14 @@ for (const backend of await backends()) {
       const chart = 'urn:li:chart:(looker,quartz_chart)';
       const one = 'urn:li:dataset:(urn:li:dataPlatform:hive,quartz.places,PROD)';
       const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,quartz.paths,PROD)';
+      const past = 'urn:li:dataset:(urn:li:dataPlatform:hive,quartz.gone,PROD)';
       await store.aspects.write({
         ops: [
           datasetOp(one, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'quartz.places', origin: 'PROD' }),
           datasetOp(one, 'deprecation', { deprecated: true, note: 'old', actor: ACTOR }),
           datasetOp(other, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'quartz.paths', origin: 'PROD' }),
+          datasetOp(past, 'datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'quartz.gone', origin: 'PROD' }),
+          datasetOp(past, 'deprecation', { deprecated: true, note: 'gone', actor: ACTOR, decommissionTime: 1000 }),
           {
             kind: 'aspect',
             entityType: 'chart',
@@ -494,9 +497,9 @@ for (const backend of await backends()) {
         return { total: result.total, ...Object.fromEntries([...result.facets!].map(([field, values]) => [field, Object.fromEntries(values)])) };
       };
       assert.deepEqual(await facetsOf(['dataset', 'chart', 'dashboard']), {
-        total: 3,
-        _entityType: { dataset: 2, chart: 1 },
-        deprecationState: { ACTIVE: 2, DEPRECATED: 1 },
+        total: 4,
+        _entityType: { dataset: 3, chart: 1 },
+        deprecationState: { ACTIVE: 2, DEPRECATED: 1, OVERDUE: 1 },
       });
       assert.deepEqual(await facetsOf(['chart']), { total: 1, _entityType: { chart: 1 }, deprecationState: { ACTIVE: 1 } });
     });

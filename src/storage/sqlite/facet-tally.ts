@@ -1,28 +1,32 @@
 /**
  * Counting facet values on SQLite (migration 30): each document row holds the numbers of its facet values
- * (`search_docs.facets`, sqlite/search-docs.ts), a search concatenates its matches' lists with SQLite's own
- * `group_concat`, and `facet_tally`, a function the store gives the connection, counts the numbers in one pass
- * and answers them as a JSON object `{"<value number>": count}` that `json_each` turns back into rows. SQLite has
- * no hash aggregate: counting rows per value needed a sort of every (match, value) pair, about four times the rest
- * of a word's facets.
+ * (`search_docs.facets`, sqlite/search-docs.ts), and a search counts its matches' lists with two functions the store
+ * gives the connection. SQLite has no hash aggregate: counting rows per value needed a sort of every (match, value)
+ * pair, about four times the rest of a word's facets.
+ *
+ * - `facet_tally(text)`: the lists SQLite's own `group_concat` joined, counted in one pass (the cheaper: one call);
+ * - `facet_count(list)`: an aggregate, a call per match, for the match sets whose joined lists would pass
+ *   MAX_JOINED_BYTES (a string that long is past what V8 holds).
+ *
+ * Both answer a JSON object `{"<value number>": count}` that `json_each` turns back into rows.
  */
+import type Database from 'better-sqlite3';
 
-/** The separator of the numbers in a document's list and between the lists `group_concat` joins. */
-export const FACET_SEP = ' ';
+/** A document's list: its facet value numbers, distinct, ascending, separated by spaces. */
+export const facetList = (ids: Iterable<number>): string => [...new Set(ids)].sort((a, b) => a - b).join(' ');
 
-/** A document's list: its facet value numbers, distinct, ascending. */
-export const facetList = (ids: Iterable<number>): string => [...new Set(ids)].sort((a, b) => a - b).join(FACET_SEP);
+/**
+ * The most characters of lists the search joins into one string for facet_tally: past it (a few million matches
+ * with many values each) it counts them one by one with facet_count. V8's longest string is about 512 Mi characters.
+ */
+export const MAX_JOINED_BYTES = 256 * 1024 * 1024;
 
 const ZERO = 48;
 const NINE = 57;
 
-/**
- * Counts each decimal number in `lists` (numbers separated by anything else; null or empty: none) and answers
- * `{"<number>": count}` as JSON text. A document lists a value once, so each count is of documents.
- */
-export function facetTally(lists: unknown): string {
-  if (typeof lists !== 'string') return '{}';
-  const counts = new Map<number, number>();
+/** Adds one to `counts` for each decimal number in `lists` (numbers separated by anything else; not text: none). */
+function addNumbers(counts: Map<number, number>, lists: unknown): Map<number, number> {
+  if (typeof lists !== 'string') return counts;
   let n = 0;
   let inNumber = false;
   for (let i = 0; i <= lists.length; i++) {
@@ -36,5 +40,16 @@ export function facetTally(lists: unknown): string {
       inNumber = false;
     }
   }
-  return JSON.stringify(Object.fromEntries(counts));
+  return counts;
+}
+
+const asJson = (counts: Map<number, number>): string => JSON.stringify(Object.fromEntries(counts));
+
+/** `{"<number>": count}` of the numbers in the joined lists: a document lists a value once, so each count is of documents. */
+export const facetTally = (lists: unknown): string => asJson(addNumbers(new Map(), lists));
+
+/** Gives the connection facet_tally and facet_count. */
+export function registerFacetFunctions(db: Database.Database): void {
+  db.function('facet_tally', { deterministic: true }, facetTally);
+  db.aggregate('facet_count', { start: () => new Map<number, number>(), step: addNumbers, result: asJson });
 }

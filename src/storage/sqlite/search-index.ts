@@ -22,7 +22,7 @@ const onDocument = (field: string): boolean => DOC_KEY_FIELDS.has(field) || NAME
 /** A text row's id is its document's number times SLOTS plus its slot's (migration 24). */
 export const SLOTS = 65536;
 
-/** The rows a document's keys and its row's names and flag come from (writeKeys). */
+/** The rows a document's keys and its row's names, flag and facet values come from (writeKeys). */
 const DOC_ROWS_JSON = JSON.stringify([...DOC_VALUE_ROWS, ...NAME_FIELD_SET, 'removed']);
 
 /** Rows per INSERT statement: each count is one cached statement. */

@@ -3,6 +3,7 @@ import type { PortImpl } from '../compose-store.ts';
 import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
+import { MAX_JOINED_BYTES } from './facet-tally.ts';
 import { docTierSql } from './search-docs.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
 import { DOC_KEY_FIELDS, filterKeys, FTS5_KEYS, valueKeysOf } from '../search-keys.ts';
@@ -25,6 +26,23 @@ function wordDocs(params: unknown[], words: readonly string[], prefix: boolean, 
     WHERE search_words MATCH ${match} AND s.id = w.rowid % ${SLOTS} AND ${restrict} GROUP BY doc`;
 }
 
+/**
+ * `SELECT field, value, n` of the default facet fields over the matches `m` (SearchDialect.facetCounts). Each match's
+ * document row lists its facet value numbers (migration 30, sqlite/facet-tally.ts), carried in `m` where the matches
+ * were read from those rows (else sought by number): the lists joined by SQLite's group_concat and counted by
+ * facet_tally in one pass, or, when they would join into more than `maxJoined` characters, counted one by one by
+ * facet_count; then named.
+ */
+export function facetCountsSql(params: unknown[], fields: readonly string[], maxJoined = MAX_JOINED_BYTES): string {
+  params.push(JSON.stringify(fields));
+  const lists = 'COALESCE(m.facets, (SELECT d.facets FROM search_docs d WHERE d.id = m.doc))';
+  return `SELECT fv.field AS field, fv.value AS value, t.value AS n
+      FROM json_each(CASE WHEN (SELECT total(length(${lists})) FROM m) <= ${maxJoined}
+        THEN (SELECT facet_tally(group_concat(${lists}, ' ')) FROM m) ELSE (SELECT facet_count(${lists}) FROM m) END) t
+      CROSS JOIN search_facet_values fv
+     WHERE fv.id = CAST(t.key AS INTEGER) AND fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
+}
+
 /** SQLite's side of the search SQL: named parameters, FTS5's MATCH on the words table, entities as numbered documents. */
 const SQLITE_SEARCH: SearchDialect = {
   param: (params, value) => {
@@ -41,16 +59,7 @@ const SQLITE_SEARCH: SearchDialect = {
   nullsLast: (expr, dir) => `${expr} IS NULL, ${expr} ${dir}`,
   // SQLite builds the subquery's urns once, as an ephemeral index, and probes it per row.
   notIn: (expr, subquery) => `${expr} NOT IN (SELECT urn FROM (${subquery}))`,
-  // Each match's document row lists its facet value numbers (migration 30, sqlite/facet-tally.ts), carried in `m`
-  // where the matches were read from those rows (else sought by number): the lists joined by SQLite's group_concat,
-  // counted by facet_tally in one pass, then named.
-  facetCounts: (params, fields) => {
-    params.push(JSON.stringify(fields));
-    return `SELECT fv.field AS field, fv.value AS value, t.value AS n
-        FROM json_each((SELECT facet_tally(group_concat(COALESCE(m.facets, (SELECT d.facets FROM search_docs d WHERE d.id = m.doc)), ' ')) FROM m)) t
-        CROSS JOIN search_facet_values fv
-       WHERE fv.id = CAST(t.key AS INTEGER) AND fv.field IN (SELECT value FROM json_each(@p${params.length}))`;
-  },
+  facetCounts: (params, fields) => facetCountsSql(params, fields),
   // The keys' FTS5 table, by document number (migration 26).
   keyFilter: (params, filter, includeRemoved, types, rules) => {
     const keys = filterKeys(filter, includeRemoved, types, rules, FTS5_KEYS, DOC_KEY_FIELDS);
@@ -67,7 +76,7 @@ const SQLITE_SEARCH: SearchDialect = {
     };
   },
   // Each entity the index holds is a numbered document (sqlite/search-index.ts numbers it with its first value;
-  // forgetting the entity drops it): the number is what the full-text ids and the facet rows name.
+  // forgetting the entity drops it): the number is what the full-text ids name.
   documents: {
     wordDocs,
     table: 'search_docs',

@@ -12,7 +12,7 @@ import { SqliteRetention } from './retention.ts';
 import { SqliteChangeEvents } from './change-events.ts';
 import { SqliteSearch } from './search.ts';
 import { searchKey } from '../search-keys.ts';
-import { facetTally } from './facet-tally.ts';
+import { registerFacetFunctions } from './facet-tally.ts';
 import { SqliteSearchIndex } from './search-index.ts';
 import { SqliteRuns } from './runs.ts';
 import { SqliteSchedules } from './schedules.ts';
@@ -43,7 +43,7 @@ export function openSqliteStore(file: string, hooks: StoreHooks, options: Sqlite
   // searches that look a value's documents up by it.
   db.function('search_key', { deterministic: true }, (field, value) => searchKey(String(field), String(value)));
   // The count of each facet value over a search's matches (sqlite/facet-tally.ts).
-  db.function('facet_tally', { deterministic: true }, facetTally);
+  registerFacetFunctions(db);
   const statements = new StatementCache(db);
   const sql = (text: string) => statements.get(text);
   const timeseries = new SqliteTimeseries(db, file);
