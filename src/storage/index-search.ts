@@ -253,17 +253,16 @@ export class IndexSearch {
     const types = [...new Set(req.entityTypes.map(this.rules.entityType))];
     for (const field of asked) {
       if (ENTITY_TYPE_FACETS.has(field)) {
-        // The matches are of the types asked: a count of each.
-        parts.push(
-          types.length > 0
-            ? labelCounts(
-                p,
-                field,
-                'm',
-                types.map((t) => [t, `m.entity_type = ${p(t)}`]),
-              )
-            : `SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, m.entity_type, count(*) FROM m GROUP BY m.entity_type`,
-        );
+        // The matches are of the types asked (none asked, none match): a count of each.
+        if (types.length > 0)
+          parts.push(
+            labelCounts(
+              p,
+              field,
+              'm',
+              types.map((t) => [t, `m.entity_type = ${p(t)}`]),
+            ),
+          );
       } else if (field === 'deprecationState') {
         const labels = { ACTIVE: p('ACTIVE'), DEPRECATED: p('DEPRECATED'), OVERDUE: p('OVERDUE') };
         const states = `(${deprecationStatesSql(this.dialect, params, now, labels)}) s`;

@@ -44,19 +44,18 @@ const query = (text: string): SearchQuery => ({
 const ranked = async (store: Store, text: string) =>
   (await store.search.search({ ...query(text), paging: { start: 0, count: 10 } })).hits.map((h) => h.urn);
 
-/** Each SQLite document row's flag and names, by urn (PostgreSQL has no document rows). */
-const docRows = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) =>
+/** Columns of each SQLite document row, by urn (PostgreSQL has no document rows). */
+const docColumns = <T>(db: Awaited<ReturnType<typeof createSqliteDatabase>>, columns: string) =>
   onConnection(db, {
-    sqlite: (conn) => conn.prepare('SELECT urn, removed, names FROM search_docs ORDER BY urn').all(),
+    sqlite: (conn) => conn.prepare(`SELECT urn, ${columns} FROM search_docs ORDER BY urn`).all() as T[],
     postgres: () => Promise.reject(new Error('SQLite only')),
   });
 
-/** Each SQLite document row's list of facet value numbers, by urn. */
-const docFacets = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) =>
-  onConnection(db, {
-    sqlite: (conn) => conn.prepare('SELECT urn, facets FROM search_docs ORDER BY urn').all() as Array<{ urn: string; facets: string }>,
-    postgres: () => Promise.reject(new Error('SQLite only')),
-  });
+/** Each document row's flag and names. */
+const docRows = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) => docColumns(db, 'removed, names');
+
+/** Each document row's list of facet value numbers. */
+const docFacets = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) => docColumns<{ urn: string; facets: string }>(db, 'facets');
 
 /**
  * Four datasets the word `orders` finds: one named `orders` (exact), one `orders_daily` (prefix), one whose
@@ -69,6 +68,15 @@ async function seed(store: Store): Promise<void> {
     ...dataset('c', 'orders', 'all of them'),
     ...dataset('d', 'orders_archive', 'old'),
     op('d', 'status', { removed: true }),
+  ]);
+}
+
+/** seed's datasets, `a` tagged `pii` and `gold`, `b` tagged `pii`. */
+async function seedTagged(store: Store): Promise<void> {
+  await seed(store);
+  await write(store, [
+    op('a', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] }),
+    op('b', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
   ]);
 }
 
@@ -131,12 +139,8 @@ describe('search on sqlite: a database from before the document rows listed thei
     const db = await createSqliteDatabase();
     try {
       let store = await openStore(db.config);
-      await seed(store);
-      await write(store, [
-        op('a', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] }),
-        op('b', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
-        op('b', 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' }),
-      ]);
+      await seedTagged(store);
+      await write(store, [op('b', 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' })]);
       const facets = async () => {
         const counts = await store.search.facets({ ...query('orders'), includeSoftDeleted: true }, ['tags', 'platform', 'origin']);
         return Object.fromEntries([...counts].map(([field, values]) => [field, Object.fromEntries(values)]));
@@ -169,11 +173,7 @@ describe('search on sqlite: facet lists counted joined, or one by one past the j
     const db = await createSqliteDatabase();
     try {
       const store = await openStore(db.config);
-      await seed(store);
-      await write(store, [
-        op('a', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }, { tag: 'urn:li:tag:gold' }] }),
-        op('b', 'globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] }),
-      ]);
+      await seedTagged(store);
       await store.database.close();
       const counts = (carried: boolean, maxJoined?: number) =>
         onConnection(db, {

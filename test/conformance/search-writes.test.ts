@@ -502,6 +502,7 @@ for (const backend of await backends()) {
         deprecationState: { ACTIVE: 2, DEPRECATED: 1, OVERDUE: 1 },
       });
       assert.deepEqual(await facetsOf(['chart']), { total: 1, _entityType: { chart: 1 }, deprecationState: { ACTIVE: 1 } });
+      assert.deepEqual(await facetsOf([]), { total: 0, _entityType: {}, deprecationState: {} }, 'no type asked: none matches');
     });
   });
 }
