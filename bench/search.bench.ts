@@ -167,7 +167,7 @@ const bulkIndexBuild = (db: TestDatabase): Promise<void> =>
     db,
     db.config.kind === 'sqlite'
       ? `INSERT INTO search_words (search_words) VALUES ('rebuild'); REINDEX search_fields; REINDEX search_text; REINDEX search_docs; REINDEX search_key_values;`
-      : 'REINDEX TABLE search_fields; REINDEX TABLE search_text; REINDEX TABLE search_facets;',
+      : 'REINDEX TABLE search_fields; REINDEX TABLE search_text; REINDEX TABLE search_facet_lists;',
   );
 
 /** Empties the search index tables, as a database from before the index has them (not timed). */
@@ -176,7 +176,7 @@ const emptyIndex = (db: TestDatabase): Promise<void> =>
     db,
     db.config.kind === 'sqlite'
       ? 'DELETE FROM search_text; DELETE FROM search_fields; DELETE FROM search_keys; DELETE FROM search_key_values; DELETE FROM search_docs;'
-      : 'TRUNCATE search_fields, search_text, search_facets;',
+      : 'TRUNCATE search_fields, search_text, search_facet_lists;',
   );
 
 /** What autovacuum does after a bulk load on PostgreSQL (statistics for the planner, the visibility map), done now. */

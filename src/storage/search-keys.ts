@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { SearchCriterion, SearchFilter } from './ports/search.ts';
-import { FACET_FIELD_SET } from './search-facet-fields.ts';
+import { FACET_FIELD_SET, FACET_FIELDS } from './search-facet-fields.ts';
 import type { SearchDialect, SearchRules } from './search-sql.ts';
 
 /**
@@ -127,9 +127,14 @@ export const keySourcesSql = (urns: string): string => `SELECT urn, field, value
  *
  * A PostgreSQL keys row's sources since migration 29, as `(urn, kind, field, value)`: each facet row (`f`), each
  * soft-deletion row (`r`) and each value of VALUE_KEY_FIELDS (`v`) of the entities `urns` selects (a condition on
- * `urn`, or `true` for all). docKeysAggSql makes them keys, as keysOf does.
+ * `urn`, or `true` for all). docKeysAggSql makes them keys, as keysOf does. The facet rows are read from `facets`:
+ * `search_fields` (the same values, with each aspect's copy of one: the keys are distinct), or, in migration 29's
+ * text, `search_facets`, which held them alone until migration 30.
  */
-export const docKeySourcesSql = (urns: string): string => `SELECT urn, 'f' AS kind, field, value FROM search_facets WHERE ${urns}
+export const docKeySourcesSql = (
+  urns: string,
+  facets: 'search_fields' | 'search_facets' = 'search_fields',
+): string => `SELECT urn, 'f' AS kind, field, value FROM ${facets} WHERE ${urns}${facets === 'search_fields' ? ` AND field IN (${sqlFieldList(FACET_FIELDS)})` : ''}
   UNION ALL
   SELECT urn, 'r', NULL, NULL FROM search_fields WHERE ${urns} AND ${REMOVED_ROWS}
   UNION ALL

@@ -6,14 +6,14 @@ import { registerFacetFunctions } from '../../src/storage/sqlite/facet-tally.ts'
 import { DOC_FLAGS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import { facetCountsSql } from '../../src/storage/sqlite/search.ts';
 import type { SearchQuery, Store, WriteOp } from '../../src/storage/store.ts';
-import { backends, createSqliteDatabase, execElsewhere, onConnection } from '../support/databases.ts';
+import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
 import { useStore } from '../support/lifecycle.ts';
-import { SQLITE_BEFORE_DOC_FACETS } from '../support/search-keys.ts';
+import { BEFORE_FACET_LISTS } from '../support/search-keys.ts';
 
 // A word's matches ranked by name and without the soft-deleted, after each kind of write, on both engines. SQLite
 // reads both from its document row (migration 29, sqlite/search-docs.ts), which the writes keep and the migration
-// fills in for a database from before it; PostgreSQL from the entity's own rows. SQLite's row also lists its facet
-// values (migration 30), filled in the same way.
+// fills in for a database from before it; PostgreSQL from the entity's own rows. Each entity's facet values are one
+// list on both engines (migration 30: SQLite's document row, PostgreSQL's search_facet_lists), filled in the same way.
 
 const ACTOR = 'urn:li:corpuser:test';
 const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name},PROD)`;
@@ -44,18 +44,24 @@ const query = (text: string): SearchQuery => ({
 const ranked = async (store: Store, text: string) =>
   (await store.search.search({ ...query(text), paging: { start: 0, count: 10 } })).hits.map((h) => h.urn);
 
-/** Columns of each SQLite document row, by urn (PostgreSQL has no document rows). */
-const docColumns = <T>(db: Awaited<ReturnType<typeof createSqliteDatabase>>, columns: string) =>
+/** Each SQLite document row's flag and names, by urn (PostgreSQL has no document rows). */
+const docRows = (db: TestDatabase) =>
   onConnection(db, {
-    sqlite: (conn) => conn.prepare(`SELECT urn, ${columns} FROM search_docs ORDER BY urn`).all() as T[],
+    sqlite: (conn) => conn.prepare('SELECT urn, removed, names FROM search_docs ORDER BY urn').all(),
     postgres: () => Promise.reject(new Error('SQLite only')),
   });
 
-/** Each document row's flag and names. */
-const docRows = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) => docColumns(db, 'removed, names');
-
-/** Each document row's list of facet value numbers. */
-const docFacets = (db: Awaited<ReturnType<typeof createSqliteDatabase>>) => docColumns<{ urn: string; facets: string }>(db, 'facets');
+/**
+ * Each entity's list of its facet values as the engine keeps it, by urn: SQLite's document row's value numbers,
+ * PostgreSQL's row of search_facet_lists (no row: no value).
+ */
+const facetLists = (db: TestDatabase) =>
+  onConnection(db, {
+    sqlite: (conn) => conn.prepare('SELECT urn, facets FROM search_docs ORDER BY urn').all() as Array<{ urn: string; facets: string }>,
+    postgres: async (client) =>
+      (await client.query<{ urn: string; facets: string }>(`SELECT urn, array_to_string(facets, ' ') AS facets FROM search_facet_lists ORDER BY urn`))
+        .rows,
+  });
 
 /**
  * Four datasets the word `orders` finds: one named `orders` (exact), one `orders_daily` (prefix), one whose
@@ -134,39 +140,41 @@ describe('search on sqlite: a database from before the document rows held flags 
   });
 });
 
-describe('search on sqlite: a database from before the document rows listed their facet values', () => {
-  it('is filled in by the migration from the facet rows, and the facets count as before', async () => {
-    const db = await createSqliteDatabase();
-    try {
-      let store = await openStore(db.config);
-      await seedTagged(store);
-      await write(store, [op('b', 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' })]);
-      const facets = async () => {
-        const counts = await store.search.facets({ ...query('orders'), includeSoftDeleted: true }, ['tags', 'platform', 'origin']);
-        return Object.fromEntries([...counts].map(([field, values]) => [field, Object.fromEntries(values)]));
-      };
-      const expected = {
-        tags: { 'urn:li:tag:pii': 2, 'urn:li:tag:gold': 1 },
-        platform: { 'urn:li:dataPlatform:hive': 4 },
-        origin: { PROD: 4 },
-      };
-      assert.deepEqual(await facets(), expected);
-      await store.database.close();
-      const written = await docFacets(db);
-      assert.equal(written.filter((r) => r.facets !== '').length, 4, 'every dataset lists its values');
-      await execElsewhere(db, SQLITE_BEFORE_DOC_FACETS);
-      store = await openStore(db.config);
+for (const backend of await backends()) {
+  describe(`search on ${backend.name}: a database from before each entity's facet values were one list`, { skip: backend.skip }, () => {
+    it('is filled in by the migration from the facet rows, and the facets count as before', async () => {
+      const db = await backend.create();
       try {
+        let store = await openStore(db.config);
+        await seedTagged(store);
+        await write(store, [op('b', 'dataPlatformInstance', { platform: 'urn:li:dataPlatform:hive' })]);
+        const facets = async () => {
+          const counts = await store.search.facets({ ...query('orders'), includeSoftDeleted: true }, ['tags', 'platform', 'origin']);
+          return Object.fromEntries([...counts].map(([field, values]) => [field, Object.fromEntries(values)]));
+        };
+        const expected = {
+          tags: { 'urn:li:tag:pii': 2, 'urn:li:tag:gold': 1 },
+          platform: { 'urn:li:dataPlatform:hive': 4 },
+          origin: { PROD: 4 },
+        };
         assert.deepEqual(await facets(), expected);
-      } finally {
         await store.database.close();
+        const written = await facetLists(db);
+        assert.equal(written.filter((r) => r.facets !== '').length, 4, 'every dataset lists its values');
+        await execElsewhere(db, BEFORE_FACET_LISTS[db.config.kind]);
+        store = await openStore(db.config);
+        try {
+          assert.deepEqual(await facets(), expected);
+        } finally {
+          await store.database.close();
+        }
+        assert.deepEqual(await facetLists(db), written, 'the migration lists what the writes listed');
+      } finally {
+        await db.drop();
       }
-      assert.deepEqual(await docFacets(db), written, 'the migration lists what the writes listed');
-    } finally {
-      await db.drop();
-    }
+    });
   });
-});
+}
 
 describe('search on sqlite: facet lists counted joined, or one by one past the joined bound', () => {
   it('gives the same counts both ways, from the lists carried in the matches or sought by document number', async () => {

@@ -8,7 +8,7 @@ import {
 import { TYPE_KEYS_MIGRATION as SQLITE_TYPE_KEYS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import type { SearchFilter, Store } from '../../src/storage/store.ts';
 import { backends, execElsewhere, type TestDatabase } from '../support/databases.ts';
-import { storedKeys } from '../support/search-keys.ts';
+import { BEFORE_FACET_LISTS, storedKeys } from '../support/search-keys.ts';
 import { useStore } from '../support/lifecycle.ts';
 
 // A filter the search keys answer alone (issue 31): the asked entity types are part of the keys' expression, so the
@@ -193,9 +193,11 @@ for (const backend of await backends()) {
         const written = await storedKeys(db);
         // As the release before left it, as far as this migration can tell: it writes every entity's keys again from
         // its facet rows and flags (FTS5 keeps no content to take the old keys from), so none are left. On PostgreSQL
-        // the field paths' keys (migration 29) come after it and run again too.
+        // the field paths' keys (migration 29) come after it and run again too, and both read the facet rows that its
+        // migration 30 replaced with lists: they are back.
         const versions = backend.name === 'sqlite' ? [SQLITE_TYPE_KEYS_MIGRATION] : [POSTGRES_TYPE_KEYS_MIGRATION, POSTGRES_VALUE_KEYS_MIGRATION];
-        await execElsewhere(db, `DELETE FROM search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`);
+        const before = backend.name === 'sqlite' ? '' : BEFORE_FACET_LISTS.postgres;
+        await execElsewhere(db, `${before} DELETE FROM search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`);
         store = await openStore(db.config);
         try {
           await assertAnswers(store);

@@ -13,9 +13,9 @@ import {
   TYPE_KEYS_MIGRATION as SQLITE_TYPE_KEYS_MIGRATION,
   VALUE_KEYS_MIGRATION,
 } from '../../src/storage/sqlite/migrations.ts';
-import type { SearchFilter, SearchQuery, Store } from '../../src/storage/store.ts';
+import type { SearchFilter, SearchQuery, Store, WriteOp } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
-import { SQLITE_BEFORE_DOC_FACETS, storedKeys } from '../support/search-keys.ts';
+import { BEFORE_FACET_LISTS, storedKeys } from '../support/search-keys.ts';
 import { MAX_VALUE_KEYS, OVERFLOW_KEY, presenceKey, searchKey } from '../../src/storage/search-keys.ts';
 import { useStore } from '../support/lifecycle.ts';
 import { writeOldDatabase } from '../support/old-database.ts';
@@ -144,7 +144,7 @@ for (const backend of await backends()) {
       assert.deepEqual(Object.fromEntries(after.get('platform') ?? []), { 'urn:li:dataPlatform:hive': 1, 'urn:li:dataPlatform:kafka': 1 });
     });
 
-    it('facet counts follow each write: a tag added, replaced, an aspect deleted, the entity deleted', async () => {
+    it('facet counts follow each write: a tag added, replaced, an aspect deleted, the entity deleted, the only facet values of a user deleted', async () => {
       const one = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.rivers,PROD)';
       const other = 'urn:li:dataset:(urn:li:dataPlatform:kafka,geo.roads,PROD)';
       const tags = (urn: string, ...names: string[]) =>
@@ -189,6 +189,30 @@ for (const backend of await backends()) {
       assert.deepEqual((await facets()).tags, { 'urn:li:tag:pii': 1, 'urn:li:tag:gold': 1 });
       await store.aspects.deleteEntity(one);
       assert.deepEqual(await facets(), { tags: {}, platform: { 'urn:li:dataPlatform:kafka': 1 }, owners: {} });
+      // A user's tags are its only facet values: with them deleted it has none, and counts for none.
+      const user = 'urn:li:corpuser:facets.user';
+      const userOp = (aspect: string, value: Record<string, unknown>): WriteOp => ({
+        kind: 'aspect',
+        entityType: 'corpuser',
+        urn: user,
+        aspect,
+        value,
+        systemMetadata: null,
+      });
+      await store.aspects.write({
+        ops: [userOp('corpUserKey', { username: 'facets.user' }), userOp('globalTags', { tags: [{ tag: 'urn:li:tag:pii' }] })],
+        actor: ACTOR,
+        now: Date.now(),
+      });
+      const userTags = async () =>
+        Object.fromEntries(
+          (await store.search.facets({ ...query(undefined, [[{ field: 'urn', values: [user] }]]), entityTypes: ['corpuser'] }, ['tags'])).get(
+            'tags',
+          ) ?? [],
+        );
+      assert.deepEqual(await userTags(), { 'urn:li:tag:pii': 1 });
+      await store.aspects.deleteAspect(user, 'globalTags');
+      assert.deepEqual(await userTags(), {});
     });
 
     it('a filter on facet fields alone follows each write: equal, any of, negated, false flags, groups, soft deletion and its undoing, an aspect and an entity deleted', async () => {
@@ -532,10 +556,10 @@ for (const backend of await backends()) {
           backend.name === 'sqlite'
             ? [SQLITE_SEARCH_KEYS_MIGRATION, SQLITE_TYPE_KEYS_MIGRATION]
             : [POSTGRES_SEARCH_KEYS_MIGRATION, POSTGRES_TYPE_KEYS_MIGRATION, POSTGRES_VALUE_KEYS_MIGRATION];
-        // SQLite's migration 26 filled the keys from the facet rows migration 30 replaced: they are back too.
+        // The keys' migrations read the facet rows each engine's migration 30 replaced with lists: they are back too.
         await execElsewhere(
           db,
-          `${backend.name === 'sqlite' ? SQLITE_BEFORE_DOC_FACETS : ''} DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`,
+          `${BEFORE_FACET_LISTS[db.config.kind]} DROP TABLE search_keys; DELETE FROM schema_migrations WHERE version IN (${versions.join(', ')});`,
         );
         store = await openStore(db.config);
         try {
@@ -561,11 +585,11 @@ const GONE = 'urn:li:dataset:(urn:li:dataPlatform:hive,geo.gone,PROD)';
 
 /** As the release before the field paths' keys left a database: field paths in the index on values (and PostgreSQL's trigram index), keys without them, no table of distinct values. */
 const BEFORE_VALUE_KEYS = {
-  sqlite: `${SQLITE_BEFORE_DOC_FACETS} DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
+  sqlite: `${BEFORE_FACET_LISTS.sqlite} DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
     CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
     ALTER TABLE search_docs DROP COLUMN removed; ALTER TABLE search_docs DROP COLUMN names;
     DELETE FROM schema_migrations WHERE version >= ${VALUE_KEYS_MIGRATION};`,
-  postgres: `DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
+  postgres: `${BEFORE_FACET_LISTS.postgres} DROP TABLE search_key_values; DELETE FROM search_keys; DROP INDEX search_fields_by_value;
     CREATE INDEX search_fields_by_value ON search_fields (field, folded, urn);
     DROP INDEX IF EXISTS search_fields_trigram; CREATE INDEX search_fields_trigram ON search_fields USING GIN (folded gin_trgm_ops);
     DELETE FROM schema_migrations WHERE version >= ${POSTGRES_VALUE_KEYS_MIGRATION};`,

@@ -1,3 +1,6 @@
+import { FACET_LISTS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
+import { FACET_FIELDS } from '../../src/storage/search-facet-fields.ts';
+import { sqlFieldList } from '../../src/storage/search-keys.ts';
 import { DOC_FACETS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import { onConnection, type TestDatabase } from './databases.ts';
 
@@ -29,3 +32,18 @@ export const SQLITE_BEFORE_DOC_FACETS = `
       JOIN search_facet_values v ON v.field = f.field AND v.value = f.value;
   ALTER TABLE search_docs DROP COLUMN facets;
   DELETE FROM schema_migrations WHERE version = ${DOC_FACETS_MIGRATION};`;
+
+/**
+ * SQL that puts a PostgreSQL database back as the release before migration 30 left it: the facet values as rows of
+ * `search_facets` (filled from search_fields, as migration 25 did), no lists of them.
+ */
+export const POSTGRES_BEFORE_FACET_LISTS = `
+  CREATE TABLE search_facets (urn TEXT NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL, aspect TEXT NOT NULL);
+  INSERT INTO search_facets (urn, field, value, aspect)
+    SELECT DISTINCT urn, field, value, aspect FROM search_fields WHERE field IN (${sqlFieldList(FACET_FIELDS)});
+  CREATE INDEX search_facets_by_urn ON search_facets (urn, aspect) INCLUDE (field, value);
+  DROP TABLE search_facet_lists;
+  DELETE FROM schema_migrations WHERE version = ${FACET_LISTS_MIGRATION};`;
+
+/** Each engine's SQL for a database as the release before its facet lists (SQLite's and PostgreSQL's migration 30). */
+export const BEFORE_FACET_LISTS = { sqlite: SQLITE_BEFORE_DOC_FACETS, postgres: POSTGRES_BEFORE_FACET_LISTS } as const;

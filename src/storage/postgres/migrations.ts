@@ -4,6 +4,7 @@
  */
 import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
+import { facetListAggSql } from './facet-lists.ts';
 import {
   docKeySourcesSql,
   docKeysAggSql,
@@ -638,7 +639,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   TRUNCATE search_keys;
   INSERT INTO search_keys (urn, entity_type, keys)
     SELECT x.urn, e.entity_type, array_to_tsvector(array_append(${docKeysAggSql('e.entity_type')}, ${typeKeySql('e.entity_type')}))
-      FROM (${docKeySourcesSql('true')}) x
+      FROM (${docKeySourcesSql('true', 'search_facets')}) x
       JOIN entities e ON e.urn = x.urn
      GROUP BY x.urn, e.entity_type;
   CREATE INDEX search_keys_gin ON search_keys USING gin (keys);
@@ -653,7 +654,21 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   END
   $$;
   `,
+  // 30: facets counted from one list per entity (issue 31, as SQLite's 30). Each entity's values of the default facet
+  // fields become one row of search_facet_lists (postgres/facet-lists.ts), read by one seek per match and counted by a
+  // hash, where search_facets gave a row per value, sought, sorted and made distinct per match. Filled from
+  // search_facets, which it drops: the keys read the facet values from search_fields since.
+  `
+  CREATE TABLE search_facet_lists (urn TEXT NOT NULL, facets TEXT[] NOT NULL);
+  INSERT INTO search_facet_lists (urn, facets)
+    SELECT x.urn, ${facetListAggSql('true')} FROM search_facets x GROUP BY x.urn;
+  ALTER TABLE search_facet_lists ADD PRIMARY KEY (urn);
+  DROP TABLE search_facets;
+  `,
 ];
+
+/** The migration that lists each entity's facet values on a row of its own (postgres/facet-lists.ts). */
+export const FACET_LISTS_MIGRATION = 30;
 
 /** The migration that gives each entity its search keys (storage/search-keys.ts). */
 export const SEARCH_KEYS_MIGRATION = 27;

@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import type { SearchEntry } from '../ports/search-index.ts';
-import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { DOC_KEY_FIELDS, docKeysAggSql, docKeySourcesSql, typeKeySql, VALUE_FIELDS_SQL, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { DOC_KEY_FIELDS, docKeysAggSql, docKeySourcesSql, sqlFieldList, typeKeySql, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { facetListAggSql } from './facet-lists.ts';
 import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
@@ -50,24 +50,23 @@ function columns(urns: readonly string[], aspects: readonly string[], entries: R
 
 const INSERT_FIELDS = `INSERT INTO search_fields (urn, aspect, field, value, folded, num, is_name)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[])`;
-/** The default facet fields' values again, in search_facets (migration 25), from the same arrays as INSERT_FIELDS. */
-const INSERT_FACETS = `INSERT INTO search_facets (urn, field, value, aspect)
-  SELECT DISTINCT u.urn, u.field, u.value, u.aspect FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS u(urn, aspect, field, value)
-   WHERE u.field = ANY($16::text[])`;
-/** What an aspect contributed before, deleted: the facet rows' urns, and the other key fields' rows, returned. */
+/** What an aspect contributed before, deleted: its rows' urns and fields returned. */
 const GONE = `gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn, s.field),
-            gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
-            gone_facets AS (DELETE FROM search_facets s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn),`;
-/** The `search_fields` rows (besides the facet rows) whose going changes an entity's keys: soft deletion, VALUE_KEY_FIELDS. */
-const KEY_ROW_FIELDS = `(field = 'removed' OR field IN (${VALUE_FIELDS_SQL}))`;
+            gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),`;
+/**
+ * The `search_fields` rows whose going changes an entity's keys or its list of facet values: a facet value, the
+ * soft-deletion flag, a value of VALUE_KEY_FIELDS.
+ */
+const KEY_ROW_FIELDS = `field IN (${sqlFieldList(DOC_KEY_FIELDS)})`;
 
 /** The collector of the urns whose keys a transaction writes at its commit. */
 const KEYS = {};
 
 /**
  * Writes the keys of `urns` again (storage/search-keys.ts) from their facet rows, values of VALUE_KEY_FIELDS and
- * soft-deletion flags as the transaction leaves them, with their entity types: the last statement before the commit, joined with the change log's (postgres/transaction.ts).
- * A tsvector unchanged is not written again (its GIN entries stay). Each entity's rows and type are read by its urn
+ * soft-deletion flags as the transaction leaves them, with their entity types, and their lists of facet values
+ * (postgres/facet-lists.ts): the last statement before the commit, joined with the change log's (postgres/transaction.ts).
+ * A tsvector or a list unchanged is not written again (its GIN entries stay). Each entity's rows and type are read by its urn
  * (a LATERAL union and a scalar subquery: seeks whatever the statistics say): joined to the list of urns, they were
  * planned as scans of `search_facets`, `search_fields` and `entities` while the tables had no statistics (a new
  * database, a bulk load before autovacuum's first ANALYZE, a server without autovacuum), a scan of each table on
@@ -77,7 +76,7 @@ const KEYS = {};
  */
 const keysPart = (urns: string[]): CommitPart => ({
   with: (name, param) => `${name('keys')} AS (
-      SELECT e.urn, e.entity_type, ${docKeysAggSql('e.entity_type')} AS keys
+      SELECT e.urn, e.entity_type, ${docKeysAggSql('e.entity_type')} AS keys, ${facetListAggSql(`x.kind = 'f'`)} AS facets
         FROM (SELECT urn, (SELECT entity_type FROM entities WHERE urn = n.urn) AS entity_type FROM unnest(${param(1)}::text[]) AS n(urn)) e
         LEFT JOIN LATERAL (${docKeySourcesSql('urn = e.urn')}) x ON true
        GROUP BY e.urn, e.entity_type),
@@ -85,7 +84,12 @@ const keysPart = (urns: string[]): CommitPart => ({
     ${name('put')} AS (INSERT INTO search_keys (urn, entity_type, keys)
         SELECT urn, entity_type, array_to_tsvector(array_append(keys, ${typeKeySql('entity_type')})) FROM ${name('keys')}
          WHERE keys IS NOT NULL AND entity_type IS NOT NULL
-      ON CONFLICT (urn) DO UPDATE SET keys = excluded.keys WHERE search_keys.keys IS DISTINCT FROM excluded.keys)`,
+      ON CONFLICT (urn) DO UPDATE SET keys = excluded.keys WHERE search_keys.keys IS DISTINCT FROM excluded.keys),
+    ${name('lists_gone')} AS (DELETE FROM search_facet_lists s USING ${name('keys')} k
+        WHERE s.urn = k.urn AND (k.facets IS NULL OR k.entity_type IS NULL)),
+    ${name('lists_put')} AS (INSERT INTO search_facet_lists (urn, facets)
+        SELECT urn, facets FROM ${name('keys')} WHERE facets IS NOT NULL AND entity_type IS NOT NULL
+      ON CONFLICT (urn) DO UPDATE SET facets = excluded.facets WHERE search_facet_lists.facets IS DISTINCT FROM excluded.facets)`,
   values: [urns],
   planEachTime: true,
 });
@@ -178,7 +182,7 @@ export class PostgresSearchIndex {
 
   async forgetEntity(c: pg.PoolClient, urn: string): Promise<void> {
     await c.query(
-      `WITH gone AS (DELETE FROM search_fields WHERE urn = $1), gone_facets AS (DELETE FROM search_facets WHERE urn = $1),
+      `WITH gone AS (DELETE FROM search_fields WHERE urn = $1), gone_lists AS (DELETE FROM search_facet_lists WHERE urn = $1),
             gone_keys AS (DELETE FROM search_keys WHERE urn = $1)
        DELETE FROM search_text WHERE urn = $1`,
       [urn],
@@ -260,15 +264,14 @@ export class PostgresSearchIndex {
       items.map((i) => i.entries),
     );
     // The urns whose facet values, values of VALUE_KEY_FIELDS or soft-deletion flag went (deleted to be written again, or for good), and those
-    // whose entries hold some: their keys are written at the commit.
+    // whose entries hold some: their keys and lists of facet values are written at the commit.
     // The `keys` item stays when nothing reads it (`created`): it gives $14 and $15 their types.
     const { rows } = await c.query<{ urn: string }>(
       `WITH keys AS (SELECT * FROM unnest($14::text[], $15::text[]) AS k(urn, aspect)),
             ${created ? '' : GONE}
             fields AS (${INSERT_FIELDS}),
-            facets AS (${INSERT_FACETS}),
             text AS (${INSERT_TEXT})
-       ${created ? 'SELECT NULL::text AS urn WHERE false' : `SELECT urn FROM gone_facets UNION SELECT urn FROM gone_fields WHERE ${KEY_ROW_FIELDS}`}`,
+       ${created ? 'SELECT NULL::text AS urn WHERE false' : `SELECT DISTINCT urn FROM gone_fields WHERE ${KEY_ROW_FIELDS}`}`,
       [
         f.urn,
         f.aspect,
@@ -285,7 +288,6 @@ export class PostgresSearchIndex {
         t.words,
         items.map((i) => i.urn),
         items.map((i) => i.aspect),
-        FACET_FIELDS,
       ],
     );
     const changed = new Set(rows.map((r) => r.urn));

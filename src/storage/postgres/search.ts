@@ -4,6 +4,7 @@ import { IndexSearch } from '../index-search.ts';
 import { filterKeys, KEY_FIELDS, OVERFLOW_KEY, searchKeySql, TSQUERY_KEYS, valueKeysOf } from '../search-keys.ts';
 import { prefixPattern, type SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
+import { facetCountsSql } from './facet-lists.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -35,17 +36,10 @@ const POSTGRES_SEARCH: SearchDialect = {
   },
   nullsLast: (expr, dir) => `${expr} ${dir} NULLS LAST`,
   notIn: (expr, subquery) => `NOT EXISTS (SELECT 1 FROM (${subquery}) x WHERE x.urn = ${expr})`,
-  // search_facets holds the default facet fields' values alone (migration 25). Each match's rows by a seek of the
-  // covering index on urn (LATERAL): left to a join, PostgreSQL hashed all of search_facets and sorted the joined rows
-  // on disk (18,000 matches of 100,000 entities: 894 -> 505 ms). A value two aspects give (a platform from the key and
-  // from dataPlatformInstance) is made one within each match's few rows, so the count is a hash of a few dozen values:
-  // made distinct over all matches' (field, value, urn), the set outgrew work_mem and spilled to disk (the facets of
-  // 18,000 matches: 152 -> 83 ms).
+  // Each match's list of its facet values (migration 30, postgres/facet-lists.ts).
   facetCounts: (params, fields) => {
     params.push(fields);
-    return `SELECT f.field AS field, f.value AS value, count(*) AS n
-        FROM m CROSS JOIN LATERAL (SELECT DISTINCT field, value FROM search_facets WHERE urn = m.urn AND field = ANY($${params.length}::text[])) f
-      GROUP BY f.field, f.value`;
+    return facetCountsSql(`$${params.length}::text[]`);
   },
   namesFrom: 'search_fields n',
   // The keys' tsvector under GIN (migration 27), read as the entity rows themselves.
