@@ -528,6 +528,36 @@ for (const backend of await backends()) {
       assert.deepEqual(await facetsOf(['chart']), { total: 1, _entityType: { chart: 1 }, deprecationState: { ACTIVE: 1 } });
       assert.deepEqual(await facetsOf([]), { total: 0, _entityType: {}, deprecationState: {} }, 'no type asked: none matches');
     });
+
+    it('a match is of the type it was written as, whatever the case of the type in its urn, and is gone with its entity', async () => {
+      // The writes accept a urn whose type is the registry's name in another case (catalog.ts), and keep the name.
+      const job = 'urn:li:datajob:(urn:li:dataFlow:(airflow,nightly,PROD),load_zircon)';
+      await store.aspects.write({
+        ops: [
+          {
+            kind: 'aspect',
+            entityType: 'dataJob',
+            urn: job,
+            aspect: 'dataJobInfo',
+            value: { name: 'load_zircon', type: 'COMMAND', customProperties: {} },
+            systemMetadata: null,
+          },
+        ],
+        actor: ACTOR,
+        now: Date.now(),
+      });
+      const hits = async (text: string, types: string[]) =>
+        (await store.search.search({ ...query(text), entityTypes: types, paging: { start: 0, count: 10 } })).hits.map(
+          (h) => `${h.entityType} ${h.urn}`,
+        );
+      assert.deepEqual(await hits('zircon', ['dataJob']), [`dataJob ${job}`], 'a word');
+      assert.deepEqual(await hits('zircon', ['dataset', 'dataJob']), [`dataJob ${job}`], 'among two types');
+      assert.deepEqual(await hits('/q name: *zirc*', ['dataJob']), [`dataJob ${job}`], 'a field query');
+      assert.deepEqual(await hits('zircon', ['dataset']), [], 'not as another type');
+      assert.deepEqual(await hits('zircon', []), [], 'no type asked');
+      await store.aspects.deleteEntity(job);
+      assert.deepEqual(await hits('zircon', ['dataJob']), [], 'gone with its entity');
+    });
   });
 }
 
