@@ -60,6 +60,19 @@ const changeOf = (op: WriteOp, actor: string, at: number) => ({
 const toAspect = (r: AspectRow): StoredAspect => toStoredAspect(r, (json) => json);
 
 /**
+ * Locks the rows of the entities a batch writes to (those that exist), in urn order, against a delete until the batch
+ * commits: a delete of the entity locks its row first (deleteEntityRows), so it either sees everything the batch
+ * wrote or runs before the batch reads anything. Without it, a batch adding an aspect while the entity was deleted
+ * left the new aspect and its search rows behind the delete, and a search, which reads its matches' types from their
+ * urns (postgres/search.ts), found an entity that was gone. A `KEY SHARE` lock: batches writing one entity do not wait
+ * on each other for it.
+ */
+async function lockEntities(c: pg.PoolClient, ops: readonly WriteOp[]): Promise<void> {
+  const urns = [...new Set(ops.map((op) => op.urn))].sort();
+  if (urns.length > 0) await c.query('SELECT 1 FROM entities WHERE urn = ANY($1::text[]) ORDER BY urn FOR KEY SHARE', [urns]);
+}
+
+/**
  * Versioned aspects on PostgreSQL: DataHub's aspect table (version 0 the latest), the entities table, and the batch
  * write that also carries timeseries events, one transaction per batch. A batch locks the aspects it creates first (in
  * key order), then the rest in its own order; a batch that two writers' orders deadlock is run again (below).
@@ -79,6 +92,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
       await this.ts.prepare(series);
       try {
         return await inTransaction(this.pool, async (c) => {
+          await lockEntities(c, batch.ops);
           if (batch.requireEntities && batch.requireEntities.length > 0) await requireEntities(c, batch.requireEntities);
           const keys = batch.ops.filter(isKeyWrite);
           const created = keys.length > 0 ? await this.insertKeys(c, keys, batch.actor, batch.now) : new Set<string>();
@@ -349,8 +363,13 @@ export class PostgresAspects implements PortImpl<AspectPort> {
     return inTransaction(this.pool, (c) => this.deleteEntityRows(c, urn, options.revokeIdentity === true));
   }
 
-  /** Inside the caller's transaction (a delete, or a rollback that removes the entity its run created). */
+  /**
+   * Inside the caller's transaction (a delete, or a rollback that removes the entity its run created). The entity's
+   * row is locked first: a batch writing to the entity holds it (lockEntities) until it commits, so every row it
+   * wrote is seen and deleted here, or the batch waits and writes the entity anew after this commits.
+   */
   async deleteEntityRows(c: pg.PoolClient, urn: string, revokeIdentity: boolean): Promise<{ aspectRows: number; timeseriesRows: number }> {
+    await c.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [urn]);
     const deleted = await c.query<AspectRow>('DELETE FROM aspects WHERE urn = $1 RETURNING *', [urn]);
     const aspectRows = deleted.rowCount ?? 0;
     this.logDeleted(c, deleted.rows);

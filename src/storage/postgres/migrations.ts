@@ -657,11 +657,12 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 30: facets counted from one list per entity (issue 31, as SQLite's 30). Each entity's values of the default facet
   // fields become one row of search_facet_lists (postgres/facet-lists.ts), read by one seek per match and counted by a
   // hash, where search_facets gave a row per value, sought, sorted and made distinct per match. Filled from
-  // search_facets, which it drops: the keys read the facet values from search_fields since.
+  // search_facets, which it drops: the keys read the facet values from search_fields since. An entity's list is kept
+  // while the entity is, as the writes keep it.
   `
   CREATE TABLE search_facet_lists (urn TEXT NOT NULL, facets TEXT[] NOT NULL);
   INSERT INTO search_facet_lists (urn, facets)
-    SELECT x.urn, ${facetListAggSql('true')} FROM search_facets x GROUP BY x.urn;
+    SELECT x.urn, ${facetListAggSql('true')} FROM search_facets x WHERE EXISTS (SELECT 1 FROM entities e WHERE e.urn = x.urn) GROUP BY x.urn;
   ALTER TABLE search_facet_lists ADD PRIMARY KEY (urn);
   DROP TABLE search_facets;
   `,

@@ -30,11 +30,12 @@ const POSTGRES_SEARCH: SearchDialect = {
     return `SELECT urn, max(boost) AS score FROM search_text WHERE tsv @@ to_tsquery('simple', ${match}) AND ${restrict} GROUP BY urn`;
   },
   // The urn's third part, in any case: the writes accept a urn whose type differs from the registry's name in case
-  // alone (catalog.ts), and keep the registry's name.
+  // alone (catalog.ts), and keep the registry's name. Lowered under "C": a type is ASCII, and lower() under a
+  // database's own collation may not be JavaScript's (a Turkish one lowers the I of dataPlatformInstance to a dotless ı).
   typeOfUrn: (params, urn, types) =>
     types.length === 0
       ? 'CAST(NULL AS text)'
-      : `CASE lower(split_part(${urn}, ':', 3)) ${types.map((t) => `WHEN ${POSTGRES_SEARCH.param(params, t.toLowerCase())} THEN ${POSTGRES_SEARCH.param(params, t)}`).join(' ')} END`,
+      : `CASE lower(split_part(${urn}, ':', 3) COLLATE "C") ${types.map((t) => `WHEN ${POSTGRES_SEARCH.param(params, t.toLowerCase())} THEN ${POSTGRES_SEARCH.param(params, t)}`).join(' ')} END`,
   like: 'LIKE',
   in: (params, values) => {
     params.push(values);

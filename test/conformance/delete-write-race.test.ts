@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import type pg from 'pg';
+import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
+import { openStore } from '../../src/storage/open-store.ts';
+import type { Store, WriteOp } from '../../src/storage/store.ts';
+import { backends, onConnection, type TestDatabase } from '../support/databases.ts';
+
+// An entity deleted while a batch writes to it, on PostgreSQL, where several processes write at once (SQLite has one
+// writer). Each side is played by hand on a connection of its own, held at the step where the other would slip
+// through, and the store plays the other side: whatever the order, no aspect, search row or hit outlives its entity.
+
+const ACTOR = 'urn:li:corpuser:test';
+const URN = 'urn:li:dataset:(urn:li:dataPlatform:hive,race.places,PROD)';
+const op = (aspect: string, value: Record<string, unknown>): WriteOp => ({
+  kind: 'aspect',
+  entityType: 'dataset',
+  urn: URN,
+  aspect,
+  value,
+  systemMetadata: null,
+});
+const write = (store: Store, ops: WriteOp[]) => store.aspects.write({ ops, actor: ACTOR, now: Date.now() });
+
+/** Whether the promise is still pending after a moment (it waits on a lock the hand-played side holds). */
+async function waits(p: Promise<unknown>): Promise<boolean> {
+  const settled = await Promise.race([
+    p.then(
+      () => true,
+      () => true,
+    ),
+    sleep(300).then(() => false),
+  ]);
+  return !settled;
+}
+
+/** The entity's rows: its entity row, its aspects, its search rows and its hits for a word. */
+async function rowsOf(db: TestDatabase, store: Store, word: string) {
+  const counts = await onConnection(db, {
+    sqlite: () => {
+      throw new Error('PostgreSQL only');
+    },
+    postgres: async (client: pg.Client) => {
+      const n = async (sql: string) => Number((await client.query<{ n: string }>(sql, [URN])).rows[0]!.n);
+      return {
+        entity: await n('SELECT count(*) AS n FROM entities WHERE urn = $1'),
+        aspects: await n('SELECT count(*) AS n FROM aspects WHERE urn = $1'),
+        text: await n('SELECT count(*) AS n FROM search_text WHERE urn = $1'),
+      };
+    },
+  });
+  const hits = (
+    await store.search.search({
+      entityTypes: ['dataset'],
+      query: word,
+      parsed: parseSearchQuery(word),
+      filter: [],
+      includeSoftDeleted: false,
+      sort: [],
+      paging: { start: 0, count: 10 },
+    })
+  ).hits.length;
+  return { ...counts, hits };
+}
+
+for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
+  describe(`an entity deleted while a batch writes to it: ${backend.name}`, { skip: backend.skip }, () => {
+    it('a batch waits for a delete under way, then writes the entity anew: nothing it wrote is left without its entity', async () => {
+      const db = await backend.create();
+      const store = await openStore(db.config);
+      try {
+        await write(store, [op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'race.places', origin: 'PROD' })]);
+        await onConnection(db, {
+          sqlite: () => {
+            throw new Error('PostgreSQL only');
+          },
+          postgres: async (client) => {
+            // The delete, by hand, up to its entity row: the row locked first, then the aspects as it sees them.
+            await client.query('BEGIN');
+            await client.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [URN]);
+            await client.query('DELETE FROM aspects WHERE urn = $1', [URN]);
+            const batch = write(store, [op('datasetProperties', { name: 'places', description: 'zircon places' })]);
+            assert.equal(await waits(batch), true, 'the batch waits for the delete');
+            await client.query('DELETE FROM entities WHERE urn = $1', [URN]);
+            await client.query(
+              'WITH f AS (DELETE FROM search_fields WHERE urn = $1), k AS (DELETE FROM search_keys WHERE urn = $1) DELETE FROM search_text WHERE urn = $1',
+              [URN],
+            );
+            await client.query('COMMIT');
+            await batch;
+          },
+        });
+        const after = await rowsOf(db, store, 'zircon');
+        assert.equal(after.entity, 1, 'the batch made the entity again');
+        assert.equal(after.hits, 1, 'and its words are found');
+        assert.equal(after.aspects, 1, 'with the aspect it wrote');
+      } finally {
+        await store.database.close();
+        await db.drop();
+      }
+    });
+
+    it('a delete waits for a batch under way, then deletes what it wrote too', async () => {
+      const db = await backend.create();
+      const store = await openStore(db.config);
+      try {
+        await write(store, [
+          op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'race.places', origin: 'PROD' }),
+          op('datasetProperties', { name: 'places', description: 'zircon places' }),
+        ]);
+        await onConnection(db, {
+          sqlite: () => {
+            throw new Error('PostgreSQL only');
+          },
+          postgres: async (client) => {
+            // A batch, by hand: the entity's row held as a batch holds it, an aspect added (not yet committed).
+            await client.query('BEGIN');
+            await client.query('SELECT 1 FROM entities WHERE urn = $1 FOR KEY SHARE', [URN]);
+            await client.query(
+              `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+               VALUES ($1, 'globalTags', 0, 'dataset', '{"tags": []}'::jsonb, NULL, 0, $2)`,
+              [URN, ACTOR],
+            );
+            const deletion = store.aspects.deleteEntity(URN);
+            assert.equal(await waits(deletion), true, 'the delete waits for the batch');
+            await client.query('COMMIT');
+            await deletion;
+          },
+        });
+        assert.deepEqual(await rowsOf(db, store, 'zircon'), { entity: 0, aspects: 0, text: 0, hits: 0 });
+      } finally {
+        await store.database.close();
+        await db.drop();
+      }
+    });
+  });
+}
