@@ -23,6 +23,15 @@ const op = (aspect: string, value: Record<string, unknown>): WriteOp => ({
 });
 const write = (store: Store, ops: WriteOp[]) => store.aspects.write({ ops, actor: ACTOR, now: Date.now() });
 
+/** Runs `use` on a PostgreSQL connection of its own (the hand-played side). */
+const onPostgres = <T>(db: TestDatabase, use: (client: pg.Client) => Promise<T>): Promise<T> =>
+  onConnection(db, {
+    sqlite: () => {
+      throw new Error('PostgreSQL only');
+    },
+    postgres: use,
+  });
+
 /** Whether the promise is still pending after a moment (it waits on a lock the hand-played side holds). */
 async function waits(p: Promise<unknown>): Promise<boolean> {
   const settled = await Promise.race([
@@ -37,18 +46,13 @@ async function waits(p: Promise<unknown>): Promise<boolean> {
 
 /** The entity's rows: its entity row, its aspects, its search rows and its hits for a word. */
 async function rowsOf(db: TestDatabase, store: Store, word: string) {
-  const counts = await onConnection(db, {
-    sqlite: () => {
-      throw new Error('PostgreSQL only');
-    },
-    postgres: async (client: pg.Client) => {
-      const n = async (sql: string) => Number((await client.query<{ n: string }>(sql, [URN])).rows[0]!.n);
-      return {
-        entity: await n('SELECT count(*) AS n FROM entities WHERE urn = $1'),
-        aspects: await n('SELECT count(*) AS n FROM aspects WHERE urn = $1'),
-        text: await n('SELECT count(*) AS n FROM search_text WHERE urn = $1'),
-      };
-    },
+  const counts = await onPostgres(db, async (client) => {
+    const n = async (sql: string) => Number((await client.query<{ n: string }>(sql, [URN])).rows[0]!.n);
+    return {
+      entity: await n('SELECT count(*) AS n FROM entities WHERE urn = $1'),
+      aspects: await n('SELECT count(*) AS n FROM aspects WHERE urn = $1'),
+      text: await n('SELECT count(*) AS n FROM search_text WHERE urn = $1'),
+    };
   });
   const hits = (
     await store.search.search({
@@ -71,25 +75,20 @@ for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
       const store = await openStore(db.config);
       try {
         await write(store, [op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'race.places', origin: 'PROD' })]);
-        await onConnection(db, {
-          sqlite: () => {
-            throw new Error('PostgreSQL only');
-          },
-          postgres: async (client) => {
-            // The delete, by hand, up to its entity row: the row locked first, then the aspects as it sees them.
-            await client.query('BEGIN');
-            await client.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [URN]);
-            await client.query('DELETE FROM aspects WHERE urn = $1', [URN]);
-            const batch = write(store, [op('datasetProperties', { name: 'places', description: 'zircon places' })]);
-            assert.equal(await waits(batch), true, 'the batch waits for the delete');
-            await client.query('DELETE FROM entities WHERE urn = $1', [URN]);
-            await client.query(
-              'WITH f AS (DELETE FROM search_fields WHERE urn = $1), k AS (DELETE FROM search_keys WHERE urn = $1) DELETE FROM search_text WHERE urn = $1',
-              [URN],
-            );
-            await client.query('COMMIT');
-            await batch;
-          },
+        await onPostgres(db, async (client) => {
+          // The delete, by hand, up to its entity row: the row locked first, then the aspects as it sees them.
+          await client.query('BEGIN');
+          await client.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [URN]);
+          await client.query('DELETE FROM aspects WHERE urn = $1', [URN]);
+          const batch = write(store, [op('datasetProperties', { name: 'places', description: 'zircon places' })]);
+          assert.equal(await waits(batch), true, 'the batch waits for the delete');
+          await client.query('DELETE FROM entities WHERE urn = $1', [URN]);
+          await client.query(
+            'WITH f AS (DELETE FROM search_fields WHERE urn = $1), k AS (DELETE FROM search_keys WHERE urn = $1) DELETE FROM search_text WHERE urn = $1',
+            [URN],
+          );
+          await client.query('COMMIT');
+          await batch;
         });
         const after = await rowsOf(db, store, 'zircon');
         assert.equal(after.entity, 1, 'the batch made the entity again');
@@ -109,24 +108,19 @@ for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
           op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'race.places', origin: 'PROD' }),
           op('datasetProperties', { name: 'places', description: 'zircon places' }),
         ]);
-        await onConnection(db, {
-          sqlite: () => {
-            throw new Error('PostgreSQL only');
-          },
-          postgres: async (client) => {
-            // A batch, by hand: the entity's row held as a batch holds it, an aspect added (not yet committed).
-            await client.query('BEGIN');
-            await client.query('SELECT 1 FROM entities WHERE urn = $1 FOR KEY SHARE', [URN]);
-            await client.query(
-              `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
+        await onPostgres(db, async (client) => {
+          // A batch, by hand: the entity's row held as a batch holds it, an aspect added (not yet committed).
+          await client.query('BEGIN');
+          await client.query('SELECT 1 FROM entities WHERE urn = $1 FOR KEY SHARE', [URN]);
+          await client.query(
+            `INSERT INTO aspects (urn, aspect, version, entity_type, metadata, system_metadata, created_on, created_by)
                VALUES ($1, 'globalTags', 0, 'dataset', '{"tags": []}'::jsonb, NULL, 0, $2)`,
-              [URN, ACTOR],
-            );
-            const deletion = store.aspects.deleteEntity(URN);
-            assert.equal(await waits(deletion), true, 'the delete waits for the batch');
-            await client.query('COMMIT');
-            await deletion;
-          },
+            [URN, ACTOR],
+          );
+          const deletion = store.aspects.deleteEntity(URN);
+          assert.equal(await waits(deletion), true, 'the delete waits for the batch');
+          await client.query('COMMIT');
+          await deletion;
         });
         assert.deepEqual(await rowsOf(db, store, 'zircon'), { entity: 0, aspects: 0, text: 0, hits: 0 });
       } finally {
