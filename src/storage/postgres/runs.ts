@@ -105,9 +105,14 @@ export class PostgresRuns implements PortImpl<RunPort> {
     return r.rows.map((row) => ({ urn: row.urn, aspect: row.aspect, runId: row.run_id }));
   }
 
-  /** Runs inside the caller's transaction; the run's latest versions of the entity stay locked until it ends. */
-  /** Inside the rollback's transaction. */
+  /**
+   * Inside the rollback's transaction; the entity's row, then the run's latest versions of the entity, stay locked
+   * until it ends. The entity's row first, in the order a write batch and a delete take it (postgres/aspects.ts: a
+   * batch holds its entities' rows before their aspects), so a rollback that deletes the entity cannot wait on a
+   * batch that waits on its aspects.
+   */
   private async rollbackRows(c: pg.PoolClient, req: EntityRollbackRequest): Promise<EntityRollbackResult> {
+    await c.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [req.urn]);
     const locked = await c.query<{ aspect: string }>(
       'SELECT aspect FROM aspects WHERE urn = $1 AND version = 0 AND run_id = $2 ORDER BY aspect FOR UPDATE',
       [req.urn, req.runId],
