@@ -100,6 +100,55 @@ for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
       }
     });
 
+    it('an entity made while a batch runs and deleted under it: the batch runs again, and nothing it wrote outlives the entity', async () => {
+      const db = await backend.create();
+      const store = await openStore(db.config);
+      const other = 'urn:li:dataset:(urn:li:dataPlatform:hive,race.other,PROD)';
+      const properties = (urn: string, description: string): Extract<WriteOp, { kind: 'aspect' }> => ({
+        kind: 'aspect',
+        entityType: 'dataset',
+        urn,
+        aspect: 'datasetProperties',
+        value: { description },
+        systemMetadata: null,
+      });
+      try {
+        await write(store, [properties(other, 'first')]);
+        await onPostgres(db, async (holder) => {
+          await onPostgres(db, async (deleter) => {
+            // The batch is held at its first aspect (another entity's, locked by hand) after it found no row for URN.
+            await holder.query('BEGIN');
+            await holder.query(`SELECT 1 FROM aspects WHERE urn = $1 AND aspect = 'datasetProperties' AND version = 0 FOR UPDATE`, [other]);
+            // An update function keeps URN's aspect out of the batch's first inserts: it is written after the held one.
+            const batch = write(store, [
+              properties(other, 'second'),
+              { ...properties(URN, 'zircon places'), update: () => ({ description: 'zircon places' }) },
+            ]);
+            assert.equal(await waits(batch), true, 'the batch is held');
+            // Meanwhile another batch makes the entity, and a delete of it gets as far as its entity row.
+            await write(store, [op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'race.places', origin: 'PROD' })]);
+            await deleter.query('BEGIN');
+            await deleter.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [URN]);
+            await deleter.query('DELETE FROM aspects WHERE urn = $1', [URN]);
+            await holder.query('COMMIT');
+            assert.equal(await waits(batch), true, 'the batch waits for the delete before it commits');
+            await deleter.query('DELETE FROM entities WHERE urn = $1', [URN]);
+            await deleter.query(
+              'WITH f AS (DELETE FROM search_fields WHERE urn = $1), k AS (DELETE FROM search_keys WHERE urn = $1) DELETE FROM search_text WHERE urn = $1',
+              [URN],
+            );
+            await deleter.query('COMMIT');
+            await batch;
+          });
+        });
+        const after = await rowsOf(db, store, 'zircon');
+        assert.deepEqual(after, { entity: 1, aspects: 1, text: after.text, hits: 1 }, 'run again: the entity made anew with the aspect it wrote');
+      } finally {
+        await store.database.close();
+        await db.drop();
+      }
+    });
+
     it('a delete waits for a batch under way, then deletes what it wrote too', async () => {
       const db = await backend.create();
       const store = await openStore(db.config);

@@ -65,11 +65,43 @@ const toAspect = (r: AspectRow): StoredAspect => toStoredAspect(r, (json) => jso
  * wrote or runs before the batch reads anything. Without it, a batch adding an aspect while the entity was deleted
  * left the new aspect and its search rows behind the delete, and a search, which reads its matches' types from their
  * urns (postgres/search.ts), found an entity that was gone. A `KEY SHARE` lock: batches writing one entity do not wait
- * on each other for it.
+ * on each other for it. Returns the urns locked.
  */
-async function lockEntities(c: pg.PoolClient, ops: readonly WriteOp[]): Promise<void> {
-  const urns = [...new Set(ops.map((op) => op.urn))].sort();
-  if (urns.length > 0) await c.query('SELECT 1 FROM entities WHERE urn = ANY($1::text[]) ORDER BY urn FOR KEY SHARE', [urns]);
+async function lockEntities(c: pg.PoolClient, ops: readonly WriteOp[]): Promise<Set<string>> {
+  const urns = [...new Set(ops.map((op) => op.urn))];
+  if (urns.length === 0) return new Set();
+  const r = await c.query<{ urn: string }>('SELECT urn FROM entities WHERE urn = ANY($1::text[]) ORDER BY urn FOR KEY SHARE', [urns]);
+  return new Set(r.rows.map((row) => row.urn));
+}
+
+/** An entity a batch wrote to was deleted by a transaction that held it while the batch wrote: the batch runs again. */
+class EntityDeletedMeanwhile extends Error {}
+
+/**
+ * At the end of a batch, the entities its aspects went to that lockEntities did not lock (they had no row then): each
+ * row made if missing (the batch wrote it, unless another batch had: a delete since may have taken it) and locked
+ * like the others. A row a delete holds is waited for; if that delete then removes it, what the batch wrote beside
+ * the delete would outlive the entity, so the batch is rolled back and runs again (EntityDeletedMeanwhile).
+ */
+async function lockCreatedEntities(
+  c: pg.PoolClient,
+  ops: readonly WriteOp[],
+  locked: ReadonlySet<string>,
+  actor: string,
+  now: number,
+): Promise<void> {
+  const created = new Map<string, string>();
+  for (const op of ops) if (op.kind === 'aspect' && !locked.has(op.urn)) created.set(op.urn, op.entityType);
+  if (created.size === 0) return;
+  const urns = [...created.keys()].sort();
+  // Two statements: a row made by the first is seen by the second (a statement does not see its own CTE's rows).
+  await c.query(
+    `INSERT INTO entities (urn, entity_type, created_on, created_by)
+     SELECT urn, entity_type, $3, $4 FROM unnest($1::text[], $2::text[]) AS n(urn, entity_type) ON CONFLICT DO NOTHING`,
+    [urns, urns.map((u) => created.get(u)), now, actor],
+  );
+  const r = await c.query<{ urn: string }>('SELECT urn FROM entities WHERE urn = ANY($1::text[]) ORDER BY urn FOR KEY SHARE', [urns]);
+  if (r.rows.length < urns.length) throw new EntityDeletedMeanwhile();
 }
 
 /**
@@ -92,7 +124,7 @@ export class PostgresAspects implements PortImpl<AspectPort> {
       await this.ts.prepare(series);
       try {
         return await inTransaction(this.pool, async (c) => {
-          await lockEntities(c, batch.ops);
+          const locked = await lockEntities(c, batch.ops);
           if (batch.requireEntities && batch.requireEntities.length > 0) await requireEntities(c, batch.requireEntities);
           const keys = batch.ops.filter(isKeyWrite);
           const created = keys.length > 0 ? await this.insertKeys(c, keys, batch.actor, batch.now) : new Set<string>();
@@ -116,12 +148,13 @@ export class PostgresAspects implements PortImpl<AspectPort> {
               series.map((op) => ({ ...changeOf(op, batch.actor, batch.now), before: null, after: op.event })),
             );
           }
+          await lockCreatedEntities(c, batch.ops, locked, batch.actor, batch.now);
           return outcomes;
         });
       } catch (e) {
         // PostgreSQL ends one of two transactions that wait on each other's rows (40P01): the batch was rolled back
         // whole, so it runs again (an update function included) on the rows as the other left them.
-        const again = e instanceof PartitionMoved || (e as { code?: unknown }).code === DEADLOCK_DETECTED;
+        const again = e instanceof PartitionMoved || e instanceof EntityDeletedMeanwhile || (e as { code?: unknown }).code === DEADLOCK_DETECTED;
         if (!again || attempt >= 3) throw e;
         if (e instanceof PartitionMoved) this.ts.resetCaches();
       }
