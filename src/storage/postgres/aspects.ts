@@ -393,7 +393,15 @@ export class PostgresAspects implements PortImpl<AspectPort> {
   }
 
   async deleteEntity(urn: string, options: { readonly revokeIdentity?: boolean } = {}): Promise<{ aspectRows: number; timeseriesRows: number }> {
-    return inTransaction(this.pool, (c) => this.deleteEntityRows(c, urn, options.revokeIdentity === true));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await inTransaction(this.pool, (c) => this.deleteEntityRows(c, urn, options.revokeIdentity === true));
+      } catch (e) {
+        // Two deletes of entities with edges both ways can wait on each other's edge rows (40P01): rolled back whole,
+        // the delete runs again, as a batch does.
+        if ((e as { code?: unknown }).code !== DEADLOCK_DETECTED || attempt >= 3) throw e;
+      }
+    }
   }
 
   /**
