@@ -44,6 +44,23 @@ async function waits(p: Promise<unknown>): Promise<boolean> {
   return !settled;
 }
 
+/** A delete of URN by hand, as deleteEntityRows runs it, up to its entity row: the row locked first, then the aspects. */
+async function beginDelete(client: pg.Client): Promise<void> {
+  await client.query('BEGIN');
+  await client.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [URN]);
+  await client.query('DELETE FROM aspects WHERE urn = $1', [URN]);
+}
+
+/** The rest of beginDelete's delete: the entity row and its search rows, committed. */
+async function finishDelete(client: pg.Client): Promise<void> {
+  await client.query('DELETE FROM entities WHERE urn = $1', [URN]);
+  await client.query(
+    'WITH f AS (DELETE FROM search_fields WHERE urn = $1), k AS (DELETE FROM search_keys WHERE urn = $1) DELETE FROM search_text WHERE urn = $1',
+    [URN],
+  );
+  await client.query('COMMIT');
+}
+
 /** The entity's rows: its entity row, its aspects, its search rows and its hits for a word. */
 async function rowsOf(db: TestDatabase, store: Store, word: string) {
   const counts = await onPostgres(db, async (client) => {
@@ -76,18 +93,10 @@ for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
       try {
         await write(store, [op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'race.places', origin: 'PROD' })]);
         await onPostgres(db, async (client) => {
-          // The delete, by hand, up to its entity row: the row locked first, then the aspects as it sees them.
-          await client.query('BEGIN');
-          await client.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [URN]);
-          await client.query('DELETE FROM aspects WHERE urn = $1', [URN]);
+          await beginDelete(client);
           const batch = write(store, [op('datasetProperties', { name: 'places', description: 'zircon places' })]);
           assert.equal(await waits(batch), true, 'the batch waits for the delete');
-          await client.query('DELETE FROM entities WHERE urn = $1', [URN]);
-          await client.query(
-            'WITH f AS (DELETE FROM search_fields WHERE urn = $1), k AS (DELETE FROM search_keys WHERE urn = $1) DELETE FROM search_text WHERE urn = $1',
-            [URN],
-          );
-          await client.query('COMMIT');
+          await finishDelete(client);
           await batch;
         });
         const after = await rowsOf(db, store, 'zircon');
@@ -127,17 +136,10 @@ for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
             assert.equal(await waits(batch), true, 'the batch is held');
             // Meanwhile another batch makes the entity, and a delete of it gets as far as its entity row.
             await write(store, [op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'race.places', origin: 'PROD' })]);
-            await deleter.query('BEGIN');
-            await deleter.query('SELECT 1 FROM entities WHERE urn = $1 FOR UPDATE', [URN]);
-            await deleter.query('DELETE FROM aspects WHERE urn = $1', [URN]);
+            await beginDelete(deleter);
             await holder.query('COMMIT');
             assert.equal(await waits(batch), true, 'the batch waits for the delete before it commits');
-            await deleter.query('DELETE FROM entities WHERE urn = $1', [URN]);
-            await deleter.query(
-              'WITH f AS (DELETE FROM search_fields WHERE urn = $1), k AS (DELETE FROM search_keys WHERE urn = $1) DELETE FROM search_text WHERE urn = $1',
-              [URN],
-            );
-            await deleter.query('COMMIT');
+            await finishDelete(deleter);
             await batch;
           });
         });
