@@ -32,16 +32,26 @@ const onPostgres = <T>(db: TestDatabase, use: (client: pg.Client) => Promise<T>)
     postgres: use,
   });
 
-/** Whether the promise is still pending after a moment (it waits on a lock the hand-played side holds). */
-async function waits(p: Promise<unknown>): Promise<boolean> {
-  const settled = await Promise.race([
-    p.then(
-      () => true,
-      () => true,
-    ),
-    sleep(300).then(() => false),
-  ]);
-  return !settled;
+/**
+ * Whether the store's call `p` is waiting on a lock (one the hand-played side holds): true once some other backend of
+ * the database waits on a lock while `p` is unsettled, false if `p` settles first (or nothing waits within 10 s).
+ */
+async function waits(client: pg.Client, p: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  p.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (let i = 0; i < 500 && !settled; i++) {
+    // pg_stat_activity is read once per transaction unless its snapshot is cleared, and the client is in one.
+    await client.query('SELECT pg_stat_clear_snapshot()');
+    const { rows } = await client.query<{ n: string }>(
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    if (Number(rows[0]!.n) > 0) return !settled;
+    await sleep(20);
+  }
+  return false;
 }
 
 /** A delete of URN by hand, as deleteEntityRows runs it, up to its entity row: the row locked first, then the aspects. */
@@ -95,7 +105,7 @@ for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
         await onPostgres(db, async (client) => {
           await beginDelete(client);
           const batch = write(store, [op('datasetProperties', { name: 'places', description: 'zircon places' })]);
-          assert.equal(await waits(batch), true, 'the batch waits for the delete');
+          assert.equal(await waits(client, batch), true, 'the batch waits for the delete');
           await finishDelete(client);
           await batch;
         });
@@ -133,12 +143,12 @@ for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
               properties(other, 'second'),
               { ...properties(URN, 'zircon places'), update: () => ({ description: 'zircon places' }) },
             ]);
-            assert.equal(await waits(batch), true, 'the batch is held');
+            assert.equal(await waits(holder, batch), true, 'the batch is held');
             // Meanwhile another batch makes the entity, and a delete of it gets as far as its entity row.
             await write(store, [op('datasetKey', { platform: 'urn:li:dataPlatform:hive', name: 'race.places', origin: 'PROD' })]);
             await beginDelete(deleter);
             await holder.query('COMMIT');
-            assert.equal(await waits(batch), true, 'the batch waits for the delete before it commits');
+            assert.equal(await waits(deleter, batch), true, 'the batch waits for the delete before it commits');
             await finishDelete(deleter);
             await batch;
           });
@@ -169,7 +179,7 @@ for (const backend of (await backends()).filter((b) => b.name === 'postgres')) {
             [URN, ACTOR],
           );
           const deletion = store.aspects.deleteEntity(URN);
-          assert.equal(await waits(deletion), true, 'the delete waits for the batch');
+          assert.equal(await waits(client, deletion), true, 'the delete waits for the batch');
           await client.query('COMMIT');
           await deletion;
         });
