@@ -249,6 +249,23 @@ for (const backend of await backends()) {
       assert.equal((await gqlData(server, RUNS_QUERY, { dataJobUrn: OTHER_JOB, start: 0, count: 10 })).dataJob.runs.runs.length, 0);
     });
 
+    it("reads a hit's dataset fields however they are selected: inline, through named fragments, aliased, or urns alone", async () => {
+      const input = { types: ['DATASET'], query: '*', count: 10, orFilters: [{ and: [filterRule('origin', ['DEV'])] }] };
+      const named = `query s($input: ScrollAcrossEntitiesInput!) { scrollAcrossEntities(input: $input) { searchResults { ...R } } }
+        fragment R on SearchResult { entity { ...E } }
+        fragment E on Entity { urn ... on Dataset { p: properties { name } exists status { removed } } }`;
+      const inline = `query s($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
+        searchResults { hit: entity { urn ... on Dataset { deprecation { deprecated } properties { name } } } } } }`;
+      const urns = `query s($input: ScrollAcrossEntitiesInput!) { scrollAcrossEntities(input: $input) { searchResults { entity { urn type } } } }`;
+      assert.deepEqual((await gqlData(server, named, { input })).scrollAcrossEntities.searchResults, [
+        { entity: { urn: D, p: { name: 'Delta' }, exists: true, status: null } },
+      ]);
+      assert.deepEqual((await gqlData(server, inline, { input })).searchAcrossEntities.searchResults, [
+        { hit: { urn: D, deprecation: { deprecated: false }, properties: { name: 'Delta' } } },
+      ]);
+      assert.deepEqual((await gqlData(server, urns, { input })).scrollAcrossEntities.searchResults, [{ entity: { urn: D, type: 'DATASET' } }]);
+    });
+
     it('pages searchAcrossEntities by start and count, with the total', async () => {
       const input = { types: ['DATASET'], query: '*', start: 1, count: 1 };
       assert.deepEqual((await gqlData(server, SEARCH, { input })).searchAcrossEntities, {

@@ -5,7 +5,7 @@ import { daysToDecommission, deprecationState } from '../../catalog/deprecation-
 import { badRequest, CatalogError } from '../../catalog/errors.ts';
 import { FABRIC_TYPES, parseDatasetUrn, parseUrn, schemaFieldUrn, type DatasetKey } from '../../catalog/urn.ts';
 import type { Json } from '../../storage/store.ts';
-import type { DatasetSource } from './entity-refs.ts';
+import { datasetAspectsOf, type DatasetSource } from './entity-refs.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
 import { selectedFields } from './selected-fields.ts';
 
@@ -141,16 +141,6 @@ interface FieldSource {
   readonly field: Json;
 }
 
-/** Dataset fields backed by an aspect: only the aspects a query selects are read. */
-const ASPECT_OF_FIELD: Readonly<Record<string, string>> = {
-  status: 'status',
-  properties: 'datasetProperties',
-  deprecation: 'deprecation',
-  deprecationState: 'deprecation',
-  daysToDecommission: 'deprecation',
-  schemaMetadata: 'schemaMetadata',
-};
-
 const selectedAspectsCache = new WeakMap<object, readonly string[]>();
 
 /** The aspects the selection under `dataset` needs, following fragments; cached per parsed document. */
@@ -158,7 +148,7 @@ function selectedAspects(info: GraphQLResolveInfo): readonly string[] {
   const first = info.fieldNodes[0]!;
   const cached = selectedAspectsCache.get(first);
   if (cached) return cached;
-  const aspects = [...new Set([...selectedFields(info)].flatMap((field) => ASPECT_OF_FIELD[field] ?? []))].sort();
+  const aspects = datasetAspectsOf(selectedFields(info));
   selectedAspectsCache.set(first, aspects);
   return aspects;
 }

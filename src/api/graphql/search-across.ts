@@ -3,7 +3,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import type { EntitySearchRequest, SearchPage } from '../../catalog/search/entity-search.ts';
 import { facetDisplayName, SEARCH_FACETS, sortedFacetValues } from '../../catalog/search/search-facets.ts';
 import { fullTextQuery, type SearchFilter, type SortCriterion } from '../../catalog/search/search-filter.ts';
-import { entityRef } from './entity-refs.ts';
+import { entityRef, hitRefs } from './entity-refs.ts';
 import { DEFAULT_SEARCH_TYPES, entityOfType, typeOfEntity, typenameOfEntity } from './entity-types.ts';
 import { inputFilter, type AndFilter, type FacetFilter, type SortInput } from './filters.ts';
 import type { GraphqlContext, GraphqlModule } from './schema.ts';
@@ -181,16 +181,23 @@ export async function searchResults(
     total: selected.has('total'),
     ...(withFacets ? { facets: SEARCH_FACETS.map(([field]) => field) } : {}),
   });
-  return { start, ...(await results(ctx, page)), facets: withFacets ? facetsOf(page.facets) : [] };
+  return { start, ...(await results(ctx, page, info)), facets: withFacets ? facetsOf(page.facets) : [] };
 }
 
-export async function results(ctx: GraphqlContext, page: SearchPage) {
-  const entities = await Promise.all(page.hits.map((h) => entityRef(ctx, h.urn)));
+/** A page's hits as SearchResults; with `info`, each entity reads only what the fields selected on it need (hitRefs). */
+export async function results(ctx: GraphqlContext, page: SearchPage, info?: GraphQLResolveInfo) {
+  const entities = info
+    ? await hitRefs(
+        ctx,
+        page.hits.map((h) => h.urn),
+        selectedFields(info, ['searchResults', 'entity']),
+      )
+    : (await Promise.all(page.hits.map((h) => entityRef(ctx, h.urn)))).filter((e) => e !== null);
   return {
     count: page.hits.length,
     // Resolved only when selected.
     total: () => page.total(),
-    searchResults: entities.filter((e) => e !== null).map((entity) => ({ entity, matchedFields: [], extraProperties: [] })),
+    searchResults: entities.map((entity) => ({ entity, matchedFields: [], extraProperties: [] })),
     facets: [],
   };
 }
@@ -204,9 +211,9 @@ export const searchAcrossModule: GraphqlModule = {
         if (start < 0) throw badRequest('start must not be negative');
         return searchResults(ctx, info, searchRequest(input), start, pageCount(input.count), input.searchFlags?.skipAggregates === true);
       },
-      scrollAcrossEntities: async (_s, { input }: { input: CommonInput & { scrollId?: string | null } }, ctx) => {
+      scrollAcrossEntities: async (_s, { input }: { input: CommonInput & { scrollId?: string | null } }, ctx, info) => {
         const page = await ctx.app.search.scroll(searchRequest(input), input.scrollId ?? undefined, pageCount(input.count));
-        return { nextScrollId: page.nextScrollId ?? null, ...(await results(ctx, page)) };
+        return { nextScrollId: page.nextScrollId ?? null, ...(await results(ctx, page, info)) };
       },
     },
     ScrollResults: { total: (r: { total: () => Promise<number> }) => r.total() },
