@@ -6,6 +6,7 @@ import type { PostgresRelationships } from './relationships.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
 import type { PostgresTasks } from './tasks.ts';
 import type { PostgresAuthListener } from './auth-listener.ts';
+import type { MatchesRunner } from './search-session.ts';
 import { inTransaction } from './transaction.ts';
 
 const MIGRATION_LOCK = 0x616c6d61; // "alma"
@@ -18,6 +19,7 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
     private readonly searchIndex: PostgresSearchIndex,
     private readonly tasks: PostgresTasks,
     private readonly authListener: PostgresAuthListener,
+    private readonly searchMatches: MatchesRunner,
   ) {}
 
   async migrate(): Promise<void> {
@@ -44,6 +46,7 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
   async close(): Promise<void> {
     await this.tasks.close();
     await this.authListener.close();
+    await this.searchMatches.close();
     await this.pool.end();
   }
 

@@ -6,6 +6,7 @@ import { AUTH_LISTENER_NAME, PostgresAuthListener } from './auth-listener.ts';
 import { PostgresChangeEvents } from './change-events.ts';
 import { PostgresSearch } from './search.ts';
 import { PostgresSearchIndex } from './search-index.ts';
+import { sessionMatches, transactionMatches } from './search-session.ts';
 import { PostgresDatabase } from './database.ts';
 import { translatePostgresError } from './driver-errors.ts';
 import { PostgresIdentity } from './identity.ts';
@@ -76,6 +77,11 @@ export function openPostgresStore(url: string, hooks: StoreHooks, options: Postg
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on('error', () => undefined);
+  // A search's statements over every match run under settings of their own (postgres/search-session.ts).
+  const matches =
+    options.namedStatements === false
+      ? transactionMatches(pool)
+      : sessionMatches({ connectionString: url, types, connectionTimeoutMillis: options.connectTimeoutMillis });
   const timeseries = new PostgresTimeseries(pool);
   const searchIndex = new PostgresSearchIndex(pool, hooks.indexer);
   const relationships = new PostgresRelationships(pool, hooks.indexer, searchIndex);
@@ -93,7 +99,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, options: Postg
   const store = composeStore(
     'postgres',
     {
-      database: new PostgresDatabase(pool, relationships, searchIndex, tasks, authListener),
+      database: new PostgresDatabase(pool, relationships, searchIndex, tasks, authListener, matches),
       aspects,
       relationships,
       timeseries,
@@ -105,7 +111,7 @@ export function openPostgresStore(url: string, hooks: StoreHooks, options: Postg
       schedules: new PostgresSchedules(pool),
       userAccess: new PostgresUserAccess(pool),
       changeEvents,
-      search: new PostgresSearch(hooks.documents, pool, searchIndex),
+      search: new PostgresSearch(hooks.documents, pool, searchIndex, matches),
       audit: new PostgresAudit(pool),
     },
     translatePostgresError,

@@ -6,6 +6,7 @@ import { prefixPattern, type SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { facetCountsSql } from './facet-lists.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
+import type { MatchesRunner } from './search-session.ts';
 import { inTransaction } from './transaction.ts';
 
 const typeOf = (value: unknown): string =>
@@ -83,52 +84,16 @@ const POSTGRES_SEARCH: SearchDialect = {
   },
 };
 
-/**
- * The memory a statement over every match of a search may sort and hash in before it spills to disk, when the
- * server's own `work_mem` is less. PostgreSQL's default (4 MB) spilled a word's matches at a million entities (the
- * matches' sort, the hash of entities, the name tiers): one word with its facets, 180,000 matches, 2,150 ms p50 at
- * 4 MB, 1,571 at 16 MB, 1,556 at 32 MB, 1,627 at 64 MB. A statement holds a few such nodes, each bounded by this
- * (hashes by twice it, PostgreSQL's hash_mem_multiplier), for at most the pool's connections at once.
- */
-const SEARCH_WORK_MEM_BYTES = 16 * 1024 * 1024;
-
-/**
- * The cost the planner gives a random page read in a search over every match, when the server's own
- * `random_page_cost` is more: PostgreSQL's docs' figure for storage whose random reads cost about as much as
- * sequential ones (SSDs, a cache that holds the index). Under the default 4, a word in 1% of a million entities (10,000
- * matches) joined them to the entities by a parallel scan of all 900,000 datasets and a hash (m: 126 ms), where a
- * seek per match takes 54 ms; a word in 18% still hashes (its 180,000 matches: the same 1.2 s either way).
- */
-const SEARCH_RANDOM_PAGE_COST = 1.1;
-
-/**
- * Runs a statement over every match in a transaction of its own whose `work_mem` is at least SEARCH_WORK_MEM_BYTES
- * and whose `random_page_cost` is at most SEARCH_RANDOM_PAGE_COST (SET LOCAL: it ends with the transaction, so it holds behind a pooler in transaction mode and never outlives the
- * statement on a pooled connection; a larger `work_mem` or a smaller `random_page_cost` of the server's is kept), and
- * without JIT compilation. The pool asks for
- * `jit=off` when it connects (postgres-store.ts), but a pooler in transaction mode may drop start-up options (PgBouncer
- * with `options` in `ignore_startup_parameters`, as scripts/pgbouncer.mjs sets it), and this statement's estimated cost passes `jit_above_cost` from about 100,000
- * entities: compiling it took 50 to 80 ms of a 250 ms statement (one word with its facets at 100,000 entities, the
- * statement alone on a connection without the option, alternating: 293 ms p50 with JIT, 237 without).
- */
-const overMatches = (pool: pg.Pool, sql: string, params: readonly unknown[]): Promise<Array<Record<string, unknown>>> =>
-  inTransaction(
-    pool,
-    async (c) => (await c.query(sql, params as unknown[])).rows as Array<Record<string, unknown>>,
-    `BEGIN READ ONLY; SELECT set_config('work_mem', CASE WHEN pg_size_bytes(current_setting('work_mem')) < ${SEARCH_WORK_MEM_BYTES}
-      THEN '${SEARCH_WORK_MEM_BYTES / 1024}kB' ELSE current_setting('work_mem') END, true), set_config('jit', 'off', true),
-      set_config('random_page_cost', LEAST(current_setting('random_page_cost')::float8, ${SEARCH_RANDOM_PAGE_COST})::text, true)`,
-  );
-
 /** Entity search over the search index (storage/index-search.ts), on PostgreSQL, and the build of that index. */
 export class PostgresSearch extends IndexSearch implements PortImpl<SearchPort> {
   constructor(
     documents: SearchDocuments,
     private readonly pool: pg.Pool,
     private readonly index: PostgresSearchIndex,
+    matches: MatchesRunner,
   ) {
     super(POSTGRES_SEARCH, documents, async (sql, params, overAllMatches) =>
-      overAllMatches ? overMatches(pool, sql, params) : ((await pool.query(sql, params as unknown[])).rows as Array<Record<string, unknown>>),
+      overAllMatches ? matches.run(sql, params) : ((await pool.query(sql, params as unknown[])).rows as Array<Record<string, unknown>>),
     );
   }
 
