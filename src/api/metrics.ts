@@ -76,6 +76,16 @@ export class Metrics {
       },
     });
     new client.Gauge({
+      name: 'almanac_db_search_pool_connections',
+      help: "This process's PostgreSQL search pool, straight to the server (a search's statements over every match): open connections (total), idle ones, and requests waiting for one",
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const { searchPool } = await sources.databaseStats();
+        if (searchPool) for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, searchPool[state]);
+      },
+    });
+    new client.Gauge({
       name: 'almanac_sqlite_wal_bytes',
       help: "Bytes in SQLite's write-ahead log file (a checkpoint truncates it)",
       registers: [this.registry],

@@ -22,8 +22,11 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 for (const backend of await backends()) {
   describe(`metrics and readiness: ${backend.name}`, { skip: backend.skip }, () => {
     let server: TestServer;
-    useServer(backend, (s) => {
+    /** PostgreSQL with no pooler in front: searches have a pool of their own. */
+    let direct = false;
+    useServer(backend, (s, db) => {
       server = s;
+      direct = db.config.kind === 'postgres' && (db.config.listenUrl === undefined || db.config.listenUrl === db.config.url);
     });
     const scrape = async () => {
       const res = await server.request('GET', '/metrics', { auth: null });
@@ -86,14 +89,22 @@ for (const backend of await backends()) {
 
     it("reports the database's own gauges: the pool on PostgreSQL, the write-ahead log on SQLite", async () => {
       await ingest(server, mcp(datasetUrn('metrics.gauges'), 'status', { removed: false }));
+      const search = 'query s($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) { total } }';
+      assert.equal(
+        (await gqlData(server, search, { input: { types: ['DATASET'], query: 'gauges', start: 0, count: 10 } })).searchAcrossEntities.total,
+        1,
+      );
       const text = await scrape();
       if (backend.name === 'postgres') {
         assert.ok(sample(text, 'almanac_db_pool_connections', { state: 'total' }) >= 1, 'a request has opened a connection');
         assert.match(text, /almanac_db_pool_connections\{state="waiting"\} \d+/);
+        if (direct) assert.ok(sample(text, 'almanac_db_search_pool_connections', { state: 'total' }) >= 1, 'a search has opened one');
+        else assert.doesNotMatch(text, /^almanac_db_search_pool_connections\{/m);
         assert.equal(sample(text, 'almanac_sqlite_wal_bytes'), 0);
       } else {
         assert.ok(sample(text, 'almanac_sqlite_wal_bytes') > 0, 'a write has gone to the write-ahead log');
         assert.doesNotMatch(text, /^almanac_db_pool_connections\{/m);
+        assert.doesNotMatch(text, /^almanac_db_search_pool_connections\{/m);
       }
     });
 

@@ -257,13 +257,28 @@ for (const backend of await backends()) {
       const inline = `query s($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) {
         searchResults { hit: entity { urn ... on Dataset { deprecation { deprecated } properties { name } } } } } }`;
       const urns = `query s($input: ScrollAcrossEntitiesInput!) { scrollAcrossEntities(input: $input) { searchResults { entity { urn type } } } }`;
-      assert.deepEqual((await gqlData(server, named, { input })).scrollAcrossEntities.searchResults, [
-        { entity: { urn: D, p: { name: 'Delta' }, exists: true, status: null } },
-      ]);
-      assert.deepEqual((await gqlData(server, inline, { input })).searchAcrossEntities.searchResults, [
-        { hit: { urn: D, deprecation: { deprecated: false }, properties: { name: 'Delta' } } },
-      ]);
-      assert.deepEqual((await gqlData(server, urns, { input })).scrollAcrossEntities.searchResults, [{ entity: { urn: D, type: 'DATASET' } }]);
+      // The aspects each request reads of its hits, as the catalog is asked for them.
+      const catalog = server.app.services.catalog as { getEntities: (urns: string[], aspects: string[]) => Promise<unknown> };
+      const getEntities = catalog.getEntities;
+      const reads: string[][] = [];
+      catalog.getEntities = (urns, aspects) => {
+        reads.push([...aspects].sort());
+        return getEntities.call(server.app.services.catalog, urns, aspects);
+      };
+      try {
+        assert.deepEqual((await gqlData(server, named, { input })).scrollAcrossEntities.searchResults, [
+          { entity: { urn: D, p: { name: 'Delta' }, exists: true, status: null } },
+        ]);
+        assert.deepEqual(reads.splice(0), [['datasetProperties', 'status']]);
+        assert.deepEqual((await gqlData(server, inline, { input })).searchAcrossEntities.searchResults, [
+          { hit: { urn: D, deprecation: { deprecated: false }, properties: { name: 'Delta' } } },
+        ]);
+        assert.deepEqual(reads.splice(0), [['datasetProperties', 'deprecation']]);
+        assert.deepEqual((await gqlData(server, urns, { input })).scrollAcrossEntities.searchResults, [{ entity: { urn: D, type: 'DATASET' } }]);
+        assert.deepEqual(reads, [], 'urns alone read no aspect');
+      } finally {
+        catalog.getEntities = getEntities;
+      }
     });
 
     it('pages searchAcrossEntities by start and count, with the total', async () => {

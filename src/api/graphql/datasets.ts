@@ -141,17 +141,8 @@ interface FieldSource {
   readonly field: Json;
 }
 
-const selectedAspectsCache = new WeakMap<object, readonly string[]>();
-
-/** The aspects the selection under `dataset` needs, following fragments; cached per parsed document. */
-function selectedAspects(info: GraphQLResolveInfo): readonly string[] {
-  const first = info.fieldNodes[0]!;
-  const cached = selectedAspectsCache.get(first);
-  if (cached) return cached;
-  const aspects = datasetAspectsOf(selectedFields(info));
-  selectedAspectsCache.set(first, aspects);
-  return aspects;
-}
+/** The aspects the selection under `dataset` needs, following fragments (the selection is cached per operation). */
+const selectedAspects = (info: GraphQLResolveInfo): readonly string[] => datasetAspectsOf(selectedFields(info));
 
 /** `dataset(urn)` takes only well-formed dataset urns, with DataHub's parser messages. */
 function datasetKeyOf(urn: string): DatasetKey {

@@ -1,6 +1,10 @@
 import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 
-const cache = new WeakMap<object, Map<string, ReadonlySet<string>>>();
+/**
+ * By operation, then by the field's first node, then by path: a parsed document is cached and shared by requests and
+ * may hold several operations, and a fragment's field merges other selections in each operation that spreads it.
+ */
+const cache = new WeakMap<object, WeakMap<object, Map<string, ReadonlySet<string>>>>();
 
 /**
  * The names of the fields selected at `path` under the field being resolved (each step a field's name, whatever its
@@ -11,7 +15,8 @@ const cache = new WeakMap<object, Map<string, ReadonlySet<string>>>();
 export function selectedFields(info: GraphQLResolveInfo, path: readonly string[] = []): ReadonlySet<string> {
   const first = info.fieldNodes[0]!;
   const key = path.join('.');
-  let byPath = cache.get(first);
+  let byNode = cache.get(info.operation);
+  let byPath = byNode?.get(first);
   const cached = byPath?.get(key);
   if (cached) return cached;
   const fieldsOf = (sets: ReadonlyArray<SelectionSetNode | undefined>): FieldNode[] => {
@@ -33,7 +38,8 @@ export function selectedFields(info: GraphQLResolveInfo, path: readonly string[]
   let fields = fieldsOf(info.fieldNodes.map((n) => n.selectionSet));
   for (const step of path) fields = fieldsOf(fields.filter((f) => f.name.value === step).map((f) => f.selectionSet));
   const found: ReadonlySet<string> = new Set(fields.map((f) => f.name.value));
-  if (!byPath) cache.set(first, (byPath = new Map()));
+  if (!byNode) cache.set(info.operation, (byNode = new WeakMap()));
+  if (!byPath) byNode.set(first, (byPath = new Map()));
   byPath.set(key, found);
   return found;
 }

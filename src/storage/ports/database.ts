@@ -2,6 +2,8 @@
 export interface DatabaseStats {
   /** PostgreSQL: the pool's open connections, those idle, and requests waiting for one. */
   readonly pool?: { readonly total: number; readonly idle: number; readonly waiting: number };
+  /** PostgreSQL straight to the server: the same of the search pool (postgres/search-session.ts). */
+  readonly searchPool?: { readonly total: number; readonly idle: number; readonly waiting: number };
   /** SQLite: bytes in the write-ahead log file (it grows until a checkpoint truncates it). */
   readonly walBytes?: number;
 }

@@ -51,7 +51,11 @@ export class PostgresDatabase implements PortImpl<DatabasePort> {
   }
 
   databaseStats(): DatabaseStats {
-    return { pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount } };
+    const searchPool = this.searchMatches.stats();
+    return {
+      pool: { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount },
+      ...(searchPool ? { searchPool } : {}),
+    };
   }
 
   async getOrInitSetting(key: string, init: () => string): Promise<string> {

@@ -5,7 +5,16 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'
 /** SQLSTATEs that mean the server went away or will not take the connection now (class 08, 57P01-57P03, 53300). */
 const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300']);
 
-/** pg's errors as the store's: a unique violation is a conflict, a lost or refused connection is unavailable. */
+/**
+ * pg-pool's error when a full pool gives no connection within its `connectionTimeoutMillis` (a replica's pools set
+ * one): unavailable, so that a read on a busy replica is answered by the primary (PostgresReplicaSet.readFailed).
+ */
+const POOL_WAIT_TIMEOUT = 'timeout exceeded when trying to connect';
+
+/**
+ * pg's errors as the store's: a unique violation is a conflict; a lost or refused connection, or none free in time,
+ * is unavailable.
+ */
 export function translatePostgresError(e: unknown): unknown {
   if (e instanceof StoreError || !(e instanceof Error)) return e;
   const code = (e as { code?: unknown }).code;
@@ -13,6 +22,7 @@ export function translatePostgresError(e: unknown): unknown {
   const lost =
     (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || SOCKET_CODES.has(code))) ||
     (code === '55000' && /not currently accepting connections/.test(e.message)) ||
-    /^Connection terminated/.test(e.message);
+    /^Connection terminated/.test(e.message) ||
+    e.message === POOL_WAIT_TIMEOUT;
   return lost ? new StoreError('UNAVAILABLE', 'the PostgreSQL server cannot be reached', { cause: e }) : e;
 }

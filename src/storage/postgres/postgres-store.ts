@@ -61,8 +61,8 @@ export interface PostgresHandle {
 }
 
 /**
- * The production adapter, one part per capability over one pool; several stateless Almanac processes may share
- * one database.
+ * The production adapter, one part per capability over one pool (and, straight to the server, a search pool:
+ * postgres/search-session.ts); several stateless Almanac processes may share one database.
  */
 export function openPostgresStore(url: string, hooks: StoreHooks, options: PostgresStoreOptions = {}): PostgresHandle {
   const pool = new pg.Pool({
