@@ -1,6 +1,7 @@
 // Search over the index (issue 31): a generated catalog (bench/search-corpus.ts: datasets, charts, dashboards, users)
 // loaded through the store's write path, then each kind of search as clients send it (GraphQL over loopback HTTP with
-// a bearer token: searchAcrossEntities with its total and facets, autoComplete), against a ceiling doing the same index
+// a bearer token: searchAcrossEntities with its total and facets, scrollAcrossEntities of urns alone as the SDK's
+// get_urns_by_filter pages them, autoComplete), against a ceiling doing the same index
 // work in the same run: a bare node:http server calling the store's search part directly (the same statement: page,
 // total, facets), no authentication, GraphQL or entity loading. The load generator is wrk in its own process, one
 // connection (latency) then four (throughput). Also: what the index costs a write (the same load with and without
@@ -34,7 +35,15 @@ interface Kind {
   readonly facets: boolean;
   /** What autocomplete completes (the ceiling reads the names starting with it). */
   readonly autocomplete?: string;
+  /** The page's size (10 unless given), and whether its total is asked. */
+  readonly count?: number;
+  readonly withTotal?: boolean;
 }
+
+/** The page of a scroll of urns alone, as DataHub's SDK sends it (get_urns_by_filter's batch size). */
+const SCROLL_COUNT = 5000;
+const SCROLL_DOC =
+  'query s($input: ScrollAcrossEntitiesInput!) { scrollAcrossEntities(input: $input) { nextScrollId searchResults { entity { urn } } } }';
 
 const SEARCH_DOC =
   'query s($input: SearchAcrossEntitiesInput!) { searchAcrossEntities(input: $input) { total searchResults { entity { urn } } facets { field aggregations { value count } } } }';
@@ -79,6 +88,31 @@ function kinds(n: number): Kind[] {
       false,
     ),
     {
+      name: `a scroll of ${fmt(SCROLL_COUNT)} urns (platform)`,
+      gql: JSON.stringify({
+        query: SCROLL_DOC,
+        variables: {
+          input: {
+            types: ['DATASET'],
+            query: '*',
+            count: SCROLL_COUNT,
+            orFilters: [{ and: [{ field: 'platform', values: ['urn:li:dataPlatform:snowflake'] }] }],
+            searchFlags: { skipAggregates: true },
+          },
+        },
+      }),
+      query: {
+        entityTypes: ['dataset'],
+        parsed: parseSearchQuery('*'),
+        filter: [[{ field: 'platform', values: ['urn:li:dataPlatform:snowflake'] }]],
+        includeSoftDeleted: false,
+        sort: [],
+      },
+      facets: false,
+      count: SCROLL_COUNT,
+      withTotal: false,
+    },
+    {
       name: 'autocomplete',
       gql: JSON.stringify({
         query: 'query a($input: AutoCompleteInput!) { autoComplete(input: $input) { suggestions } }',
@@ -100,8 +134,8 @@ async function startCeiling(store: Store, list: readonly Kind[]): Promise<{ url:
       if (kind.autocomplete !== undefined) return { hits: await store.search.namesStartingWith(kind.query, kind.autocomplete, 10) };
       const page = await store.search.search({
         ...kind.query,
-        paging: { start: 0, count: 10 },
-        withTotal: kind.name !== 'autocomplete',
+        paging: { start: 0, count: kind.count ?? 10 },
+        withTotal: kind.withTotal ?? kind.name !== 'autocomplete',
         ...(kind.facets ? { facets: FACETS } : {}),
       });
       const facets = page.facets ? Object.fromEntries([...page.facets].map(([f, m]) => [f, Object.fromEntries(m)])) : undefined;
