@@ -8,7 +8,7 @@ const cache = new WeakMap<object, WeakMap<object, Map<string, ReadonlySet<string
 
 /**
  * The names of the fields selected at `path` under the field being resolved (each step a field's name, whatever its
- * alias), through fragments and under every type condition; cached per parsed document. With no path, the fields
+ * alias), through fragments and under every type condition; cached per operation. With no path, the fields
  * selected directly under it. A resolver reads with it what only a selected field needs (a search's total and facets
  * come with its page; its hits' entities read their aspects only when a field needs them).
  */
