@@ -135,7 +135,7 @@ async function startCeiling(store: Store, list: readonly Kind[]): Promise<{ url:
       const page = await store.search.search({
         ...kind.query,
         paging: { start: 0, count: kind.count ?? 10 },
-        withTotal: kind.withTotal ?? kind.name !== 'autocomplete',
+        withTotal: kind.withTotal ?? true,
         ...(kind.facets ? { facets: FACETS } : {}),
       });
       const facets = page.facets ? Object.fromEntries([...page.facets].map(([f, m]) => [f, Object.fromEntries(m)])) : undefined;

@@ -1,5 +1,5 @@
 import client from 'prom-client';
-import type { DatabaseStats } from '../storage/store.ts';
+import type { DatabaseStats, PoolStats } from '../storage/store.ts';
 import type { ReadRoutingStats } from '../storage/read-routing.ts';
 import type { TruncationRecord } from '../tasks/truncation/truncation-record.ts';
 
@@ -65,26 +65,23 @@ export class Metrics {
   constructor(sources: MetricSources) {
     client.collectDefaultMetrics({ register: this.registry, prefix: 'almanac_' });
     // Each backend reports what applies to it: no pool samples on SQLite, a WAL of 0 bytes on PostgreSQL.
-    new client.Gauge({
-      name: 'almanac_db_pool_connections',
-      help: "This process's PostgreSQL pool: open connections (total), idle ones, and requests waiting for one",
-      labelNames: ['state'] as const,
-      registers: [this.registry],
-      async collect() {
-        const { pool } = await sources.databaseStats();
-        if (pool) for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, pool[state]);
-      },
-    });
-    new client.Gauge({
-      name: 'almanac_db_search_pool_connections',
-      help: "This process's PostgreSQL search pool, straight to the server (a search's statements over every match): open connections (total), idle ones, and requests waiting for one",
-      labelNames: ['state'] as const,
-      registers: [this.registry],
-      async collect() {
-        const { searchPool } = await sources.databaseStats();
-        if (searchPool) for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, searchPool[state]);
-      },
-    });
+    const poolGauge = (name: string, what: string, of: (stats: DatabaseStats) => PoolStats | undefined) =>
+      new client.Gauge({
+        name,
+        help: `This process's PostgreSQL ${what}: open connections (total), idle ones, and requests waiting for one`,
+        labelNames: ['state'] as const,
+        registers: [this.registry],
+        async collect() {
+          const pool = of(await sources.databaseStats());
+          if (pool) for (const state of ['total', 'idle', 'waiting'] as const) this.set({ state }, pool[state]);
+        },
+      });
+    poolGauge('almanac_db_pool_connections', 'pool', (s) => s.pool);
+    poolGauge(
+      'almanac_db_search_pool_connections',
+      "search pool, straight to the server (a search's statements over every match)",
+      (s) => s.searchPool,
+    );
     new client.Gauge({
       name: 'almanac_sqlite_wal_bytes',
       help: "Bytes in SQLite's write-ahead log file (a checkpoint truncates it)",

@@ -51,12 +51,19 @@ export async function openStore(config: DatabaseConfig, options: OpenStoreOption
 }
 
 /**
+ * Whether the pools go through a pooler: a listener address apart from the pool's says so. Then no statement is
+ * prepared by name and searches take their settings per transaction (postgres/search-session.ts), on the primary's
+ * pool and the replicas'.
+ */
+export const throughPooler = (config: Pick<PostgresConfig, 'url' | 'listenUrl'>): boolean =>
+  config.listenUrl !== undefined && config.listenUrl !== config.url;
+
+/**
  * The primary's store and, with ALMANAC_DATABASE_READ_URLS, the router that lets its replicas answer reads (closed
- * with the store). A listener address apart from the pool's means the pool goes through a pooler: then no
- * statement is prepared by name, on the primary's pool or the replicas'.
+ * with the store).
  */
 function openPostgres(config: PostgresConfig, hooks: StoreHooks): Store {
-  const namedStatements = config.listenUrl === undefined || config.listenUrl === config.url;
+  const namedStatements = !throughPooler(config);
   const { store, listener } = openPostgresStore(config.url, hooks, { listenUrl: config.listenUrl, namedStatements });
   const readUrls = config.readUrls ?? [];
   if (readUrls.length === 0) return store;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { throughPooler } from '../../src/storage/open-store.ts';
 import { backends, createSqliteDatabase } from '../support/databases.ts';
 import { gqlData, ingest, mcp } from '../support/graphql.ts';
 import { useServer } from '../support/lifecycle.ts';
@@ -26,7 +27,7 @@ for (const backend of await backends()) {
     let direct = false;
     useServer(backend, (s, db) => {
       server = s;
-      direct = db.config.kind === 'postgres' && (db.config.listenUrl === undefined || db.config.listenUrl === db.config.url);
+      direct = db.config.kind === 'postgres' && !throughPooler(db.config);
     });
     const scrape = async () => {
       const res = await server.request('GET', '/metrics', { auth: null });

@@ -1,9 +1,16 @@
+/** A connection pool's open connections, those idle, and requests waiting for one. */
+export interface PoolStats {
+  readonly total: number;
+  readonly idle: number;
+  readonly waiting: number;
+}
+
 /** What the database itself looks like from this process, for operators' gauges; each field only where it applies. */
 export interface DatabaseStats {
-  /** PostgreSQL: the pool's open connections, those idle, and requests waiting for one. */
-  readonly pool?: { readonly total: number; readonly idle: number; readonly waiting: number };
-  /** PostgreSQL straight to the server: the same of the search pool (postgres/search-session.ts). */
-  readonly searchPool?: { readonly total: number; readonly idle: number; readonly waiting: number };
+  /** PostgreSQL: the pool's. */
+  readonly pool?: PoolStats;
+  /** PostgreSQL straight to the server: the search pool's (postgres/search-session.ts). */
+  readonly searchPool?: PoolStats;
   /** SQLite: bytes in the write-ahead log file (it grows until a checkpoint truncates it). */
   readonly walBytes?: number;
 }

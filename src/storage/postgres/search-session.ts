@@ -1,4 +1,5 @@
 import pg from 'pg';
+import type { PoolStats } from '../ports/database.ts';
 import { inTransaction } from './transaction.ts';
 
 /**
@@ -34,8 +35,8 @@ export const searchSettingsSql = (local: boolean): string =>
 /** Runs a search's statements over every match (page, total and facets) under searchSettingsSql's settings. */
 export interface MatchesRunner {
   run(sql: string, params: readonly unknown[]): Promise<Array<Record<string, unknown>>>;
-  /** The search pool's open connections, idle ones and requests waiting for one; undefined without a pool of its own. */
-  stats(): { readonly total: number; readonly idle: number; readonly waiting: number } | undefined;
+  /** The search pool's connections; undefined without a pool of its own. */
+  stats(): PoolStats | undefined;
   close(): Promise<void>;
 }
 
@@ -43,7 +44,9 @@ type Rows = Array<Record<string, unknown>>;
 
 /**
  * Through a transaction-mode pooler (PgBouncer): a session's settings would stay on whichever server connection ran
- * them, so each statement runs in a read-only transaction of its own that sets them LOCAL, three round trips.
+ * them, so each statement runs in a read-only transaction of its own that sets them LOCAL, three round trips. JIT
+ * too: the main pool asks for `jit=off` when it connects, but such a pooler may drop start-up options (PgBouncer with
+ * `options` in `ignore_startup_parameters`, as scripts/pgbouncer.mjs sets it).
  */
 export function transactionMatches(pool: pg.Pool): MatchesRunner {
   return {
@@ -79,7 +82,7 @@ export function sessionMatches(config: pg.PoolConfig): MatchesRunner {
     max: SEARCH_POOL_SIZE,
     idleTimeoutMillis: SEARCH_IDLE_MILLIS,
     application_name: SEARCH_SESSION_NAME,
-    options: [config.options, '-c jit=off -c default_transaction_read_only=on'].filter((o) => o).join(' '),
+    options: [config.options, '-c default_transaction_read_only=on'].filter((o) => o).join(' '),
     // Awaited before the connection is handed out; if it fails, the connection is closed and the statement fails.
     onConnect: async (client) => {
       await client.query(searchSettingsSql(false));
