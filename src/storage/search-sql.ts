@@ -69,6 +69,19 @@ export interface SearchDialect {
     readonly facets: string;
   };
   /**
+   * Where the engine keeps a document row per entity holding its words (PostgreSQL's search_docs): a words query's
+   * matches read as those rows `e` (`urn`, `entity_type`, `removed`, `names`, `facets`, `score`), found by the
+   * engine's full-text index with no other row of the match read. Absent where words are read from per-field rows
+   * alone, and not used for `/q field:` words (their field's rows).
+   */
+  readonly wordRows?: {
+    readonly sql: (params: unknown[], words: readonly string[], prefix: boolean, boosts: readonly number[]) => string;
+    /** The row `e` is not of a soft-deleted entity. */
+    readonly live: string;
+    /** The ranking tier (matchedSql) of the row `e` for the folded query text `name`. */
+    readonly tier: (params: unknown[], name: string) => string;
+  };
+  /**
    * The registry's name of the type of the entity `urn` (an expression) when it is one of `types` (else NULL), from
    * the urn itself (`urn:li:<type>:...`; the type's case as the writes accepted it). Where set, a query's matches
    * (which come from the index's rows alone, deleted in the transaction that deletes their entity) are not looked up
@@ -160,6 +173,8 @@ export interface SearchRules {
   readonly fold: (text: string) => string;
   /** `platform.keyword` and `platform` are one field. */
   readonly baseField: (field: string) => string;
+  /** Every boost a field queried by default carries (the registry's), highest first. */
+  readonly boosts: readonly number[];
 }
 
 const ENTITY_TYPE_FIELDS = new Set(['_entityType', 'entityType', '_index']);
@@ -470,7 +485,12 @@ export function matchedSql(
   // A word's matches on an engine that numbers its documents are those rows: the soft-deletion flag and the names
   // are read from them, not sought per match.
   const documents = keyed === undefined && parsed.kind === 'words' ? d.documents : undefined;
-  if (documents !== undefined && parsed.kind === 'words') {
+  // A words query on an engine whose document rows hold the words: those rows are the matches.
+  const rows = keyed === undefined && parsed.kind === 'words' && parsed.field === undefined ? d.wordRows : undefined;
+  if (rows !== undefined && parsed.kind === 'words') {
+    from = `(${rows.sql(params, parsed.words, wordsPrefix(parsed), rules.boosts)}) e`;
+    doc = 'NULL';
+  } else if (documents !== undefined && parsed.kind === 'words') {
     from = `(${documents.wordDocs(params, parsed.words, wordsPrefix(parsed), parsed.field)}) h CROSS JOIN ${documents.table} e`;
     doc = 'e.id';
     where.push('e.id = h.doc');
@@ -483,15 +503,16 @@ export function matchedSql(
       where.push('e.urn = h.urn');
     }
   }
-  const score = parsed.kind === 'all' ? '0' : 'h.score';
-  if (keyed === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all', documents?.live));
+  const score = parsed.kind === 'all' ? '0' : rows !== undefined ? 'e.score' : 'h.score';
+  if (keyed === undefined) where.push(...entityConditions(q, types, d, params, rules, now, parsed.kind === 'all', documents?.live ?? rows?.live));
   // The matches' lists of facet values, where asked and read from rows that hold them.
-  const facets = (facetLists && (documents?.facets ?? keyed?.facets)) || 'NULL';
+  const facets = (facetLists && (documents?.facets ?? keyed?.facets ?? (rows !== undefined ? 'e.facets' : undefined))) || 'NULL';
   let tier = '0';
   let names = '';
   if (parsed.kind === 'words' && parsed.field === undefined) {
     const name = rules.fold(parsed.text);
-    if (documents !== undefined) tier = documents.tier(params, name);
+    if (rows !== undefined) tier = rows.tier(params, name);
+    else if (documents !== undefined) tier = documents.tier(params, name);
     else {
       tier = 'COALESCE(t.tier, 0)';
       names = ` LEFT JOIN (SELECT urn, max(CASE WHEN folded = ${d.param(params, name)} THEN 2 ELSE 1 END) AS tier FROM search_fields

@@ -8,12 +8,13 @@ import { facetCountsSql } from '../../src/storage/sqlite/search.ts';
 import type { SearchQuery, Store, WriteOp } from '../../src/storage/store.ts';
 import { backends, createSqliteDatabase, execElsewhere, onConnection, type TestDatabase } from '../support/databases.ts';
 import { useStore } from '../support/lifecycle.ts';
-import { BEFORE_FACET_LISTS } from '../support/search-keys.ts';
+import { BEFORE_FACET_LISTS, POSTGRES_BEFORE_DOC_ROWS } from '../support/search-keys.ts';
 
-// A word's matches ranked by name and without the soft-deleted, after each kind of write, on both engines. SQLite
-// reads both from its document row (migration 29, sqlite/search-docs.ts), which the writes keep and the migration
-// fills in for a database from before it; PostgreSQL from the entity's own rows. Each entity's facet values are one
-// list on both engines (migration 30: SQLite's document row, PostgreSQL's search_facet_lists), filled in the same way.
+// A word's matches ranked by name and by their fields' boosts, without the soft-deleted, after each kind of write, on
+// both engines. Both read them from their document rows (SQLite's migration 29, sqlite/search-docs.ts; PostgreSQL's
+// 31, postgres/search-docs.ts, which holds the words too), which the writes keep and the migrations fill in for a
+// database from before them. Each entity's facet values are one list on both engines (migration 30: SQLite's document
+// row, PostgreSQL's search_facet_lists), filled in the same way.
 
 const ACTOR = 'urn:li:corpuser:test';
 const urn = (name: string) => `urn:li:dataset:(urn:li:dataPlatform:hive,db.${name},PROD)`;
@@ -44,11 +45,12 @@ const query = (text: string): SearchQuery => ({
 const ranked = async (store: Store, text: string) =>
   (await store.search.search({ ...query(text), paging: { start: 0, count: 10 } })).hits.map((h) => h.urn);
 
-/** Each SQLite document row's flag and names, by urn (PostgreSQL has no document rows). */
+/** Each document row's flag and names, by urn; on PostgreSQL its type, facet values and words too. */
 const docRows = (db: TestDatabase) =>
   onConnection(db, {
     sqlite: (conn) => conn.prepare('SELECT urn, removed, names FROM search_docs ORDER BY urn').all(),
-    postgres: () => Promise.reject(new Error('SQLite only')),
+    postgres: async (client) =>
+      (await client.query('SELECT urn, entity_type, removed, names, facets, words::text AS words FROM search_docs ORDER BY urn')).rows,
   });
 
 /**
@@ -113,32 +115,70 @@ for (const backend of await backends()) {
   });
 }
 
-// PostgreSQL keeps no document rows: the migration is SQLite's alone.
-describe('search on sqlite: a database from before the document rows held flags and names', () => {
-  it('is filled in by the migration for a database from before it, as the writes fill it', async () => {
-    const db = await createSqliteDatabase();
-    try {
-      let store = await openStore(db.config);
-      await seed(store);
-      await store.database.close();
-      const written = await docRows(db);
-      await execElsewhere(
-        db,
-        `ALTER TABLE search_docs DROP COLUMN removed; ALTER TABLE search_docs DROP COLUMN names;
-         DELETE FROM schema_migrations WHERE version = ${DOC_FLAGS_MIGRATION};`,
-      );
-      store = await openStore(db.config);
-      try {
-        assert.deepEqual(await ranked(store, 'orders'), EXPECTED);
-      } finally {
-        await store.database.close();
-      }
-      assert.deepEqual(await docRows(db), written);
-    } finally {
-      await db.drop();
-    }
+for (const backend of await backends()) {
+  describe(`search on ${backend.name}: a word's matches ranked by their best field's boost, phrases within one field`, { skip: backend.skip }, () => {
+    let store: Store;
+    useStore(backend, (s) => {
+      store = s;
+    });
+
+    it('ranks a name word over a description word over a tag, ties by urn, and reads a phrase within one field only', async () => {
+      await write(store, [
+        // Urn order is the reverse of rank order, so only the boosts can put them right.
+        ...dataset('a_tag', 'first', 'nothing here'),
+        op('a_tag', 'globalTags', { tags: [{ tag: 'urn:li:tag:kappa' }] }),
+        ...dataset('b_desc', 'second', 'the kappa totals'),
+        ...dataset('c_name', 'daily_kappa_totals', 'nothing here'),
+        // A description word and a name word: the name's boost ranks it.
+        ...dataset('d_both', 'kappa_of_d', 'kappa again'),
+        // The phrase "gamma delta": across two fields on one (a custom property's value ends one, the description, the
+        // next field of the aspect, starts with the other), within the description on the other.
+        ...dataset('e_across', 'third', 'delta things'),
+        op('e_across', 'datasetProperties', { name: 'third', description: 'delta things', customProperties: { k: 'gamma' } }),
+        ...dataset('f_within', 'fourth', 'gamma delta inside'),
+      ]);
+      // d_both and c_name: name words (d_both's name starts with the word: the prefix tier first).
+      assert.deepEqual(await ranked(store, 'kappa'), [urn('d_both'), urn('c_name'), urn('b_desc'), urn('a_tag')]);
+      assert.deepEqual(await ranked(store, '"gamma delta"'), [urn('f_within')]);
+      assert.deepEqual(await ranked(store, 'gamma'), [urn('e_across'), urn('f_within')]);
+    });
   });
-});
+}
+
+/**
+ * SQL that puts a database back as the release before its document rows held what a word's matches read: SQLite's
+ * before migration 29 (no flag, no names), PostgreSQL's before 31 (no document rows).
+ */
+const BEFORE_DOC_ROWS = {
+  sqlite: `ALTER TABLE search_docs DROP COLUMN removed; ALTER TABLE search_docs DROP COLUMN names;
+    DELETE FROM schema_migrations WHERE version = ${DOC_FLAGS_MIGRATION};`,
+  postgres: POSTGRES_BEFORE_DOC_ROWS,
+} as const;
+
+for (const backend of await backends()) {
+  describe(`search on ${backend.name}: a database from before the document rows held what a word's matches read`, { skip: backend.skip }, () => {
+    it('is filled in by the migration from the rows already indexed, as the writes fill it', async () => {
+      const db = await backend.create();
+      try {
+        let store = await openStore(db.config);
+        await seedTagged(store);
+        await store.database.close();
+        const written = await docRows(db);
+        assert.equal(written.length, 4, 'a row for each dataset');
+        await execElsewhere(db, BEFORE_DOC_ROWS[db.config.kind]);
+        store = await openStore(db.config);
+        try {
+          assert.deepEqual(await ranked(store, 'orders'), EXPECTED);
+        } finally {
+          await store.database.close();
+        }
+        assert.deepEqual(await docRows(db), written);
+      } finally {
+        await db.drop();
+      }
+    });
+  });
+}
 
 for (const backend of await backends()) {
   describe(`search on ${backend.name}: a database from before each entity's facet values were one list`, { skip: backend.skip }, () => {

@@ -1,4 +1,4 @@
-import { FACET_LISTS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
+import { DOC_ROWS_MIGRATION, FACET_LISTS_MIGRATION } from '../../src/storage/postgres/migrations.ts';
 import { FACET_FIELDS } from '../../src/storage/search-facet-fields.ts';
 import { sqlFieldList } from '../../src/storage/search-keys.ts';
 import { DOC_FACETS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
@@ -33,11 +33,16 @@ export const SQLITE_BEFORE_DOC_FACETS = `
   ALTER TABLE search_docs DROP COLUMN facets;
   DELETE FROM schema_migrations WHERE version = ${DOC_FACETS_MIGRATION};`;
 
+/** SQL that puts a PostgreSQL database back as the release before migration 31 left it: no document rows. */
+export const POSTGRES_BEFORE_DOC_ROWS = `
+  DROP TABLE search_docs; DROP AGGREGATE search_doc_words_agg(tsvector); DROP FUNCTION search_doc_words(text, real);
+  DELETE FROM schema_migrations WHERE version = ${DOC_ROWS_MIGRATION};`;
+
 /**
- * SQL that puts a PostgreSQL database back as the release before migration 30 left it: the facet values as rows of
+ * SQL that puts a PostgreSQL database back as the release before migration 30 left it (and so before 31's): the facet values as rows of
  * `search_facets` (filled from search_fields, as migration 25 did), no lists of them.
  */
-export const POSTGRES_BEFORE_FACET_LISTS = `
+export const POSTGRES_BEFORE_FACET_LISTS = `${POSTGRES_BEFORE_DOC_ROWS}
   CREATE TABLE search_facets (urn TEXT NOT NULL, field TEXT NOT NULL, value TEXT NOT NULL, aspect TEXT NOT NULL);
   INSERT INTO search_facets (urn, field, value, aspect)
     SELECT DISTINCT urn, field, value, aspect FROM search_fields WHERE field IN (${sqlFieldList(FACET_FIELDS)});

@@ -1,6 +1,7 @@
 import type { SearchDocuments } from '../../storage/store.ts';
 import { badRequest } from '../errors.ts';
 import { entitySpec, findEntitySpec } from '../registry/index.ts';
+import { DEFAULT_QUERY_BOOSTS } from './search-entries.ts';
 import { baseFieldName } from './search-filter.ts';
 import { foldText } from './search-tokens.ts';
 
@@ -11,4 +12,5 @@ export const searchDocuments: SearchDocuments = {
   baseField: baseFieldName,
   fold: foldText,
   invalidScrollId: (scrollId) => badRequest(`Invalid scrollId ${scrollId}: pass back a nextScrollId this server returned, unchanged`),
+  boosts: DEFAULT_QUERY_BOOSTS,
 };

@@ -195,6 +195,20 @@ export function searchEntries(entityType: string, aspectName: string, value: Jso
   return out;
 }
 
+/**
+ * Every boost a field queried by default can carry: the registry's `boostScore` of its text fields queried by default,
+ * and 1 (the default, and the urn's words and derived fields). PostgreSQL's document rows keep a word under its
+ * field's boost (postgres/search-docs.ts), and a search asks for it under each of these.
+ */
+export const DEFAULT_QUERY_BOOSTS: readonly number[] = [
+  ...new Set([
+    1,
+    ...Object.values(DATAHUB_REGISTRY.aspects).flatMap((a) =>
+      (a.searchable ?? []).filter((s) => TEXT_TYPES.has(s.type) && s.queryByDefault !== false).map((s) => s.boostScore ?? 1),
+    ),
+  ]),
+].sort((a, b) => b - a);
+
 /** Aspects whose values contribute anything: the store indexes only these. */
 export const SEARCHABLE_ASPECTS: ReadonlySet<string> = new Set([
   ...Object.entries(DATAHUB_REGISTRY.aspects)

@@ -72,6 +72,8 @@ export interface SearchDocuments {
   fold(text: string): string;
   /** The error for a scroll id this server did not return. */
   invalidScrollId(scrollId: string): Error;
+  /** Every boost a field queried by default carries (the registry's), highest first. */
+  readonly boosts: readonly number[];
 }
 
 /**

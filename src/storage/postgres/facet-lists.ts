@@ -22,7 +22,8 @@ export const facetListAggSql = (where: string): string => {
 };
 
 /**
- * `SELECT field, value, n` over the matches `m` (SearchDialect.facetCounts): each match's list by a seek, its values
+ * `SELECT field, value, n` over the matches `m` (SearchDialect.facetCounts): each match's list (`m.facets` where the
+ * matches are document rows, postgres/search-docs.ts, else by a seek), its values
  * counted by a hash, then split back into field and value and kept for the `fields` asked (a placeholder of a
  * `text[]`). An entity without a list has no facet value. The seek is a scalar subquery, which PostgreSQL does not
  * turn into a join: as a join, it hashed every list of the catalog for 1,000 matches of 100,000 entities (7.4 ms
@@ -31,6 +32,6 @@ export const facetListAggSql = (where: string): string => {
 export const facetCountsSql = (fields: string): string => `SELECT c.field AS field, c.value AS value, c.n AS n FROM (
       SELECT split_part(v.item, chr(1), 1) AS field, substr(v.item, strpos(v.item, chr(1)) + 1) AS value, v.n AS n FROM (
         SELECT f.item AS item, count(*) AS n
-          FROM m CROSS JOIN LATERAL unnest((SELECT l.facets FROM search_facet_lists l WHERE l.urn = m.urn)) AS f(item)
+          FROM m CROSS JOIN LATERAL unnest(COALESCE(m.facets::text[], (SELECT l.facets FROM search_facet_lists l WHERE l.urn = m.urn))) AS f(item)
          GROUP BY f.item) v) c
      WHERE c.field = ANY(${fields})`;

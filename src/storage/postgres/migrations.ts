@@ -5,6 +5,7 @@
 import { AUTH_CHANGE_TRIGGERS, AUTH_CHANNEL } from '../auth-change-sql.ts';
 import { FACET_FIELDS } from '../search-facet-fields.ts';
 import { facetListAggSql } from './facet-lists.ts';
+import { DOC_WORDS_FUNCTIONS_SQL, docNamesSql, docWordsSql } from './search-docs.ts';
 import {
   docKeySourcesSql,
   docKeysAggSql,
@@ -666,7 +667,27 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALTER TABLE search_facet_lists ADD PRIMARY KEY (urn);
   DROP TABLE search_facets;
   `,
+  // 31: a word's matches are rows of their own (issue 31, postgres/search-docs.ts). Each entity with words in fields
+  // queried by default has one row of search_docs: its type, soft-deletion flag, names, list of facet values, and its
+  // words under their fields' boosts as a tsvector under GIN. Filled from the rows already indexed, the GIN index built
+  // after them.
+  `
+  ${DOC_WORDS_FUNCTIONS_SQL}
+  CREATE TABLE search_docs (urn TEXT NOT NULL, entity_type TEXT NOT NULL, removed BOOLEAN NOT NULL, names TEXT, facets TEXT[], words TSVECTOR NOT NULL);
+  INSERT INTO search_docs (urn, entity_type, removed, names, facets, words)
+    SELECT urn, entity_type, removed, names, facets, words FROM (
+      SELECT e.urn, e.entity_type, EXISTS (SELECT 1 FROM search_fields r WHERE r.urn = e.urn AND ${REMOVED_ROWS}) AS removed,
+             ${docNamesSql('e.urn')} AS names, (SELECT l.facets FROM search_facet_lists l WHERE l.urn = e.urn) AS facets,
+             ${docWordsSql('e.urn')} AS words
+        FROM entities e) d
+     WHERE words IS NOT NULL;
+  ALTER TABLE search_docs ADD PRIMARY KEY (urn);
+  CREATE INDEX search_docs_words ON search_docs USING gin (words);
+  `,
 ];
+
+/** The migration that gives each entity with words a document row (postgres/search-docs.ts). */
+export const DOC_ROWS_MIGRATION = 31;
 
 /** The migration that lists each entity's facet values on a row of its own (postgres/facet-lists.ts). */
 export const FACET_LISTS_MIGRATION = 30;

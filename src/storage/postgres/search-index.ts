@@ -3,8 +3,9 @@ import type { SearchEntry } from '../ports/search-index.ts';
 import { searchTextRows } from '../search-rows.ts';
 import type { AspectIndexer, Json, SearchIndexBuild } from '../store.ts';
 import { buildState, COMPLETE, firstCursor, nextCursor, SEARCH_BUILD_KEY, type BuildCursor } from '../search-build.ts';
-import { DOC_KEY_FIELDS, docKeysAggSql, docKeySourcesSql, sqlFieldList, typeKeySql, VALUE_KEY_FIELDS } from '../search-keys.ts';
+import { docKeysAggSql, docKeySourcesSql, typeKeySql, VALUE_KEY_FIELDS } from '../search-keys.ts';
 import { facetListAggSql } from './facet-lists.ts';
+import { docNamesSql, docWordsSql } from './search-docs.ts';
 import { atCommit, inTransaction, type CommitPart } from './transaction.ts';
 
 /** One aspect's entries as the column arrays `unnest` reads: exact values, and one text row per field. */
@@ -50,23 +51,18 @@ function columns(urns: readonly string[], aspects: readonly string[], entries: R
 
 const INSERT_FIELDS = `INSERT INTO search_fields (urn, aspect, field, value, folded, num, is_name)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[])`;
-/** What an aspect contributed before, deleted: its rows' urns and fields returned. */
-const GONE = `gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn, s.field),
+/** What an aspect contributed before, deleted. */
+const GONE = `gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
             gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),`;
-/**
- * The `search_fields` rows whose going changes an entity's keys or its list of facet values: a facet value, the
- * soft-deletion flag, a value of VALUE_KEY_FIELDS.
- */
-const KEY_ROW_FIELDS = `field IN (${sqlFieldList(DOC_KEY_FIELDS)})`;
-
 /** The collector of the urns whose keys a transaction writes at its commit. */
 const KEYS = {};
 
 /**
  * Writes the keys of `urns` again (storage/search-keys.ts) from their facet rows, values of VALUE_KEY_FIELDS and
- * soft-deletion flags as the transaction leaves them, with their entity types, and their lists of facet values
- * (postgres/facet-lists.ts): the last statement before the commit, joined with the change log's (postgres/transaction.ts).
- * A tsvector or a list unchanged is not written again (its GIN entries stay). Each entity's rows and type are read by its urn
+ * soft-deletion flags as the transaction leaves them, with their entity types, their lists of facet values
+ * (postgres/facet-lists.ts) and their document rows (postgres/search-docs.ts: also their names and the words of their
+ * text rows): the last statement before the commit, joined with the change log's (postgres/transaction.ts).
+ * A tsvector, a list or a document row unchanged is not written again (its GIN entries stay). Each entity's rows and type are read by its urn
  * (a LATERAL union and a scalar subquery: seeks whatever the statistics say): joined to the list of urns, they were
  * planned as scans of `search_facets`, `search_fields` and `entities` while the tables had no statistics (a new
  * database, a bulk load before autovacuum's first ANALYZE, a server without autovacuum), a scan of each table on
@@ -76,7 +72,8 @@ const KEYS = {};
  */
 const keysPart = (urns: string[]): CommitPart => ({
   with: (name, param) => `${name('keys')} AS (
-      SELECT e.urn, e.entity_type, ${docKeysAggSql('e.entity_type')} AS keys, ${facetListAggSql(`x.kind = 'f'`)} AS facets
+      SELECT e.urn, e.entity_type, ${docKeysAggSql('e.entity_type')} AS keys, ${facetListAggSql(`x.kind = 'f'`)} AS facets,
+             COALESCE(bool_or(x.kind = 'r'), false) AS removed
         FROM (SELECT urn, (SELECT entity_type FROM entities WHERE urn = n.urn) AS entity_type FROM unnest(${param(1)}::text[]) AS n(urn)) e
         LEFT JOIN LATERAL (${docKeySourcesSql('urn = e.urn')}) x ON true
        GROUP BY e.urn, e.entity_type),
@@ -89,7 +86,16 @@ const keysPart = (urns: string[]): CommitPart => ({
         WHERE s.urn = k.urn AND (k.facets IS NULL OR k.entity_type IS NULL)),
     ${name('lists_put')} AS (INSERT INTO search_facet_lists (urn, facets)
         SELECT urn, facets FROM ${name('keys')} WHERE facets IS NOT NULL AND entity_type IS NOT NULL
-      ON CONFLICT (urn) DO UPDATE SET facets = excluded.facets WHERE search_facet_lists.facets IS DISTINCT FROM excluded.facets)`,
+      ON CONFLICT (urn) DO UPDATE SET facets = excluded.facets WHERE search_facet_lists.facets IS DISTINCT FROM excluded.facets),
+    ${name('docs')} AS (SELECT k.urn, k.entity_type, k.removed, k.facets, ${docNamesSql('k.urn')} AS names, ${docWordsSql('k.urn')} AS words
+        FROM ${name('keys')} k),
+    ${name('docs_gone')} AS (DELETE FROM search_docs s USING ${name('docs')} d
+        WHERE s.urn = d.urn AND (d.words IS NULL OR d.entity_type IS NULL)),
+    ${name('docs_put')} AS (INSERT INTO search_docs (urn, entity_type, removed, names, facets, words)
+        SELECT urn, entity_type, removed, names, facets, words FROM ${name('docs')} WHERE words IS NOT NULL AND entity_type IS NOT NULL
+      ON CONFLICT (urn) DO UPDATE SET removed = excluded.removed, names = excluded.names, facets = excluded.facets, words = excluded.words
+        WHERE (search_docs.removed, search_docs.names, search_docs.facets, search_docs.words)
+          IS DISTINCT FROM (excluded.removed, excluded.names, excluded.facets, excluded.words))`,
   values: [urns],
   planEachTime: true,
 });
@@ -183,7 +189,7 @@ export class PostgresSearchIndex {
   async forgetEntity(c: pg.PoolClient, urn: string): Promise<void> {
     await c.query(
       `WITH gone AS (DELETE FROM search_fields WHERE urn = $1), gone_lists AS (DELETE FROM search_facet_lists WHERE urn = $1),
-            gone_keys AS (DELETE FROM search_keys WHERE urn = $1)
+            gone_keys AS (DELETE FROM search_keys WHERE urn = $1), gone_docs AS (DELETE FROM search_docs WHERE urn = $1)
        DELETE FROM search_text WHERE urn = $1`,
       [urn],
     );
@@ -263,15 +269,13 @@ export class PostgresSearchIndex {
       items.map((i) => i.aspect),
       items.map((i) => i.entries),
     );
-    // The urns whose facet values, values of VALUE_KEY_FIELDS or soft-deletion flag went (deleted to be written again, or for good), and those
-    // whose entries hold some: their keys and lists of facet values are written at the commit.
     // The `keys` item stays when nothing reads it (`created`): it gives $14 and $15 their types.
-    const { rows } = await c.query<{ urn: string }>(
+    await c.query(
       `WITH keys AS (SELECT * FROM unnest($14::text[], $15::text[]) AS k(urn, aspect)),
             ${created ? '' : GONE}
             fields AS (${INSERT_FIELDS}),
             text AS (${INSERT_TEXT})
-       ${created ? 'SELECT NULL::text AS urn WHERE false' : `SELECT DISTINCT urn FROM gone_fields WHERE ${KEY_ROW_FIELDS}`}`,
+       SELECT 1 WHERE false`,
       [
         f.urn,
         f.aspect,
@@ -290,10 +294,10 @@ export class PostgresSearchIndex {
         items.map((i) => i.aspect),
       ],
     );
-    const changed = new Set(rows.map((r) => r.urn));
-    for (const i of items) if (i.entries.some((e) => DOC_KEY_FIELDS.has(e.field))) changed.add(i.urn);
+    // Every urn whose aspects were written: its keys, its list of facet values and its document row
+    // (postgres/search-docs.ts: its words, names and soft-deletion flag) are written again at the commit.
     const values = keyValuesOf(items);
-    if (changed.size > 0) atCommit(c, KEYS, [...changed], lockedKeysPart);
+    atCommit(c, KEYS, [...new Set(items.map((i) => i.urn))], lockedKeysPart);
     if (values.length > 0) atCommit(c, KEY_VALUES, values, keyValuesPart(false));
   }
 }

@@ -5,7 +5,9 @@ import { filterKeys, KEY_FIELDS, OVERFLOW_KEY, searchKeySql, TSQUERY_KEYS, value
 import { prefixPattern, type SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { facetCountsSql } from './facet-lists.ts';
+import { docWordRowsSql } from './search-docs.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
+import { docTierSql } from '../search-doc-names.ts';
 import type { MatchesRunner } from './search-session.ts';
 import { inTransaction } from './transaction.ts';
 
@@ -50,6 +52,12 @@ const POSTGRES_SEARCH: SearchDialect = {
     return facetCountsSql(`$${params.length}::text[]`);
   },
   namesFrom: 'search_fields n',
+  // The document rows (migration 31, postgres/search-docs.ts).
+  wordRows: {
+    sql: (params, words, prefix, boosts) => docWordRowsSql(params, words, prefix, boosts, POSTGRES_SEARCH.param),
+    live: 'NOT e.removed',
+    tier: (params, name) => docTierSql(params, name, POSTGRES_SEARCH.param, 'strpos'),
+  },
   // The keys' tsvector under GIN (migration 27), read as the entity rows themselves.
   keyFilter: (params, filter, includeRemoved, types, rules) => {
     // The facet fields and the soft-deletion flag: an entity past MAX_VALUE_KEYS holds no keys for its column paths,

@@ -4,7 +4,7 @@ import { IndexSearch } from '../index-search.ts';
 import type { SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { MAX_JOINED_BYTES } from './facet-tally.ts';
-import { docTierSql } from './search-docs.ts';
+import { docTierSql } from '../search-doc-names.ts';
 import { SLOTS, type SqliteSearchIndex } from './search-index.ts';
 import { DOC_KEY_FIELDS, filterKeys, FTS5_KEYS, valueKeysOf } from '../search-keys.ts';
 
@@ -83,7 +83,7 @@ const SQLITE_SEARCH: SearchDialect = {
     ofUrn: (urn) => `(SELECT id FROM search_docs WHERE urn = ${urn})`,
     // The row's own flag and names (migration 29, sqlite/search-docs.ts).
     live: 'e.removed = 0',
-    tier: (params, name) => docTierSql(params, name, SQLITE_SEARCH.param),
+    tier: (params, name) => docTierSql(params, name, SQLITE_SEARCH.param, 'instr'),
     facets: 'e.facets',
   },
   // A field path's or a flag's entities (migration 27): each distinct value the condition selects, from
