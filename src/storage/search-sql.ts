@@ -75,7 +75,8 @@ export interface SearchDialect {
    * alone, and not used for `/q field:` words (their field's rows).
    */
   readonly wordRows?: {
-    readonly sql: (params: unknown[], words: readonly string[], prefix: boolean, boosts: readonly number[]) => string;
+    /** The rows holding every one of `terms` (one, or a plain query's AND of words), `score` the sum of each term's best boost. */
+    readonly sql: (params: unknown[], terms: ReadonlyArray<{ words: readonly string[]; prefix: boolean }>, boosts: readonly number[]) => string;
     /** The row `e` is not of a soft-deleted entity. */
     readonly live: string;
     /** The ranking tier (matchedSql) of the row `e` for the folded query text `name`. */
@@ -485,10 +486,16 @@ export function matchedSql(
   // A word's matches on an engine that numbers its documents are those rows: the soft-deletion flag and the names
   // are read from them, not sought per match.
   const documents = keyed === undefined && parsed.kind === 'words' ? d.documents : undefined;
-  // A words query on an engine whose document rows hold the words: those rows are the matches.
-  const rows = keyed === undefined && parsed.kind === 'words' && parsed.field === undefined ? d.wordRows : undefined;
-  if (rows !== undefined && parsed.kind === 'words') {
-    from = `(${rows.sql(params, parsed.words, wordsPrefix(parsed), rules.boosts)}) e`;
+  // A words query (one term, or an AND of terms, none for a field) on an engine whose document rows hold the words:
+  // those rows are the matches.
+  const terms = keyed === undefined && d.wordRows !== undefined ? plainTerms(parsed) : undefined;
+  const rows = terms !== undefined ? d.wordRows : undefined;
+  if (rows !== undefined && terms !== undefined) {
+    from = `(${rows.sql(
+      params,
+      terms.map((t) => ({ words: t.words, prefix: wordsPrefix(t) })),
+      rules.boosts,
+    )}) e`;
     doc = 'NULL';
   } else if (documents !== undefined && parsed.kind === 'words') {
     from = `(${documents.wordDocs(params, parsed.words, wordsPrefix(parsed), parsed.field)}) h CROSS JOIN ${documents.table} e`;
@@ -523,6 +530,13 @@ export function matchedSql(
   const sql = `SELECT e.urn AS urn, ${doc} AS doc, e.entity_type AS entity_type, ${score} AS score, ${tier} AS tier, ${typeOrder} AS type_order, ${facets} AS facets
     FROM ${from}${names} WHERE ${where.join(' AND ')}`;
   return keyed === undefined ? { sql } : { sql, count: keyed.count };
+}
+
+/** A plain query's terms: its words, or the words of each child of an AND of them; undefined when any names a field. */
+function plainTerms(q: ParsedQuery): Array<Extract<ParsedQuery, { kind: 'words' }>> | undefined {
+  const children = q.kind === 'and' ? q.children : [q];
+  const terms = children.filter((c): c is Extract<ParsedQuery, { kind: 'words' }> => c.kind === 'words' && c.field === undefined);
+  return terms.length === children.length && terms.length > 0 ? terms : undefined;
 }
 
 /** The order of a page: the sort criteria when given (missing values last), else the ranking; then type and urn. */

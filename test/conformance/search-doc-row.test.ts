@@ -158,9 +158,17 @@ for (const backend of await backends()) {
         ...dataset('e_across', 'third', 'delta things'),
         op('e_across', 'datasetProperties', { name: 'third', description: 'delta things', customProperties: { k: 'gamma' } }),
         ...dataset('f_within', 'fourth', 'gamma delta inside'),
+        // "sigma tau": sigma in both descriptions; tau in g's description, in h's name (h ranks by the second word).
+        ...dataset('g_sigma', 'fifth', 'sigma tau'),
+        ...dataset('h_sigma', 'tau_named', 'sigma'),
       ]);
       // d_both and c_name: name words (d_both's name starts with the word: the prefix tier first).
       assert.deepEqual(await ranked(store, 'kappa'), [urn('d_both'), urn('c_name'), urn('b_desc'), urn('a_tag')]);
+      // Several words: each must be there, the boosts of each one's best field added.
+      assert.deepEqual(await ranked(store, 'kappa totals'), [urn('c_name'), urn('b_desc')]);
+      assert.deepEqual(await ranked(store, 'first kappa'), [urn('a_tag')]);
+      assert.deepEqual(await ranked(store, 'sigma tau'), [urn('h_sigma'), urn('g_sigma')]);
+      assert.deepEqual(await ranked(store, 'kappa "with gamma"'), []);
       assert.deepEqual(await ranked(store, '"gamma delta"'), [urn('f_within')]);
       assert.deepEqual(await ranked(store, 'gamma'), [urn('e_across'), urn('f_within')]);
     });

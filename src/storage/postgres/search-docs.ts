@@ -53,23 +53,50 @@ if (NAMES_SEP !== '\u001f') throw new Error('docNamesSql writes chr(31) as the s
  */
 const lexeme = (boost: number, word: string): string => `'${String(boost)}~${word}'`;
 
+/** A term of a words query: a phrase (one word is the plain case), its last word a prefix if `prefix`. */
+export interface DocTerm {
+  readonly words: readonly string[];
+  readonly prefix: boolean;
+}
+
+/** The term as a tsquery over the words kept under `boost`. */
+const phraseUnder = (term: DocTerm, boost: number): string =>
+  `(${term.words.map((w, i) => `${lexeme(boost, w)}${term.prefix && i === term.words.length - 1 ? ':*' : ''}`).join(' <-> ')})`;
+
 /**
- * The document rows `e` whose words hold the phrase `words` (the last a prefix if `prefix`), each with the boost of
- * its best field as `score`: one GIN read per boost, highest first, each leaving out the rows a higher one found.
- * `param` pushes a value and answers its placeholder.
+ * The rows holding `term` with the boost of its best field as `score`: one GIN read per boost, highest first, each
+ * leaving out the rows a higher one found, each also asking `also` (a tsquery the rows must match, or undefined).
  */
-export function docWordRowsSql(
-  params: unknown[],
-  words: readonly string[],
-  prefix: boolean,
-  boosts: readonly number[],
-  param: (params: unknown[], value: unknown) => string,
-): string {
-  const phrase = (boost: number) => `(${words.map((w, i) => `${lexeme(boost, w)}${prefix && i === words.length - 1 ? ':*' : ''}`).join(' <-> ')})`;
-  const reads = boosts.map((boost, i) => {
-    const higher = boosts.slice(0, i).map(phrase);
-    const query = higher.length === 0 ? phrase(boost) : `${phrase(boost)} & !(${higher.join(' | ')})`;
-    return `SELECT urn, entity_type, removed, names, facets, ${param(params, boost)} AS score FROM search_docs WHERE words @@ ${param(params, query)}::tsquery`;
-  });
-  return reads.join(' UNION ALL ');
+function termRows(term: DocTerm, also: string | undefined, boosts: readonly number[], columns: string, params: unknown[], param: Param): string {
+  return boosts
+    .map((boost, i) => {
+      const higher = boosts.slice(0, i).map((b) => phraseUnder(term, b));
+      const query = [phraseUnder(term, boost), ...(higher.length > 0 ? [`!(${higher.join(' | ')})`] : []), ...(also ? [also] : [])].join(' & ');
+      return `SELECT ${columns}, ${param(params, boost)} AS score FROM search_docs WHERE words @@ ${param(params, query)}::tsquery`;
+    })
+    .join(' UNION ALL ');
+}
+
+type Param = (params: unknown[], value: unknown) => string;
+
+/**
+ * The document rows `e` holding every one of `terms` (a plain query's words: AND), each with `score`, the sum over the
+ * terms of the boost of the best field holding it, as search_text's rows give it (storage/search-sql.ts: matchSql).
+ * One term: its rows (termRows). More: each term's rows among those holding every term (the GIN index intersects
+ * them), joined by urn; each holds one row per match, so the join is one to one.
+ */
+export function docWordRowsSql(params: unknown[], terms: readonly DocTerm[], boosts: readonly number[], param: Param): string {
+  const columns = 'urn, entity_type, removed, names, facets';
+  if (terms.length === 1) return termRows(terms[0]!, undefined, boosts, columns, params, param);
+  const any = (term: DocTerm) => `(${boosts.map((b) => phraseUnder(term, b)).join(' | ')})`;
+  const others = (i: number) =>
+    terms
+      .filter((_, j) => j !== i)
+      .map(any)
+      .join(' & ');
+  const [first, ...rest] = terms;
+  const joins = rest.map((term, i) => ` JOIN (${termRows(term, others(i + 1), boosts, 'urn', params, param)}) t${i + 1} ON t${i + 1}.urn = t0.urn`);
+  const score = ['t0.score', ...rest.map((_, i) => `t${i + 1}.score`)].join(' + ');
+  return `SELECT t0.urn, t0.entity_type, t0.removed, t0.names, t0.facets, ${score} AS score
+    FROM (${termRows(first!, others(0), boosts, columns, params, param)}) t0${joins.join('')}`;
 }

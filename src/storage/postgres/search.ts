@@ -54,7 +54,7 @@ const POSTGRES_SEARCH: SearchDialect = {
   namesFrom: 'search_fields n',
   // The document rows (migration 31, postgres/search-docs.ts).
   wordRows: {
-    sql: (params, words, prefix, boosts) => docWordRowsSql(params, words, prefix, boosts, POSTGRES_SEARCH.param),
+    sql: (params, terms, boosts) => docWordRowsSql(params, terms, boosts, POSTGRES_SEARCH.param),
     live: 'NOT e.removed',
     tier: (params, name) => docTierSql(params, name, POSTGRES_SEARCH.param, 'strpos'),
   },
