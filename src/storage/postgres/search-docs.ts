@@ -13,7 +13,7 @@
  * ones: the boost a match ranks by (its best field's) is the branch that found it, with no read of its words. A
  * field's positions start one past the last field's, so a phrase never spans two fields. Written with the entity's
  * keys at the commit (postgres/search-index.ts), from its search_text rows; search_text stays for `/q field:` words
- * and for queries of several terms.
+ * and for queries with OR or an exclusion.
  */
 import { NAMES_SEP } from '../search-doc-names.ts';
 import { NAME_FIELDS } from '../search-sql.ts';
