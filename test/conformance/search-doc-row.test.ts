@@ -164,6 +164,31 @@ for (const backend of await backends()) {
       ]);
       // d_both and c_name: name words (d_both's name starts with the word: the prefix tier first).
       assert.deepEqual(await ranked(store, 'kappa'), [urn('d_both'), urn('c_name'), urn('b_desc'), urn('a_tag')]);
+      // A phrase past PostgreSQL's 16,383rd position of the entity (17,000 description words before its field
+      // paths, 340 of them `id`: past 256 positions of one word too) is still found, and only in its order. (Within
+      // one field, PostgreSQL's full-text rows have always kept positions up to 16,383 alone.)
+      const letters = (i: number): string => (i < 26 ? '' : letters(Math.floor(i / 26) - 1)) + String.fromCharCode(97 + (i % 26));
+      const filler = Array.from({ length: 17_000 }, (_, i) => (i % 50 === 0 ? 'id' : `w${letters(i)}`)).join(' ');
+      await write(store, [
+        ...dataset('i_wide', 'sixth', filler),
+        op('i_wide', 'schemaMetadata', {
+          schemaName: 's',
+          platform: 'urn:li:dataPlatform:hive',
+          version: 0,
+          hash: '',
+          platformSchema: { 'com.linkedin.schema.OtherSchema': { rawSchema: '' } },
+          fields: [{ fieldPath: 'customer_id', nativeDataType: 'int', type: { type: { 'com.linkedin.schema.NumberType': {} } } }],
+        }),
+      ]);
+      assert.deepEqual(await ranked(store, 'customer_id'), [urn('i_wide')]);
+      assert.deepEqual(await ranked(store, '"id customer"'), [], 'the phrase checked in its field, in order');
+      assert.deepEqual(await ranked(store, 'sixth customer_id'), [urn('i_wide')]);
+      // A word longer than any the index keeps finds nothing (PostgreSQL's tsquery would refuse it).
+      assert.deepEqual(await ranked(store, 'q'.repeat(2100)), []);
+      // A description of 480,000 bytes is written (past what PostgreSQL's document row takes of one field) and the
+      // entity is still found by its other words.
+      await write(store, dataset('j_huge', 'seventh_huge', 'lorem ipsum '.repeat(40_000)));
+      assert.deepEqual(await ranked(store, 'seventh_huge'), [urn('j_huge')]);
       // Several words: each must be there, the boosts of each one's best field added.
       assert.deepEqual(await ranked(store, 'kappa totals'), [urn('c_name'), urn('b_desc')]);
       assert.deepEqual(await ranked(store, 'first kappa'), [urn('a_tag')]);

@@ -19,25 +19,54 @@ import { NAMES_SEP } from '../search-doc-names.ts';
 import { NAME_FIELDS } from '../search-sql.ts';
 
 /**
+ * The lexeme of a document row whose positions are not all kept: PostgreSQL keeps a position up to 16,383 (one past
+ * is kept at it) and 256 positions of a word, so a wide entity's later phrases cannot be told from its words (the
+ * concatenation shifts each field past all the fields before it). Also on a row whose words outgrew FULL_BYTES (a
+ * field left out). A phrase of such a row is checked on its search_text rows instead (docWordRowsSql). No word is
+ * this lexeme: a kept word starts with its boost.
+ */
+const FULL = `'~full'`;
+
+/**
+ * The most bytes of words a document row's tsvector takes, under PostgreSQL's limit of 1 MB for one: a field whose
+ * words would take it past this is left out of the row (which is marked FULL) instead of failing the write. The same
+ * for one field of more than half of it.
+ */
+const FULL_BYTES = 900_000;
+
+/**
  * The functions the document rows are written with: one field's words (space-separated, letters and digits:
  * catalog/search/search-tokens.ts) as a tsvector of `<boost>~<word>` at positions from 2 (the gap before the
- * field), and their concatenation (`||` shifts each field's positions past the ones before). Created by migration 31.
- * The tsvector's input merges a word's positions and keeps positions past its limit (16,383) at the limit; a word of
- * 2,000 bytes or more is left out, as to_tsvector leaves out a word past its limit. Over 100,000 text rows of the
- * bench's catalog: 12 µs a row, where grouping the positions first took 15 and regexp_split_to_table 19.
+ * field), and their concatenation within FULL_BYTES (`||` shifts each field's positions past the ones before).
+ * Created by migration 31. The tsvector's input merges a word's positions and keeps positions past its limit at the
+ * limit; a word of 2,000 bytes or more is left out, as to_tsvector leaves out a word past its limit. Over 100,000
+ * text rows of the bench's catalog: 12 µs a row, where grouping the positions first took 15 and
+ * regexp_split_to_table 19.
  */
 export const DOC_WORDS_FUNCTIONS_SQL = `
   CREATE FUNCTION search_doc_words(words text, boost real) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
-    SELECT COALESCE(string_agg('''' || boost::text || '~' || w || ''':' || (n + 1), ' '), '')::tsvector
-      FROM unnest(string_to_array(words, ' ')) WITH ORDINALITY AS t(w, n)
-     WHERE w <> '' AND octet_length(w) < 2000
+    SELECT CASE WHEN octet_length(words) > ${FULL_BYTES / 2} THEN ${FULL}::tsvector ELSE (
+      SELECT COALESCE(string_agg('''' || boost::text || '~' || w || ''':' || (n + 1), ' '), '')::tsvector
+        FROM unnest(string_to_array(words, ' ')) WITH ORDINALITY AS t(w, n)
+       WHERE w <> '' AND octet_length(w) < 2000) END
   $f$;
-  CREATE AGGREGATE search_doc_words_agg(tsvector) (SFUNC = tsvector_concat, STYPE = tsvector, INITCOND = '');
+  CREATE FUNCTION search_doc_words_add(acc tsvector, field tsvector) RETURNS tsvector LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $f$
+    SELECT CASE WHEN pg_column_size(acc) + pg_column_size(field) > ${FULL_BYTES} THEN acc || ${FULL}::tsvector ELSE acc || field END
+  $f$;
+  CREATE AGGREGATE search_doc_words_agg(tsvector) (SFUNC = search_doc_words_add, STYPE = tsvector, INITCOND = '');
 `;
 
-/** The entity `urn`'s words (a scalar subquery; NULL when none of its fields queried by default has words). */
-export const docWordsSql = (urn: string): string =>
-  `(SELECT search_doc_words_agg(search_doc_words(t.words, t.boost) ORDER BY t.aspect, t.field) FROM search_text t WHERE t.urn = ${urn} AND t.by_default)`;
+/**
+ * The entity `urn`'s words (a scalar subquery; NULL when none of its fields queried by default has words), marked
+ * FULL when a position or a word's positions reached PostgreSQL's limits.
+ */
+export const docWordsSql = (urn: string): string => `(SELECT CASE
+      WHEN w = ''::tsvector THEN NULL
+      WHEN EXISTS (SELECT 1 FROM unnest(w) u WHERE cardinality(u.positions) >= 256 OR u.positions[cardinality(u.positions)] >= 16383)
+        THEN w || ${FULL}::tsvector
+      ELSE w END
+    FROM (SELECT search_doc_words_agg(search_doc_words(t.words, t.boost) ORDER BY t.aspect, t.field) AS w
+            FROM search_text t WHERE t.urn = ${urn} AND t.by_default) x)`;
 
 /** The entity `urn`'s names as the document row holds them (storage/search-doc-names.ts); NULL when it has none. */
 export const docNamesSql = (urn: string): string => {
@@ -59,44 +88,79 @@ export interface DocTerm {
   readonly prefix: boolean;
 }
 
+type Param = (params: unknown[], value: unknown) => string;
+
+/** A term's word `i` under `boost`, as a tsquery operand. */
+const wordUnder = (term: DocTerm, i: number, boost: number): string =>
+  `${lexeme(boost, term.words[i]!)}${term.prefix && i === term.words.length - 1 ? ':*' : ''}`;
+
 /** The term as a tsquery over the words kept under `boost`. */
-const phraseUnder = (term: DocTerm, boost: number): string =>
-  `(${term.words.map((w, i) => `${lexeme(boost, w)}${term.prefix && i === term.words.length - 1 ? ':*' : ''}`).join(' <-> ')})`;
+const phraseUnder = (term: DocTerm, boost: number): string => `(${term.words.map((_, i) => wordUnder(term, i, boost)).join(' <-> ')})`;
+
+/** The term's words under any boost, anywhere in the row (no positions: what a FULL row can still tell). */
+const wordsAnywhere = (term: DocTerm, boosts: readonly number[]): string =>
+  `(${term.words.map((_, i) => `(${boosts.map((b) => wordUnder(term, i, b)).join(' | ')})`).join(' & ')})`;
+
+/** The columns a search reads of a document row. */
+const COLUMNS = ['urn', 'entity_type', 'removed', 'names', 'facets'];
 
 /**
- * The rows holding `term` with the boost of its best field as `score`: one GIN read per boost, highest first, each
- * leaving out the rows a higher one found, each also asking `also` (a tsquery the rows must match, or undefined).
+ * The rows `d` holding `term` with the boost of its best field as `score`: one GIN read per boost, highest first,
+ * each leaving out the rows a higher one found, each also asking `also` (a tsquery the rows must match, or
+ * undefined). A phrase of several words leaves out FULL rows, and reads those holding its words with the phrase
+ * checked, and its score taken, from their search_text rows (few: entities too wide for their positions).
  */
-function termRows(term: DocTerm, also: string | undefined, boosts: readonly number[], columns: string, params: unknown[], param: Param): string {
-  return boosts
-    .map((boost, i) => {
-      const higher = boosts.slice(0, i).map((b) => phraseUnder(term, b));
-      const query = [phraseUnder(term, boost), ...(higher.length > 0 ? [`!(${higher.join(' | ')})`] : []), ...(also ? [also] : [])].join(' & ');
-      return `SELECT ${columns}, ${param(params, boost)} AS score FROM search_docs WHERE words @@ ${param(params, query)}::tsquery`;
-    })
-    .join(' UNION ALL ');
+function termRows(
+  term: DocTerm,
+  also: string | undefined,
+  boosts: readonly number[],
+  columns: readonly string[],
+  params: unknown[],
+  param: Param,
+): string {
+  const phrase = term.words.length > 1;
+  const selected = columns.map((c) => `d.${c}`).join(', ');
+  const reads = boosts.map((boost, i) => {
+    const higher = boosts.slice(0, i).map((b) => phraseUnder(term, b));
+    const query = [
+      phraseUnder(term, boost),
+      ...(higher.length > 0 ? [`!(${higher.join(' | ')})`] : []),
+      ...(phrase ? [`!${FULL}`] : []),
+      ...(also !== undefined ? [also] : []),
+    ].join(' & ');
+    return `SELECT ${selected}, ${param(params, boost)} AS score FROM search_docs d WHERE d.words @@ ${param(params, query)}::tsquery`;
+  });
+  if (phrase) {
+    const candidates = [FULL, wordsAnywhere(term, boosts), ...(also !== undefined ? [also] : [])].join(' & ');
+    const text = term.words.map((w, i) => (term.prefix && i === term.words.length - 1 ? `${w}:*` : w)).join(' <-> ');
+    reads.push(`SELECT ${selected}, s.score FROM search_docs d
+      CROSS JOIN LATERAL (SELECT max(t.boost) AS score FROM search_text t
+        WHERE t.urn = d.urn AND t.by_default AND t.tsv @@ to_tsquery('simple', ${param(params, text)})) s
+      WHERE d.words @@ ${param(params, candidates)}::tsquery AND s.score IS NOT NULL`);
+  }
+  return reads.join(' UNION ALL ');
 }
-
-type Param = (params: unknown[], value: unknown) => string;
 
 /**
  * The document rows `e` holding every one of `terms` (a plain query's words: AND), each with `score`, the sum over the
  * terms of the boost of the best field holding it, as search_text's rows give it (storage/search-sql.ts: matchSql).
- * One term: its rows (termRows). More: each term's rows among those holding every term (the GIN index intersects
- * them), joined by urn; each holds one row per match, so the join is one to one.
+ * One term: its rows (termRows). More: each term's rows among those holding every term's words (the GIN index
+ * intersects them), joined by urn; each holds one row per match, so the join is one to one. A word of 2,000 bytes or
+ * more is in no row (search_doc_words leaves it out, and a tsquery refuses it): no match.
  */
 export function docWordRowsSql(params: unknown[], terms: readonly DocTerm[], boosts: readonly number[], param: Param): string {
-  const columns = 'urn, entity_type, removed, names, facets';
-  if (terms.length === 1) return termRows(terms[0]!, undefined, boosts, columns, params, param);
-  const any = (term: DocTerm) => `(${boosts.map((b) => phraseUnder(term, b)).join(' | ')})`;
+  if (terms.some((t) => t.words.some((w) => Buffer.byteLength(w) >= 2000))) {
+    return `SELECT ${COLUMNS.join(', ')}, CAST(0 AS float8) AS score FROM search_docs WHERE false`;
+  }
+  if (terms.length === 1) return termRows(terms[0]!, undefined, boosts, COLUMNS, params, param);
   const others = (i: number) =>
     terms
       .filter((_, j) => j !== i)
-      .map(any)
+      .map((t) => wordsAnywhere(t, boosts))
       .join(' & ');
   const [first, ...rest] = terms;
-  const joins = rest.map((term, i) => ` JOIN (${termRows(term, others(i + 1), boosts, 'urn', params, param)}) t${i + 1} ON t${i + 1}.urn = t0.urn`);
+  const joins = rest.map((term, i) => ` JOIN (${termRows(term, others(i + 1), boosts, ['urn'], params, param)}) t${i + 1} ON t${i + 1}.urn = t0.urn`);
   const score = ['t0.score', ...rest.map((_, i) => `t${i + 1}.score`)].join(' + ');
   return `SELECT t0.urn, t0.entity_type, t0.removed, t0.names, t0.facets, ${score} AS score
-    FROM (${termRows(first!, others(0), boosts, columns, params, param)}) t0${joins.join('')}`;
+    FROM (${termRows(first!, others(0), boosts, COLUMNS, params, param)}) t0${joins.join('')}`;
 }
