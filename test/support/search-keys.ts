@@ -35,7 +35,7 @@ export const SQLITE_BEFORE_DOC_FACETS = `
 
 /** SQL that puts a PostgreSQL database back as the release before migration 31 left it: no document rows. */
 export const POSTGRES_BEFORE_DOC_ROWS = `
-  DROP TABLE search_docs; DROP AGGREGATE search_doc_words_agg(tsvector); DROP AGGREGATE search_doc_words_cat(tsvector);
+  DROP TABLE search_docs; DROP AGGREGATE search_doc_words_agg(tsvector);
   DROP FUNCTION search_doc_words_add(tsvector, tsvector); DROP FUNCTION search_doc_words(text, real);
   DELETE FROM schema_migrations WHERE version = ${DOC_ROWS_MIGRATION};`;
 

@@ -54,16 +54,7 @@ export const DOC_WORDS_FUNCTIONS_SQL = `
     SELECT CASE WHEN pg_column_size(acc) + pg_column_size(field) > ${FULL_BYTES} THEN acc || ${FULL}::tsvector ELSE acc || field END
   $f$;
   CREATE AGGREGATE search_doc_words_agg(tsvector) (SFUNC = search_doc_words_add, STYPE = tsvector, INITCOND = '');
-  CREATE AGGREGATE search_doc_words_cat(tsvector) (SFUNC = tsvector_concat, STYPE = tsvector, INITCOND = '');
 `;
-
-/**
- * The most bytes of an entity's words that cannot make a tsvector past FULL_BYTES (a word and its space become at most
- * about three times their bytes in a tsvector's data: the boost, a position): such an entity's fields are concatenated by
- * PostgreSQL's own function, without search_doc_words_add's check of each field (a SQL function per field: over HTTP
- * the write of an entity cost about 0.3 ms more with it for every entity).
- */
-const CHECK_BYTES = FULL_BYTES / 4;
 
 /**
  * The entity `urn`'s words (a scalar subquery; NULL when none of its fields queried by default has words), marked
@@ -74,12 +65,8 @@ export const docWordsSql = (urn: string): string => `(SELECT CASE
       WHEN EXISTS (SELECT 1 FROM unnest(w) u WHERE cardinality(u.positions) >= 256 OR u.positions[cardinality(u.positions)] >= 16383)
         THEN w || ${FULL}::tsvector
       ELSE w END
-    FROM (SELECT CASE
-        WHEN (SELECT COALESCE(sum(octet_length(t.words)), 0) FROM search_text t WHERE t.urn = ${urn} AND t.by_default) <= ${CHECK_BYTES}
-          THEN (SELECT search_doc_words_cat(search_doc_words(t.words, t.boost) ORDER BY t.aspect, t.field) FROM search_text t
-                 WHERE t.urn = ${urn} AND t.by_default)
-        ELSE (SELECT search_doc_words_agg(search_doc_words(t.words, t.boost) ORDER BY t.aspect, t.field) FROM search_text t
-               WHERE t.urn = ${urn} AND t.by_default) END AS w) x)`;
+    FROM (SELECT search_doc_words_agg(search_doc_words(t.words, t.boost) ORDER BY t.aspect, t.field) AS w
+            FROM search_text t WHERE t.urn = ${urn} AND t.by_default) x)`;
 
 /** The entity `urn`'s names as the document row holds them (storage/search-doc-names.ts); NULL when it has none. */
 export const docNamesSql = (urn: string): string => {
