@@ -532,11 +532,20 @@ export function matchedSql(
   return keyed === undefined ? { sql } : { sql, count: keyed.count };
 }
 
-/** A plain query's terms: its words, or the words of each child of an AND of them; undefined when any names a field. */
+/**
+ * The most terms a plain query reads from document rows: each term's reads ask for every other term, so their SQL
+ * grows with the square of the terms; a longer query reads the full-text rows, whose SQL grows with the terms.
+ */
+export const MAX_DOC_TERMS = 8;
+
+/**
+ * A plain query's terms: its words, or the words of each child of an AND of them (at most MAX_DOC_TERMS); undefined
+ * when any names a field or there are more.
+ */
 function plainTerms(q: ParsedQuery): Array<Extract<ParsedQuery, { kind: 'words' }>> | undefined {
   const children = q.kind === 'and' ? q.children : [q];
   const terms = children.filter((c): c is Extract<ParsedQuery, { kind: 'words' }> => c.kind === 'words' && c.field === undefined);
-  return terms.length === children.length && terms.length > 0 ? terms : undefined;
+  return terms.length === children.length && terms.length > 0 && terms.length <= MAX_DOC_TERMS ? terms : undefined;
 }
 
 /** The order of a page: the sort criteria when given (missing values last), else the ranking; then type and urn. */

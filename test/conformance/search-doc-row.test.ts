@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { DEFAULT_QUERY_BOOSTS } from '../../src/catalog/search/search-entries.ts';
 import { parseSearchQuery } from '../../src/catalog/search/search-query.ts';
 import { openStore } from '../../src/storage/open-store.ts';
+import { MAX_DOC_TERMS } from '../../src/storage/search-sql.ts';
 import { registerFacetFunctions } from '../../src/storage/sqlite/facet-tally.ts';
 import { DOC_FLAGS_MIGRATION } from '../../src/storage/sqlite/migrations.ts';
 import { facetCountsSql } from '../../src/storage/sqlite/search.ts';
@@ -193,6 +194,14 @@ for (const backend of await backends()) {
       assert.deepEqual(await ranked(store, 'kappa totals'), [urn('c_name'), urn('b_desc')]);
       assert.deepEqual(await ranked(store, 'first kappa'), [urn('a_tag')]);
       assert.deepEqual(await ranked(store, 'sigma tau'), [urn('h_sigma'), urn('g_sigma')]);
+      // As many words as the document rows read, and one more (PostgreSQL reads its full-text rows then): the same answer.
+      for (const n of [MAX_DOC_TERMS, MAX_DOC_TERMS + 1]) {
+        assert.deepEqual(
+          await ranked(store, ['sigma', ...Array<string>(n - 1).fill('tau')].join(' ')),
+          [urn('h_sigma'), urn('g_sigma')],
+          `${n} words`,
+        );
+      }
       assert.deepEqual(await ranked(store, 'kappa "with gamma"'), []);
       assert.deepEqual(await ranked(store, '"gamma delta"'), [urn('f_within')]);
       assert.deepEqual(await ranked(store, 'gamma'), [urn('e_across'), urn('f_within')]);

@@ -82,6 +82,13 @@ if (NAMES_SEP !== '\u001f') throw new Error('docNamesSql writes chr(31) as the s
  */
 const lexeme = (boost: number, word: string): string => `'${String(boost)}~${word}'`;
 
+/**
+ * A phrase as to_tsquery('simple', ...) reads it over search_text: its words next to each other, the last a prefix if
+ * `prefix`. Words are letters and digits only (catalog/search/search-tokens.ts): safe as tsquery lexemes.
+ */
+export const phraseQueryText = (words: readonly string[], prefix: boolean): string =>
+  words.map((w, i) => (prefix && i === words.length - 1 ? `${w}:*` : w)).join(' <-> ');
+
 /** A term of a words query: a phrase (one word is the plain case), its last word a prefix if `prefix`. */
 export interface DocTerm {
   readonly words: readonly string[];
@@ -132,7 +139,7 @@ function termRows(
   });
   if (phrase) {
     const candidates = [FULL, wordsAnywhere(term, boosts), ...(also !== undefined ? [also] : [])].join(' & ');
-    const text = term.words.map((w, i) => (term.prefix && i === term.words.length - 1 ? `${w}:*` : w)).join(' <-> ');
+    const text = phraseQueryText(term.words, term.prefix);
     reads.push(`SELECT ${selected}, s.score FROM search_docs d
       CROSS JOIN LATERAL (SELECT max(t.boost) AS score FROM search_text t
         WHERE t.urn = d.urn AND t.by_default AND t.tsv @@ to_tsquery('simple', ${param(params, text)})) s

@@ -5,7 +5,7 @@ import { filterKeys, KEY_FIELDS, OVERFLOW_KEY, searchKeySql, TSQUERY_KEYS, value
 import { prefixPattern, type SearchDialect } from '../search-sql.ts';
 import type { SearchDocuments, SearchIndexBuild, SearchPort } from '../store.ts';
 import { facetCountsSql } from './facet-lists.ts';
-import { docWordRowsSql } from './search-docs.ts';
+import { docWordRowsSql, phraseQueryText } from './search-docs.ts';
 import type { PostgresSearchIndex } from './search-index.ts';
 import { docTierSql } from '../search-doc-names.ts';
 import type { MatchesRunner } from './search-session.ts';
@@ -22,8 +22,7 @@ const POSTGRES_SEARCH: SearchDialect = {
     return `$${params.length}::${typeOf(value)}`;
   },
   wordsMatch: (params, words, prefix, field) => {
-    // Words are letters and digits only (catalog/search/search-tokens.ts): safe as tsquery lexemes.
-    params.push(words.map((w, i) => (prefix && i === words.length - 1 ? `${w}:*` : w)).join(' <-> '));
+    params.push(phraseQueryText(words, prefix));
     const match = `$${params.length}::text`;
     let restrict = 'by_default';
     if (field !== undefined) {
