@@ -90,6 +90,8 @@ describe('stopping the server with a signal', () => {
           const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
             server.child.once('exit', (code, sig) => resolve({ code, signal: sig })),
           );
+          // Listened for from the start: the output may close before the exit is seen.
+          const outputClosed = new Promise((resolve) => server.child.stdout!.once('close', resolve));
           const port = Number(new URL(server.address).port);
           if (way.command !== process.execPath) assert.notEqual(server.serverPid, server.child.pid, 'a wrapper process started the server');
 
@@ -103,10 +105,7 @@ describe('stopping the server with a signal', () => {
           assert.deepEqual(await inFlight.finish(), { status: 401, connection: 'close' });
           const status = await exited;
           // Its last log lines, read once the output closes (at once, unless something still holds it open).
-          await Promise.race([
-            new Promise((resolve) => server.child.stdout!.once('close', resolve)),
-            new Promise((resolve) => setTimeout(resolve, 5000)),
-          ]);
+          await Promise.race([outputClosed, new Promise((resolve) => setTimeout(resolve, 5000))]);
 
           assert.ok(
             server.log.some((l) => l.msg === 'stopped'),
