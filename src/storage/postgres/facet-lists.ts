@@ -28,10 +28,16 @@ export const facetListAggSql = (where: string): string => {
  * `text[]`). An entity without a list has no facet value. The seek is a scalar subquery, which PostgreSQL does not
  * turn into a join: as a join, it hashed every list of the catalog for 1,000 matches of 100,000 entities (7.4 ms
  * against 3.1).
+ *
+ * The lists are unnested in the select list (a ProjectSet), not by a lateral function scan per match, and the
+ * counts are fenced (`OFFSET 0`) so that the fields' condition is checked on each distinct value once after the
+ * count, not pushed down to every item of every list (a split_part each). A word in 1% of a million entities
+ * (10,000 matches, 50,000 items), its whole statement with the page, total and 11 facets: 68.0 -> 52.2 ms; a
+ * common word (180,000 matches): 1,126 -> 904 ms (medians, one database, same minutes).
  */
 export const facetCountsSql = (fields: string): string => `SELECT c.field AS field, c.value AS value, c.n AS n FROM (
       SELECT split_part(v.item, chr(1), 1) AS field, substr(v.item, strpos(v.item, chr(1)) + 1) AS value, v.n AS n FROM (
         SELECT f.item AS item, count(*) AS n
-          FROM m CROSS JOIN LATERAL unnest(COALESCE(m.facets::text[], (SELECT l.facets FROM search_facet_lists l WHERE l.urn = m.urn))) AS f(item)
-         GROUP BY f.item) v) c
+          FROM (SELECT unnest(COALESCE(m.facets::text[], (SELECT l.facets FROM search_facet_lists l WHERE l.urn = m.urn))) AS item FROM m) f
+         GROUP BY f.item OFFSET 0) v) c
      WHERE c.field = ANY(${fields})`;
