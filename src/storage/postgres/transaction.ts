@@ -66,11 +66,33 @@ function joined(parts: readonly CommitPart[]): pg.QueryConfig {
 }
 
 /**
+ * A pooled connection taken for several statements, and `release` to give it back. The pool listens for an idle
+ * connection's loss, not for a taken one's: a connection cut between two statements (a failover, an administrator's
+ * pg_terminate_backend) raised its error with no listener, an uncaught exception that ended the process. Heard here,
+ * the loss reaches the holder as its next statement's failure, and the pool drops the connection when it comes back.
+ */
+export async function takeConnection(pool: pg.Pool): Promise<{ client: pg.PoolClient; release: () => void }> {
+  const client = await pool.connect();
+  let lost: Error | undefined;
+  const onLoss = (e: Error): void => {
+    lost = e;
+  };
+  client.on('error', onLoss);
+  return {
+    client,
+    release: () => {
+      client.off('error', onLoss);
+      client.release(lost);
+    },
+  };
+}
+
+/**
  * Runs `fn` in one transaction on one pooled connection: committed when it returns, rolled back when it throws.
  * `begin` opens it (statements without parameters, sent together: a mode, a SET LOCAL).
  */
 export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>, begin = 'BEGIN'): Promise<T> {
-  const client = await pool.connect();
+  const { client, release } = await takeConnection(pool);
   const pending = new Map<object, Pending>();
   open.set(client, pending);
   try {
@@ -86,6 +108,6 @@ export async function inTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient
     throw e;
   } finally {
     open.delete(client);
-    client.release();
+    release();
   }
 }

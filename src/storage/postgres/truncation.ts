@@ -7,6 +7,7 @@ import type { PortImpl } from '../compose-store.ts';
 import type { TruncationPort } from '../ports/truncation.ts';
 import { partitionTableSql, urnIndexSql } from './migrations.ts';
 import { runNamed } from './named-query.ts';
+import { takeConnection } from './transaction.ts';
 import { PostgresTasks } from './tasks.ts';
 import { type PartitionRow, PostgresTimeseries } from './timeseries.ts';
 
@@ -49,7 +50,7 @@ export class PostgresTruncation implements PortImpl<TruncationPort> {
 
   private async tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
     for (let attempt = 1; ; attempt++) {
-      const c = await this.pool.connect();
+      const { client: c, release } = await takeConnection(this.pool);
       try {
         await c.query('BEGIN');
         await c.query(LOCK_WAIT);
@@ -60,7 +61,7 @@ export class PostgresTruncation implements PortImpl<TruncationPort> {
         await c.query('ROLLBACK').catch(() => undefined);
         if ((e as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= LOCK_ATTEMPTS) throw e;
       } finally {
-        c.release();
+        release();
       }
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
