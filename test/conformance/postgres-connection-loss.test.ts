@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { translatePostgresError } from '../../src/storage/postgres/driver-errors.ts';
 import { inTransaction } from '../../src/storage/postgres/transaction.ts';
 import { backends, queryAt, POSTGRES_ADMIN_URL, type TestDatabase } from '../support/databases.ts';
 
@@ -33,6 +34,8 @@ describe('a PostgreSQL connection cut in the middle of a transaction', { skip: p
       (e: unknown) => e,
     );
     assert.ok(failure instanceof Error, 'the transaction failed');
+    // As the store reports it: unavailable (503 to the caller), not an unexpected error.
+    assert.equal((translatePostgresError(failure) as { kind?: string }).kind, 'UNAVAILABLE', String(failure));
     // The lost connection was dropped: the pool's one connection is a new one.
     assert.equal((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one, 1);
   });

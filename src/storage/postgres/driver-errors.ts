@@ -22,7 +22,9 @@ export function translatePostgresError(e: unknown): unknown {
   const lost =
     (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_STATES.has(code) || SOCKET_CODES.has(code))) ||
     (code === '55000' && /not currently accepting connections/.test(e.message)) ||
-    /^Connection terminated/.test(e.message);
+    /^Connection terminated/.test(e.message) ||
+    // A statement sent on a connection whose loss was heard between two statements (transaction.ts: takeConnection).
+    /^Client has encountered a connection error and is not queryable/.test(e.message);
   if (lost) return new StoreError('UNAVAILABLE', 'the PostgreSQL server cannot be reached', { cause: e });
   return e.message === POOL_WAIT_TIMEOUT ? new StoreError('UNAVAILABLE', 'no PostgreSQL connection came free in time', { cause: e }) : e;
 }
