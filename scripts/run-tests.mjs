@@ -25,8 +25,10 @@ const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const selected = files('test')
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
-if (selected.length === 0) {
-  console.error('no test files matched');
+// A name that matches no file is a mistake (a renamed file would silently leave a tier), not an empty selection.
+const unmatched = only.filter((o) => !selected.some((f) => f.includes(o)));
+if (selected.length === 0 || unmatched.length > 0) {
+  console.error(`no test files matched ${unmatched.length > 0 ? unmatched.join(', ') : 'the selection'}`);
   process.exit(1);
 }
 
