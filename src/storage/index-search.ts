@@ -20,30 +20,39 @@ const ENTITY_TYPE_FACETS = new Set(['_entityType', 'entityType']);
 const MAX_WALKED_PAGE_END = 1000;
 const WALK_BUDGET = 16;
 
-/**
- * A facet's rows (`SELECT FACET, 0, field, NULL, NULL, value, n`) for a few values known beforehand, each counted
- * over `source` by its condition in one pass (FILTER): no sort of every match by its value, which SQLite's GROUP BY
- * needs (the entity type and the deprecation state of 18,000 matches: about 5 of 40 ms).
- */
-function labelCounts(
-  p: (v: unknown) => string,
-  field: string,
-  source: string,
-  labels: ReadonlyArray<readonly [value: string, condition: string]>,
-): string {
-  const counts = labels.map(([, condition], i) => `count(*) FILTER (WHERE ${condition}) AS c${i}`).join(', ');
-  const rows = labels.map((_, i) => `SELECT ${i} AS i`).join(' UNION ALL ');
-  const pick = (of: (i: number) => string) => `CASE v.i ${labels.map((_, i) => `WHEN ${i} THEN ${of(i)}`).join(' ')} END`;
-  return `SELECT ${FACET}, 0, CAST(${p(field)} AS text), NULL, NULL, ${pick((i) => p(labels[i]![0]))}, ${pick((i) => `c.c${i}`)}
-    FROM (SELECT ${counts} FROM ${source}) c CROSS JOIN (${rows}) v`;
-}
-
 /** What each row of the one statement is: a hit of the page, the total, or a facet value's count. */
 const HIT = 0;
 const TOTAL = 1;
 const FACET = 2;
 /** A walk step's row of the entities it read: how many, and the last urn. */
 const LAST = 3;
+
+/**
+ * A count over the matches known beforehand: the total (no condition) or a facet value of the entity type or the
+ * deprecation state, the matches of `s` (`entity_type`, and `state` where a deprecation state is counted) where
+ * `condition` holds.
+ */
+interface Tally {
+  readonly kind: typeof TOTAL | typeof FACET;
+  readonly field?: string;
+  readonly value?: string;
+  readonly condition?: string;
+}
+
+/**
+ * The rows (`SELECT kind, 0, field, NULL, NULL, value, n`) of every tally, counted in one pass over `source` (FILTER):
+ * no sort of every match by its value, which SQLite's GROUP BY needs (the entity type and the deprecation state of
+ * 18,000 matches: about 5 of 40 ms), and one pass for the total, the type counts and the deprecation states, not one
+ * each (PostgreSQL reads a materialized `m` once per reader: a common word's 180,000 matches, three passes).
+ */
+function talliesSql(p: (v: unknown) => string, source: string, tallies: readonly Tally[]): string {
+  const counts = tallies.map((t, i) => `count(*)${t.condition !== undefined ? ` FILTER (WHERE ${t.condition})` : ''} AS c${i}`).join(', ');
+  const rows = tallies.map((_, i) => `SELECT ${i} AS i`).join(' UNION ALL ');
+  const text = (v: string | undefined) => (v === undefined ? 'CAST(NULL AS text)' : `CAST(${p(v)} AS text)`);
+  const pick = (of: (t: Tally, i: number) => string) => `CASE v.i ${tallies.map((t, i) => `WHEN ${i} THEN ${of(t, i)}`).join(' ')} END`;
+  return `SELECT ${pick((t) => String(t.kind))}, 0, ${pick((t) => text(t.field))}, NULL, NULL, ${pick((t) => text(t.value))}, ${pick((_, i) => `c.c${i}`)}
+    FROM (SELECT ${counts} FROM ${source}) c CROSS JOIN (${rows}) v`;
+}
 
 interface Cursor {
   /** How many matches came before the next page. */
@@ -168,14 +177,14 @@ export class IndexSearch {
         FROM (SELECT * FROM m ORDER BY ${inner} LIMIT ${p(paging.count + 1)} OFFSET ${p(start)}) m`);
     }
     // A filter's total from the search keys alone, when they answer it: no row of each match is read.
-    if (withTotal) parts.push(`SELECT ${TOTAL}, 0, NULL, NULL, NULL, NULL, c.n FROM (${matched.count ?? 'SELECT count(*) AS n FROM m'}) c`);
-    const facetReads = this.facetParts(req, facetFields, params, now);
+    if (withTotal && matched.count !== undefined) parts.push(`SELECT ${TOTAL}, 0, NULL, NULL, NULL, NULL, c.n FROM (${matched.count}) c`);
+    const facetReads = this.facetParts(req, facetFields, params, now, withTotal && matched.count === undefined);
     parts.push(...facetReads);
     // Read more than once, the matches are computed once; read once, the engine may fold them into that part's plan,
     // except a filter's matches from the keys: folded into the page, PostgreSQL may answer `ORDER BY urn LIMIT` by
     // walking its primary key and checking each row's keys, and a filter's matches often sort together (a platform's
     // datasets), after most of the catalog.
-    const reads = (paging.count > 0 ? 1 : 0) + (withTotal && matched.count === undefined ? 1 : 0) + facetReads.length;
+    const reads = (paging.count > 0 ? 1 : 0) + facetReads.length;
     const materialized = reads > 1 || matched.count !== undefined ? 'MATERIALIZED ' : '';
     const statement = `WITH m AS ${materialized}(${matched.sql}), r (kind, ord, field, urn, entity_type, value, n) AS (${parts.join(' UNION ALL ')})
       SELECT * FROM r ORDER BY kind, ord`;
@@ -236,47 +245,37 @@ export class IndexSearch {
   }
 
   /**
-   * The facet rows over `m`: the entity type and the deprecation state from `m` itself, every other field in one
-   * pass of the matches over their indexed values, the most frequent values of each field kept. CROSS JOIN keeps the
+   * The total's row, if `total`, and the facet rows over `m`: the total, the entity type and the deprecation state
+   * in one pass of `m` (talliesSql), every other field in one pass of the matches over their indexed values, the
+   * most frequent values of each field kept. CROSS JOIN keeps the
    * matches the outer loop on SQLite (a covering seek per match on `(urn, field)`; SQLite, knowing no size for `m`,
    * would otherwise read every value of each facet field and probe the matches: 187 ms of CPU against 295 for a word
    * matching 10,000 of 50,000 entities, 689 against 1,400 for all of them). PostgreSQL plans it as any inner join: it
    * knows `m`'s size, and hashes the facet fields' values for a large match set (for 45,000 matches a nested loop of
    * seeks took four times as long) and seeks for a small one.
    */
-  private facetParts(req: SearchQuery, fields: readonly string[], params: unknown[], now: number): string[] {
+  private facetParts(req: SearchQuery, fields: readonly string[], params: unknown[], now: number, total: boolean): string[] {
     const p = (v: unknown) => this.dialect.param(params, v);
     const asked = [...new Set(fields.map(this.rules.baseField))];
     const parts: string[] = [];
     const indexed: string[] = [];
     const compact: string[] = [];
+    const tallies: Tally[] = total ? [{ kind: TOTAL }] : [];
+    let states: string | undefined;
     const types = [...new Set(req.entityTypes.map(this.rules.entityType))];
     for (const field of asked) {
       if (ENTITY_TYPE_FACETS.has(field)) {
         // The matches are of the types asked (none asked, none match): a count of each.
-        if (types.length > 0)
-          parts.push(
-            labelCounts(
-              p,
-              field,
-              'm',
-              types.map((t) => [t, `m.entity_type = ${p(t)}`]),
-            ),
-          );
+        for (const t of types) tallies.push({ kind: FACET, field, value: t, condition: `s.entity_type = ${p(t)}` });
       } else if (field === 'deprecationState') {
         const labels = { ACTIVE: p('ACTIVE'), DEPRECATED: p('DEPRECATED'), OVERDUE: p('OVERDUE') };
-        const states = `(${deprecationStatesSql(this.dialect, params, now, labels)}) s`;
-        parts.push(
-          labelCounts(
-            p,
-            field,
-            states,
-            (['ACTIVE', 'DEPRECATED', 'OVERDUE'] as const).map((l) => [l, `s.state = ${labels[l]}`]),
-          ),
-        );
+        states = deprecationStatesSql(this.dialect, params, now, labels);
+        for (const l of ['ACTIVE', 'DEPRECATED', 'OVERDUE'] as const)
+          tallies.push({ kind: FACET, field, value: l, condition: `s.state = ${labels[l]}` });
       } else if (FACET_FIELD_SET.has(field)) compact.push(field);
       else indexed.push(field);
     }
+    if (tallies.length > 0) parts.push(talliesSql(p, states !== undefined ? `(${states}) s` : 'm s', tallies));
     // The most frequent values of each field, from counts `SELECT field, value, n` of either source.
     const top = (counts: string) => `SELECT ${FACET}, 0, v.field, NULL, NULL, v.value, v.n FROM (
         SELECT c.field AS field, c.value AS value, c.n AS n, row_number() OVER (PARTITION BY c.field ORDER BY c.n DESC, c.value) AS r
