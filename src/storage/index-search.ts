@@ -35,6 +35,7 @@ const LAST = 3;
 interface Tally {
   readonly kind: typeof TOTAL | typeof FACET;
   readonly field?: string;
+  /** The value as SQL: the placeholder its condition holds, not pushed again. */
   readonly value?: string;
   readonly condition?: string;
 }
@@ -48,9 +49,9 @@ interface Tally {
 function talliesSql(p: (v: unknown) => string, source: string, tallies: readonly Tally[]): string {
   const counts = tallies.map((t, i) => `count(*)${t.condition !== undefined ? ` FILTER (WHERE ${t.condition})` : ''} AS c${i}`).join(', ');
   const rows = tallies.map((_, i) => `SELECT ${i} AS i`).join(' UNION ALL ');
-  const text = (v: string | undefined) => (v === undefined ? 'CAST(NULL AS text)' : `CAST(${p(v)} AS text)`);
+  const text = (sql: string | undefined) => `CAST(${sql ?? 'NULL'} AS text)`;
   const pick = (of: (t: Tally, i: number) => string) => `CASE v.i ${tallies.map((t, i) => `WHEN ${i} THEN ${of(t, i)}`).join(' ')} END`;
-  return `SELECT ${pick((t) => String(t.kind))}, 0, ${pick((t) => text(t.field))}, NULL, NULL, ${pick((t) => text(t.value))}, ${pick((_, i) => `c.c${i}`)}
+  return `SELECT ${pick((t) => String(t.kind))}, 0, ${pick((t) => text(t.field !== undefined ? p(t.field) : undefined))}, NULL, NULL, ${pick((t) => text(t.value))}, ${pick((_, i) => `c.c${i}`)}
     FROM (SELECT ${counts} FROM ${source}) c CROSS JOIN (${rows}) v`;
 }
 
@@ -178,13 +179,13 @@ export class IndexSearch {
     }
     // A filter's total from the search keys alone, when they answer it: no row of each match is read.
     if (withTotal && matched.count !== undefined) parts.push(`SELECT ${TOTAL}, 0, NULL, NULL, NULL, NULL, c.n FROM (${matched.count}) c`);
-    const facetReads = this.facetParts(req, facetFields, params, now, withTotal && matched.count === undefined);
-    parts.push(...facetReads);
+    const countReads = this.countParts(req, facetFields, params, now, withTotal && matched.count === undefined);
+    parts.push(...countReads);
     // Read more than once, the matches are computed once; read once, the engine may fold them into that part's plan,
     // except a filter's matches from the keys: folded into the page, PostgreSQL may answer `ORDER BY urn LIMIT` by
     // walking its primary key and checking each row's keys, and a filter's matches often sort together (a platform's
     // datasets), after most of the catalog.
-    const reads = (paging.count > 0 ? 1 : 0) + facetReads.length;
+    const reads = (paging.count > 0 ? 1 : 0) + countReads.length;
     const materialized = reads > 1 || matched.count !== undefined ? 'MATERIALIZED ' : '';
     const statement = `WITH m AS ${materialized}(${matched.sql}), r (kind, ord, field, urn, entity_type, value, n) AS (${parts.join(' UNION ALL ')})
       SELECT * FROM r ORDER BY kind, ord`;
@@ -254,7 +255,7 @@ export class IndexSearch {
    * knows `m`'s size, and hashes the facet fields' values for a large match set (for 45,000 matches a nested loop of
    * seeks took four times as long) and seeks for a small one.
    */
-  private facetParts(req: SearchQuery, fields: readonly string[], params: unknown[], now: number, total: boolean): string[] {
+  private countParts(req: SearchQuery, fields: readonly string[], params: unknown[], now: number, total: boolean): string[] {
     const p = (v: unknown) => this.dialect.param(params, v);
     const asked = [...new Set(fields.map(this.rules.baseField))];
     const parts: string[] = [];
@@ -266,12 +267,15 @@ export class IndexSearch {
     for (const field of asked) {
       if (ENTITY_TYPE_FACETS.has(field)) {
         // The matches are of the types asked (none asked, none match): a count of each.
-        for (const t of types) tallies.push({ kind: FACET, field, value: t, condition: `s.entity_type = ${p(t)}` });
+        for (const t of types) {
+          const value = p(t);
+          tallies.push({ kind: FACET, field, value, condition: `s.entity_type = ${value}` });
+        }
       } else if (field === 'deprecationState') {
         const labels = { ACTIVE: p('ACTIVE'), DEPRECATED: p('DEPRECATED'), OVERDUE: p('OVERDUE') };
         states = deprecationStatesSql(this.dialect, params, now, labels);
         for (const l of ['ACTIVE', 'DEPRECATED', 'OVERDUE'] as const)
-          tallies.push({ kind: FACET, field, value: l, condition: `s.state = ${labels[l]}` });
+          tallies.push({ kind: FACET, field, value: labels[l], condition: `s.state = ${labels[l]}` });
       } else if (FACET_FIELD_SET.has(field)) compact.push(field);
       else indexed.push(field);
     }
